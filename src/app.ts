@@ -1,0 +1,64 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actionRoutes } from './features/actions/routes.js';
+import { adminRoutes } from './features/admin/routes.js';
+import { appRoutes } from './features/apps/routes.js';
+import { providerRoutes } from './features/providers/routes.js';
+import { requireWorkspaceKey } from './http/authentication.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import type { Platform } from './platform/platform.js';
+import { createServices, type Services } from './services.js';
+
+export type LecternApp = FastifyInstance & { services: Services };
+
+/** The HTTP application over a platform; main.ts listens on it, tests inject into it. */
+export async function buildApp(platform: Platform): Promise<LecternApp> {
+  const services = createServices(platform);
+  const app = Fastify({
+    loggerInstance: platform.logger as FastifyBaseLogger,
+    bodyLimit: platform.config.bodyLimitBytes,
+    // Older clients add a trailing slash (CONTRACT §3).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerJsonBodyParser(app);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Lectern',
+        version: '1',
+        description: 'Self-hosted prompt management. Authenticate with `Authorization: Bearer <API key>`.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  await app.register(
+    async (v1) => {
+      requireWorkspaceKey(v1, services.workspaces);
+      await v1.register(appRoutes(services.apps, services.actions));
+      await v1.register(actionRoutes(services.actions));
+      await v1.register(providerRoutes(services.providers));
+    },
+    { prefix: '/v1' },
+  );
+
+  if (platform.config.adminToken) {
+    await app.register(adminRoutes(services.workspaces, platform.config.adminToken), { prefix: '/admin/v1' });
+  }
+
+  await app.ready();
+  return Object.assign(app, { services }) as unknown as LecternApp;
+}

@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// The one place that reads process.env. Everything else receives a Config.
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
+  HOST: z.string().default('127.0.0.1'),
+  LECTERN_DATA_DIR: z.string().default('./.lectern'),
+  LECTERN_BASE_URL: optionalText.pipe(z.url().optional()),
+  LECTERN_SECRET: optionalText.pipe(z.string().min(16, 'LECTERN_SECRET needs at least 16 characters').optional()),
+  LECTERN_INIT_API_KEY: optionalText.pipe(
+    z.string().min(16, 'LECTERN_INIT_API_KEY needs at least 16 characters').optional(),
+  ),
+  LECTERN_ADMIN_TOKEN: optionalText.pipe(
+    z.string().min(16, 'LECTERN_ADMIN_TOKEN needs at least 16 characters').optional(),
+  ),
+  LECTERN_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: optionalText,
+  REDIS_URL: optionalText,
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalText,
+  ANTHROPIC_API_KEY: optionalText,
+  GOOGLE_GENERATIVE_AI_API_KEY: optionalText,
+});
+
+export type ProviderFallbacks = {
+  openai?: { key: string; url?: string };
+  anthropic?: { key: string };
+  google?: { key: string };
+};
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDirectory: string;
+  baseUrl: string;
+  secret?: string;
+  initialApiKey?: string;
+  adminToken?: string;
+  bodyLimitBytes: number;
+  logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  databaseUrl?: string;
+  redisUrl?: string;
+  providerFallbacks: ProviderFallbacks;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const values = parsed.data;
+  const displayHost = values.HOST === '0.0.0.0' || values.HOST === '::' ? '127.0.0.1' : values.HOST;
+  const providerFallbacks: ProviderFallbacks = {};
+  if (values.OPENAI_API_KEY) {
+    providerFallbacks.openai = { key: values.OPENAI_API_KEY, url: values.OPENAI_BASE_URL };
+  }
+  if (values.ANTHROPIC_API_KEY) providerFallbacks.anthropic = { key: values.ANTHROPIC_API_KEY };
+  if (values.GOOGLE_GENERATIVE_AI_API_KEY) {
+    providerFallbacks.google = { key: values.GOOGLE_GENERATIVE_AI_API_KEY };
+  }
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDirectory: path.resolve(values.LECTERN_DATA_DIR),
+    baseUrl: (values.LECTERN_BASE_URL ?? `http://${displayHost}:${values.PORT}`).replace(/\/+$/, ''),
+    secret: values.LECTERN_SECRET,
+    initialApiKey: values.LECTERN_INIT_API_KEY,
+    adminToken: values.LECTERN_ADMIN_TOKEN,
+    bodyLimitBytes: values.LECTERN_BODY_LIMIT_BYTES,
+    logLevel: values.LOG_LEVEL,
+    databaseUrl: values.DATABASE_URL,
+    redisUrl: values.REDIS_URL,
+    providerFallbacks,
+  };
+}

@@ -1,0 +1,56 @@
+// One error hierarchy for services; src/http/error-handler.ts maps it to the CONTRACT §3 body.
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(400, 'validation_error', field ? `${field}: ${message}` : message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super(404, 'not_found', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, 'conflict', message);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Missing or invalid API key') {
+    super(401, 'unauthorized', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, 'forbidden', message);
+  }
+}
+
+/** A model provider failed; `retryable` tells the run engine whether another attempt may succeed. */
+export class ProviderError extends AppError {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    status = 502,
+  ) {
+    super(status, 'provider_error', message);
+  }
+}

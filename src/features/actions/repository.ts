@@ -1,0 +1,142 @@
+import { and, count, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
+import type { Database } from '../../platform/database/connection.js';
+import { actionDeployments, actions, actionVersions } from '../../platform/database/schema.js';
+
+export type ActionRow = typeof actions.$inferSelect;
+export type ActionVersionRow = typeof actionVersions.$inferSelect;
+export type NewActionVersion = Omit<typeof actionVersions.$inferInsert, 'actionId' | 'version'>;
+export type ActionWithVersion = { action: ActionRow; version: ActionVersionRow };
+
+const latestVersionJoin = and(eq(actionVersions.actionId, actions.id), eq(actionVersions.version, actions.latestVersion));
+
+export function createActionRepository(database: Database) {
+  return {
+    /** The Action, its version 1 and that version deployed to its default environment, all or nothing. */
+    async insert(row: typeof actions.$inferInsert, version: NewActionVersion): Promise<void> {
+      await database.transaction(async (transaction) => {
+        await transaction.insert(actions).values(row);
+        await transaction.insert(actionVersions).values({ ...version, actionId: row.id, version: 1 });
+        await transaction
+          .insert(actionDeployments)
+          .values({ actionId: row.id, environment: row.defaultEnvironment ?? 'production', version: 1 });
+      });
+    },
+
+    async findLatest(workspaceId: string, where: { id: string } | { slug: string }): Promise<ActionWithVersion | undefined> {
+      const match = 'id' in where ? eq(actions.id, where.id) : eq(actions.slug, where.slug);
+      const [row] = await database
+        .select({ action: actions, version: actionVersions })
+        .from(actions)
+        .innerJoin(actionVersions, latestVersionJoin)
+        .where(and(eq(actions.workspaceId, workspaceId), match));
+      return row;
+    },
+
+    async list(workspaceId: string, skip: number, limit: number, appId?: string) {
+      const scope = appId
+        ? and(eq(actions.workspaceId, workspaceId), eq(actions.appId, appId))
+        : eq(actions.workspaceId, workspaceId);
+      const rows = await database
+        .select({ action: actions, version: actionVersions })
+        .from(actions)
+        .innerJoin(actionVersions, latestVersionJoin)
+        .where(scope)
+        .orderBy(desc(actions.createdAt), desc(actions.id))
+        .offset(skip)
+        .limit(limit);
+      const [total] = await database.select({ value: count() }).from(actions).where(scope);
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    /** environment → version, per Action. */
+    async deployments(actionIds: string[]): Promise<Map<string, Record<string, number>>> {
+      const byAction = new Map<string, Record<string, number>>(actionIds.map((id) => [id, {}]));
+      if (actionIds.length === 0) return byAction;
+      const rows = await database.select().from(actionDeployments).where(inArray(actionDeployments.actionId, actionIds));
+      for (const row of rows) byAction.get(row.actionId)![row.environment] = row.version;
+      return byAction;
+    },
+
+    async slugsLike(workspaceId: string, base: string): Promise<Set<string>> {
+      const escaped = base.replace(/[\\%_]/g, (character) => `\\${character}`);
+      const rows = await database
+        .select({ slug: actions.slug })
+        .from(actions)
+        .where(and(eq(actions.workspaceId, workspaceId), or(eq(actions.slug, base), like(actions.slug, `${escaped}-%`))));
+      return new Set(rows.map((row) => row.slug));
+    },
+
+    /**
+     * Saves the next version under a row lock, so two concurrent saves get consecutive numbers,
+     * and applies the Action-level changes in the same transaction.
+     */
+    async insertVersion(
+      workspaceId: string,
+      actionId: string,
+      actionChanges: Partial<Pick<ActionRow, 'name' | 'slug' | 'description' | 'actionType' | 'defaultEnvironment' | 'appId'>>,
+      buildVersion: (latest: ActionVersionRow) => NewActionVersion,
+    ): Promise<number | undefined> {
+      return database.transaction(async (transaction) => {
+        const [locked] = await transaction
+          .select({ latestVersion: actions.latestVersion })
+          .from(actions)
+          .where(and(eq(actions.workspaceId, workspaceId), eq(actions.id, actionId)))
+          .for('update');
+        if (!locked) return undefined;
+        const [latest] = await transaction
+          .select()
+          .from(actionVersions)
+          .where(and(eq(actionVersions.actionId, actionId), eq(actionVersions.version, locked.latestVersion)));
+        const next = locked.latestVersion + 1;
+        await transaction.insert(actionVersions).values({ ...buildVersion(latest!), actionId, version: next });
+        await transaction
+          .update(actions)
+          .set({ ...actionChanges, latestVersion: next, updatedAt: new Date() })
+          .where(eq(actions.id, actionId));
+        return next;
+      });
+    },
+
+    async findVersion(actionId: string, version: number): Promise<ActionVersionRow | undefined> {
+      const [row] = await database
+        .select()
+        .from(actionVersions)
+        .where(and(eq(actionVersions.actionId, actionId), eq(actionVersions.version, version)));
+      return row;
+    },
+
+    async listVersions(actionId: string, skip: number, limit: number) {
+      const rows = await database
+        .select()
+        .from(actionVersions)
+        .where(eq(actionVersions.actionId, actionId))
+        .orderBy(desc(actionVersions.version))
+        .offset(skip)
+        .limit(limit);
+      const [total] = await database.select({ value: count() }).from(actionVersions).where(eq(actionVersions.actionId, actionId));
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    async deploy(actionId: string, environment: string, version: number): Promise<void> {
+      await database
+        .insert(actionDeployments)
+        .values({ actionId, environment, version })
+        .onConflictDoUpdate({
+          target: [actionDeployments.actionId, actionDeployments.environment],
+          set: { version, updatedAt: sql`now()` },
+        });
+      await database.update(actions).set({ updatedAt: new Date() }).where(eq(actions.id, actionId));
+    },
+
+    async setDisabled(workspaceId: string, actionId: string, disabled: boolean): Promise<boolean> {
+      const updated = await database
+        .update(actions)
+        .set({ disabled, updatedAt: new Date() })
+        .where(and(eq(actions.workspaceId, workspaceId), eq(actions.id, actionId)))
+        .returning({ id: actions.id });
+      return updated.length > 0;
+    },
+  };
+}
+
+export type ActionRepository = ReturnType<typeof createActionRepository>;

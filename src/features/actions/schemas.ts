@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { guid } from '../../http/params.js';
+
+const templateText = z.string().max(200_000);
+
+export const templateMessage = z.strictObject({
+  role: z.enum(['system', 'user', 'assistant']),
+  content: templateText,
+});
+
+export const toolDefinition = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" and "-", at most 64 characters'),
+  description: z.string().max(5_000).optional(),
+  parameters: z.record(z.string(), z.unknown()).optional().describe('JSON Schema of the arguments'),
+});
+
+export const modelConfig = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  max_response_length: z.number().int().positive().max(1_000_000).optional().describe('maximum output tokens'),
+  presence_penalty: z.number().min(-2).max(2).optional(),
+  frequency_penalty: z.number().min(-2).max(2).optional(),
+  stop: z
+    .union([z.string().min(1), z.array(z.string().min(1)).max(16)])
+    .transform((stop) => (typeof stop === 'string' ? [stop] : stop))
+    .optional(),
+  seed: z.number().int().optional(),
+  response_format: z.enum(['text', 'json_object', 'json_schema']).optional(),
+  json_schema: z.record(z.string(), z.unknown()).optional(),
+  num_retries: z.number().int().min(0).max(10).optional().describe('retries on retryable provider errors'),
+  timeout: z.number().positive().max(3_600).optional().describe('seconds per model call'),
+});
+
+const slug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'lowercase letters, digits, "_" and "-", at most 100 characters')
+  .refine((value) => !guid.safeParse(value).success, 'must not look like a GUID');
+
+const environment = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" and "-", at most 64 characters');
+
+/** The versioned part of an Action: what a new version may change. */
+const versionFields = {
+  model: z.string().trim().min(1).max(300),
+  model_config: modelConfig.optional(),
+  prompt: templateText.nullable().optional(),
+  messages: z.array(templateMessage).max(500).nullable().optional(),
+  system_message: templateText.nullable().optional(),
+  contexts: z.array(guid).max(100).optional(),
+  skills: z.array(guid).max(100).optional(),
+  tools: z.array(toolDefinition).max(128).optional(),
+};
+
+export const createActionBody = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  app: guid,
+  slug: slug.optional(),
+  description: z.string().max(5_000).optional(),
+  action_type: z.string().min(1).max(64).optional(),
+  default_environment: environment.optional(),
+  ...versionFields,
+});
+
+export const updateActionBody = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  app: guid.optional(),
+  slug: slug.optional(),
+  description: z.string().max(5_000).optional(),
+  action_type: z.string().min(1).max(64).optional(),
+  default_environment: environment.optional(),
+  ...versionFields,
+  model: versionFields.model.optional(),
+});
+
+export const deployBody = z.strictObject({
+  version: z.number().int().min(1),
+  environment,
+});
+
+export const actionListQuery = z.object({ app: guid.optional() });
+
+export const guidOrSlugParams = z.object({ guidOrSlug: z.string().min(1).max(200) });
+
+export type CreateActionInput = z.infer<typeof createActionBody>;
+export type UpdateActionInput = z.infer<typeof updateActionBody>;
+export type DeployInput = z.infer<typeof deployBody>;

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import type { Pagination } from '../../http/pagination.js';
+import { isGuid } from '../../http/params.js';
+import { templateParseError } from '../../llm/templates.js';
+import { isUniqueViolation } from '../../platform/database/errors.js';
+import type { AppService } from '../apps/service.js';
+import type { ModelResolver } from '../providers/model-resolution.js';
+import type { ActionRepository, ActionVersionRow, ActionWithVersion, NewActionVersion } from './repository.js';
+import type { CreateActionInput, DeployInput, UpdateActionInput } from './schemas.js';
+
+function presentVersionFields(version: ActionVersionRow) {
+  return {
+    model: version.model,
+    model_config: version.modelConfig,
+    prompt: version.prompt,
+    messages: version.messages,
+    system_message: version.systemMessage,
+    contexts: version.contexts,
+    skills: version.skills,
+    tools: version.tools,
+  };
+}
+
+export function presentAction({ action, version }: ActionWithVersion, deployments: Record<string, number>) {
+  return {
+    guid: action.id,
+    slug: action.slug,
+    name: action.name,
+    description: action.description,
+    app: action.appId,
+    action_type: action.actionType,
+    ...presentVersionFields(version),
+    version: action.latestVersion,
+    default_environment: action.defaultEnvironment,
+    deployments,
+    disabled: action.disabled,
+    created_at: action.createdAt.toISOString(),
+    updated_at: action.updatedAt.toISOString(),
+  };
+}
+
+export type ActionRecord = ReturnType<typeof presentAction>;
+
+/** "Summarise Support Tickets!" → "summarise-support-tickets". */
+export function slugFromName(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return slug === '' ? 'action' : slug;
+}
+
+/** Every template must parse when it is saved, not when it first runs. */
+function assertTemplatesParse(fields: Pick<NewActionVersion, 'prompt' | 'messages' | 'systemMessage'>): void {
+  const templates: [string, string | null | undefined][] = [
+    ['prompt', fields.prompt],
+    ['system_message', fields.systemMessage],
+    ...(fields.messages ?? []).map((message, index): [string, string] => [`messages.${index}.content`, message.content]),
+  ];
+  for (const [field, source] of templates) {
+    if (source === null || source === undefined) continue;
+    const error = templateParseError(source);
+    if (error) throw new ValidationError(`template does not parse: ${error}`, field);
+  }
+}
+
+/** The next version: the given fields over the latest version's. */
+function mergeVersion(latest: ActionVersionRow, input: UpdateActionInput): NewActionVersion {
+  return {
+    model: input.model ?? latest.model,
+    modelConfig: input.model_config ?? latest.modelConfig,
+    prompt: input.prompt === undefined ? latest.prompt : input.prompt,
+    messages: input.messages === undefined ? latest.messages : input.messages,
+    systemMessage: input.system_message === undefined ? latest.systemMessage : input.system_message,
+    contexts: input.contexts ?? latest.contexts,
+    skills: input.skills ?? latest.skills,
+    tools: input.tools ?? latest.tools,
+  };
+}
+
+function slugConflict(error: unknown): never {
+  if (isUniqueViolation(error)) throw new ConflictError('slug: another Action of this workspace has it');
+  throw error;
+}
+
+export function createActionService(repository: ActionRepository, apps: AppService, models: ModelResolver) {
+  async function present(row: ActionWithVersion): Promise<ActionRecord> {
+    const deployments = await repository.deployments([row.action.id]);
+    return presentAction(row, deployments.get(row.action.id) ?? {});
+  }
+
+  async function requireById(workspaceId: string, id: string): Promise<ActionWithVersion> {
+    const row = await repository.findLatest(workspaceId, { id });
+    if (!row) throw new NotFoundError('Action not found');
+    return row;
+  }
+
+  async function freeSlug(workspaceId: string, name: string): Promise<string> {
+    const base = slugFromName(name);
+    const taken = await repository.slugsLike(workspaceId, base);
+    if (!taken.has(base)) return base;
+    let suffix = 2;
+    while (taken.has(`${base}-${suffix}`)) suffix += 1;
+    return `${base}-${suffix}`;
+  }
+
+  async function validateVersion(workspaceId: string, version: NewActionVersion): Promise<void> {
+    assertTemplatesParse(version);
+    await models.validate(workspaceId, version.model);
+  }
+
+  return {
+    async create(workspaceId: string, input: CreateActionInput): Promise<ActionRecord> {
+      await apps.require(workspaceId, input.app);
+      const version: NewActionVersion = {
+        model: input.model,
+        modelConfig: input.model_config ?? {},
+        prompt: input.prompt ?? null,
+        messages: input.messages ?? null,
+        systemMessage: input.system_message ?? null,
+        contexts: input.contexts ?? [],
+        skills: input.skills ?? [],
+        tools: input.tools ?? [],
+      };
+      await validateVersion(workspaceId, version);
+      const id = randomUUID();
+      await repository
+        .insert(
+          {
+            id,
+            workspaceId,
+            appId: input.app,
+            slug: input.slug ?? (await freeSlug(workspaceId, input.name)),
+            name: input.name,
+            description: input.description ?? '',
+            actionType: input.action_type ?? 'prompt',
+            defaultEnvironment: input.default_environment ?? 'production',
+            latestVersion: 1,
+          },
+          version,
+        )
+        .catch(slugConflict);
+      return present(await requireById(workspaceId, id));
+    },
+
+    /** By GUID or slug; another workspace's Action is as missing as an unknown one. */
+    async get(workspaceId: string, guidOrSlug: string): Promise<ActionRecord> {
+      const row = await repository.findLatest(workspaceId, isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug });
+      if (!row) throw new NotFoundError('Action not found');
+      return present(row);
+    },
+
+    async list(workspaceId: string, pagination: Pagination, appId?: string) {
+      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit, appId);
+      const deployments = await repository.deployments(rows.map((row) => row.action.id));
+      return { rows: rows.map((row) => presentAction(row, deployments.get(row.action.id) ?? {})), total };
+    },
+
+    /** Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing. */
+    async update(workspaceId: string, id: string, input: UpdateActionInput): Promise<ActionRecord> {
+      const current = await requireById(workspaceId, id);
+      if (input.app !== undefined) await apps.require(workspaceId, input.app);
+      const merged = mergeVersion(current.version, input);
+      await validateVersion(workspaceId, merged);
+      const actionChanges: Parameters<ActionRepository['insertVersion']>[2] = {};
+      if (input.name !== undefined) actionChanges.name = input.name;
+      if (input.slug !== undefined) actionChanges.slug = input.slug;
+      if (input.description !== undefined) actionChanges.description = input.description;
+      if (input.action_type !== undefined) actionChanges.actionType = input.action_type;
+      if (input.default_environment !== undefined) actionChanges.defaultEnvironment = input.default_environment;
+      if (input.app !== undefined) actionChanges.appId = input.app;
+      // The version is built from the latest row read under the lock, so a concurrent save is not lost.
+      const saved = await repository
+        .insertVersion(workspaceId, id, actionChanges, (latest) => mergeVersion(latest, input))
+        .catch(slugConflict);
+      if (saved === undefined) throw new NotFoundError('Action not found');
+      return present(await requireById(workspaceId, id));
+    },
+
+    async deploy(workspaceId: string, id: string, input: DeployInput): Promise<ActionRecord> {
+      await requireById(workspaceId, id);
+      const version = await repository.findVersion(id, input.version);
+      if (!version) throw new ValidationError(`Action has no version ${input.version}`, 'version');
+      await repository.deploy(id, input.environment, input.version);
+      return present(await requireById(workspaceId, id));
+    },
+
+    async versions(workspaceId: string, id: string, pagination: Pagination) {
+      await requireById(workspaceId, id);
+      const { rows, total } = await repository.listVersions(id, pagination.skip, pagination.limit);
+      const deployed = (await repository.deployments([id])).get(id) ?? {};
+      const environmentsOf = (version: number) =>
+        Object.entries(deployed)
+          .filter(([, deployedVersion]) => deployedVersion === version)
+          .map(([environment]) => environment);
+      const data = rows.map((row) => ({
+        version: row.version,
+        ...presentVersionFields(row),
+        environments: environmentsOf(row.version),
+        created_at: row.createdAt.toISOString(),
+      }));
+      return { rows: data, total };
+    },
+
+    async setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<ActionRecord> {
+      if (!(await repository.setDisabled(workspaceId, id, disabled))) throw new NotFoundError('Action not found');
+      return present(await requireById(workspaceId, id));
+    },
+  };
+}
+
+export type ActionService = ReturnType<typeof createActionService>;

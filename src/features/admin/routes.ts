@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAdminToken } from '../../http/authentication.js';
+import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guid, guidParams } from '../../http/params.js';
+import type { WorkspaceService } from '../workspaces/service.js';
+
+const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
+
+/** The instance admin API (CONTRACT §2), mounted only when LECTERN_ADMIN_TOKEN is set. */
+export function adminRoutes(workspaces: WorkspaceService, adminToken: string): FastifyPluginAsyncZod {
+  return async (app) => {
+    requireAdminToken(app, adminToken);
+    const tags = ['admin'];
+
+    app.post('/workspaces', { schema: { tags, body: workspaceBody } }, async (request, reply) => {
+      return reply.status(201).send(await workspaces.createWorkspace(request.body.name));
+    });
+
+    app.get('/workspaces', { schema: { tags, querystring: paginationQuery } }, async (request) => {
+      const { rows, total } = await workspaces.listWorkspaces(request.query);
+      return listEnvelope(rows, total, request.query);
+    });
+
+    app.post('/workspaces/:guid/api_keys', { schema: { tags, params: guidParams } }, async (request, reply) => {
+      const { guid: keyGuid, api_key, prefix } = await workspaces.createApiKey(request.params.guid);
+      return reply.status(201).send({ guid: keyGuid, api_key, prefix });
+    });
+
+    app.get('/workspaces/:guid/api_keys', { schema: { tags, params: guidParams } }, async (request) => {
+      const keys = await workspaces.listApiKeys(request.params.guid);
+      return { data: keys, total_count: keys.length, has_next_page: false };
+    });
+
+    app.delete('/api_keys/:guid', { schema: { tags, params: z.object({ guid }) } }, async (request) => {
+      return workspaces.revokeApiKey(request.params.guid);
+    });
+  };
+}

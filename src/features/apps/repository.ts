@@ -1,0 +1,35 @@
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../../platform/database/connection.js';
+import { apps } from '../../platform/database/schema.js';
+
+export type AppRow = typeof apps.$inferSelect;
+
+const live = (workspaceId: string) => and(eq(apps.workspaceId, workspaceId), isNull(apps.deletedAt));
+
+export function createAppRepository(database: Database) {
+  return {
+    async insert(row: typeof apps.$inferInsert): Promise<AppRow> {
+      const [app] = await database.insert(apps).values(row).returning();
+      return app!;
+    },
+    async find(workspaceId: string, id: string): Promise<AppRow | undefined> {
+      const [app] = await database.select().from(apps).where(and(live(workspaceId), eq(apps.id, id)));
+      return app;
+    },
+    async list(workspaceId: string, skip: number, limit: number): Promise<{ rows: AppRow[]; total: number }> {
+      const rows = await database.select().from(apps).where(live(workspaceId)).orderBy(desc(apps.createdAt), desc(apps.id)).offset(skip).limit(limit);
+      const [total] = await database.select({ value: count() }).from(apps).where(live(workspaceId));
+      return { rows, total: total?.value ?? 0 };
+    },
+    async update(workspaceId: string, id: string, changes: Partial<Pick<AppRow, 'name' | 'description' | 'deletedAt'>>) {
+      const [app] = await database
+        .update(apps)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(and(live(workspaceId), eq(apps.id, id)))
+        .returning();
+      return app;
+    },
+  };
+}
+
+export type AppRepository = ReturnType<typeof createAppRepository>;

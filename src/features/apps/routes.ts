@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import type { ActionService } from '../actions/service.js';
+import { createAppBody, updateAppBody } from './schemas.js';
+import type { AppService } from './service.js';
+
+export function appRoutes(apps: AppService, actions: ActionService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['apps'];
+
+    app.post('/apps', { schema: { tags, body: createAppBody } }, async (request, reply) => {
+      return reply.status(201).send(await apps.create(workspaceOf(request).id, request.body));
+    });
+
+    app.get('/apps', { schema: { tags, querystring: paginationQuery } }, async (request) => {
+      const { rows, total } = await apps.list(workspaceOf(request).id, request.query);
+      return listEnvelope(rows, total, request.query);
+    });
+
+    app.get('/apps/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return apps.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.put('/apps/:guid', { schema: { tags, params: guidParams, body: updateAppBody } }, async (request) => {
+      return apps.update(workspaceOf(request).id, request.params.guid, request.body);
+    });
+
+    app.delete('/apps/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return apps.remove(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.get('/apps/:guid/actions', { schema: { tags, params: guidParams, querystring: paginationQuery } }, async (request) => {
+      const workspaceId = workspaceOf(request).id;
+      await apps.require(workspaceId, request.params.guid);
+      const { rows, total } = await actions.list(workspaceId, request.query, request.params.guid);
+      return listEnvelope(rows, total, request.query);
+    });
+  };
+}

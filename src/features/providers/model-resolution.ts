@@ -1,0 +1,81 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ProviderFallbacks } from '../../config.js';
+import { ProviderError, ValidationError } from '../../errors.js';
+import { isGuid } from '../../http/params.js';
+import { isMockModelName } from '../../llm/mock-model.js';
+import { isProviderKind, keylessKinds, type ProviderKind, splitModelReference } from '../../llm/provider-kinds.js';
+import { createLanguageModel, type ProviderCredentials } from '../../llm/provider-registry.js';
+import type { SecretBox } from '../../platform/secrets.js';
+import type { ProviderRepository, ProviderRow } from './repository.js';
+
+export type ResolvedModel = {
+  kind: ProviderKind;
+  modelName: string;
+  /** The workspace provider record used, when one was (not for env fallbacks or mock). */
+  providerGuid?: string;
+  languageModel: LanguageModelV3;
+};
+
+type Target = { kind: ProviderKind; modelName: string; provider?: ProviderRow };
+
+/**
+ * Turns an Action's `model` — `"<provider>/<model>"` (provider = kind or nickname) or a model record's
+ * GUID — into an AI SDK model with decrypted credentials. Workspace providers win over the
+ * instance-wide environment fallbacks.
+ */
+export function createModelResolver(repository: ProviderRepository, secretBox: SecretBox, fallbacks: ProviderFallbacks) {
+  async function target(workspaceId: string, reference: string): Promise<Target> {
+    if (isGuid(reference)) {
+      const found = await repository.findModel(workspaceId, reference);
+      if (!found) throw new ValidationError('no model record has this GUID', 'model');
+      return { kind: found.provider.kind as ProviderKind, modelName: found.model.name, provider: found.provider };
+    }
+    const parts = splitModelReference(reference);
+    if (!parts) throw new ValidationError('must be "<provider>/<model>" or a model GUID', 'model');
+    const provider = await repository.findByPrefix(workspaceId, parts.prefix);
+    if (provider) return { kind: provider.kind as ProviderKind, modelName: parts.model, provider };
+    if (!isProviderKind(parts.prefix)) {
+      throw new ValidationError(`unknown provider "${parts.prefix}" (not a provider kind or nickname)`, 'model');
+    }
+    return { kind: parts.prefix, modelName: parts.model };
+  }
+
+  function credentials({ kind, provider }: Target): ProviderCredentials | undefined {
+    if (provider) {
+      const apiKey = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
+      if (!apiKey && !keylessKinds.has(kind)) return undefined;
+      return { apiKey, baseUrl: provider.url ?? undefined };
+    }
+    if (kind === 'mock') return {};
+    if (kind === 'openai' && fallbacks.openai) return { apiKey: fallbacks.openai.key, baseUrl: fallbacks.openai.url };
+    if (kind === 'anthropic' && fallbacks.anthropic) return { apiKey: fallbacks.anthropic.key };
+    if (kind === 'google' && fallbacks.google) return { apiKey: fallbacks.google.key };
+    return undefined;
+  }
+
+  return {
+    /** Checks a reference when an Action is saved: it must name a known provider and, for mock, a mock model. */
+    async validate(workspaceId: string, reference: string): Promise<void> {
+      const { kind, modelName } = await target(workspaceId, reference);
+      if (kind === 'mock' && !isMockModelName(modelName)) {
+        throw new ValidationError(`unknown mock model "${modelName}" (echo, slow, error, tool, json)`, 'model');
+      }
+    },
+
+    async resolve(workspaceId: string, reference: string): Promise<ResolvedModel> {
+      const found = await target(workspaceId, reference);
+      const resolvedCredentials = credentials(found);
+      if (!resolvedCredentials) {
+        throw new ProviderError(`No API key is configured for provider "${found.kind}"`, false, 400);
+      }
+      return {
+        kind: found.kind,
+        modelName: found.modelName,
+        providerGuid: found.provider?.id,
+        languageModel: createLanguageModel(found.kind, found.modelName, resolvedCredentials),
+      };
+    },
+  };
+}
+
+export type ModelResolver = ReturnType<typeof createModelResolver>;

@@ -1,0 +1,81 @@
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../../platform/database/connection.js';
+import { apiKeys, workspaces } from '../../platform/database/schema.js';
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export function createWorkspaceRepository(database: Database) {
+  return {
+    async insertWorkspace(row: typeof workspaces.$inferInsert, firstKey: typeof apiKeys.$inferInsert): Promise<WorkspaceRow> {
+      return database.transaction(async (transaction) => {
+        const [workspace] = await transaction.insert(workspaces).values(row).returning();
+        await transaction.insert(apiKeys).values(firstKey);
+        return workspace!;
+      });
+    },
+
+    /** Creates the first workspace unless one exists; the advisory lock makes concurrent nodes agree. */
+    async insertFirstWorkspace(row: typeof workspaces.$inferInsert, firstKey: typeof apiKeys.$inferInsert): Promise<boolean> {
+      return database.transaction(async (transaction) => {
+        await transaction.execute(sql`SELECT pg_advisory_xact_lock(4242002)`);
+        const [existing] = await transaction.select({ id: workspaces.id }).from(workspaces).limit(1);
+        if (existing) return false;
+        await transaction.insert(workspaces).values(row);
+        await transaction.insert(apiKeys).values(firstKey);
+        return true;
+      });
+    },
+
+    async findWorkspace(id: string): Promise<WorkspaceRow | undefined> {
+      const [row] = await database.select().from(workspaces).where(eq(workspaces.id, id));
+      return row;
+    },
+
+    async findWorkspaceByName(name: string): Promise<WorkspaceRow | undefined> {
+      const [row] = await database.select().from(workspaces).where(eq(workspaces.name, name)).orderBy(workspaces.createdAt).limit(1);
+      return row;
+    },
+
+    async listWorkspaces(skip: number, limit: number): Promise<{ rows: WorkspaceRow[]; total: number }> {
+      const rows = await database.select().from(workspaces).orderBy(desc(workspaces.createdAt), desc(workspaces.id)).offset(skip).limit(limit);
+      const [total] = await database.select({ value: count() }).from(workspaces);
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    async insertApiKey(row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+      const [key] = await database.insert(apiKeys).values(row).returning();
+      return key!;
+    },
+
+    async listApiKeys(workspaceId: string): Promise<ApiKeyRow[]> {
+      return database.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(apiKeys.createdAt);
+    },
+
+    async revokeApiKey(id: string): Promise<ApiKeyRow | undefined> {
+      const [key] = await database
+        .update(apiKeys)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+        .returning();
+      return key;
+    },
+
+    async findApiKey(id: string): Promise<ApiKeyRow | undefined> {
+      const [key] = await database.select().from(apiKeys).where(eq(apiKeys.id, id));
+      return key;
+    },
+
+    /** The workspace of a live key, by the key's hash. */
+    async findWorkspaceByKeyHash(keyHash: string): Promise<{ workspace: WorkspaceRow; keyId: string } | undefined> {
+      const [row] = await database
+        .select({ workspace: workspaces, keyId: apiKeys.id })
+        .from(apiKeys)
+        .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+        .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+      return row;
+    },
+  };
+}
+
+export type WorkspaceRepository = ReturnType<typeof createWorkspaceRepository>;

@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.js';
+
+export type ErrorBody = {
+  error: { status: number; code: string; message: string };
+  message: string;
+  detail: string;
+};
+
+export function errorBody(status: number, code: string, message: string): ErrorBody {
+  return { error: { status, code, message }, message, detail: message };
+}
+
+type ValidationIssue = { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } };
+
+/** "body.messages.0.content: Invalid input…" — the field named the way a client wrote it. */
+function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+  const described = issues.map((issue) => {
+    const pathParts = issue.params?.issue?.path?.map(String) ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
+    const field = [context ?? 'body', ...pathParts].join('.');
+    return `${field}: ${issue.message ?? 'invalid'}`;
+  });
+  return `Validation failed: ${described.join('; ')}`;
+}
+
+// Fastify's own client errors, answered with our codes. Wrong content type is a 400 (not 415) by issue #2.
+const fastifyClientErrors: Record<string, { status: number; code: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, code: 'unsupported_content_type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      return reply.status(error.status).send(errorBody(error.status, error.code, error.message));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const message = describeValidation(error.validationContext, error.validation as ValidationIssue[]);
+      return reply.status(400).send(errorBody(400, 'validation_error', message));
+    }
+    const known = error.code ? fastifyClientErrors[error.code] : undefined;
+    if (known) return reply.status(known.status).send(errorBody(known.status, known.code, error.message));
+    if (error instanceof SyntaxError || error.statusCode === 400) {
+      return reply.status(400).send(errorBody(400, 'invalid_request', error.message));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.status(error.statusCode).send(errorBody(error.statusCode, 'invalid_request', error.message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(errorBody(500, 'internal_error', 'Internal server error'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    return reply.status(404).send(errorBody(404, 'not_found', `Route ${request.method} ${path} not found`));
+  });
+}

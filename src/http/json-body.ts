@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+import { AppError } from '../errors.js';
+
+/**
+ * The API speaks JSON only: every other content type is refused (400, error-handler.ts).
+ * JSON bodies: an empty body is accepted as "no body" (clients send DELETE with a JSON content type
+ * and nothing else); `__proto__` / `constructor.prototype` keys are rejected as in Fastify's default.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/i, { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      done(new AppError(400, 'invalid_json', `Malformed JSON body: ${(error as Error).message}`), undefined);
+    }
+  });
+}

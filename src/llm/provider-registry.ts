@@ -1,0 +1,37 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createGroq } from '@ai-sdk/groq';
+import { createMistral } from '@ai-sdk/mistral';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { ValidationError } from '../errors.js';
+import { isMockModelName, MockLanguageModel } from './mock-model.js';
+import type { ProviderKind } from './provider-kinds.js';
+
+export type ProviderCredentials = { apiKey?: string; baseUrl?: string };
+
+/** An AI SDK model for one provider kind; every kind answers through the same interface. */
+export function createLanguageModel(kind: ProviderKind, modelName: string, credentials: ProviderCredentials): LanguageModelV3 {
+  const apiKey = credentials.apiKey;
+  const baseURL = credentials.baseUrl;
+  switch (kind) {
+    case 'openai':
+      // .chat(): the default model id goes to the Responses API, which OpenAI-compatible servers lack.
+      return createOpenAI({ apiKey, baseURL }).chat(modelName);
+    case 'anthropic':
+      return createAnthropic({ apiKey, baseURL })(modelName);
+    case 'google':
+      return createGoogleGenerativeAI({ apiKey, baseURL })(modelName);
+    case 'mistral':
+      return createMistral({ apiKey, baseURL })(modelName);
+    case 'groq':
+      return createGroq({ apiKey, baseURL })(modelName);
+    case 'openai-compatible':
+      if (!baseURL) throw new ValidationError('an openai-compatible provider needs a url', 'provider.url');
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, includeUsage: true }).chatModel(modelName);
+    case 'mock':
+      if (!isMockModelName(modelName)) throw new ValidationError(`unknown mock model "${modelName}"`, 'model');
+      return new MockLanguageModel(modelName);
+  }
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { AppError } from './errors.js';
+import { openDatabase } from './platform/database/connection.js';
+import { createLogger } from './platform/logger.js';
+import { createPlatform } from './platform/platform.js';
+import { createServices } from './services.js';
+
+const usage = `Usage: lectern <command>
+
+  serve                     start the service (default http://127.0.0.1:4000)
+  workspace create NAME     create a workspace and print its first API key
+  key create WORKSPACE      create an API key for a workspace (GUID or name)
+  key revoke KEY_GUID       revoke an API key
+  migrate                   apply database migrations and exit
+
+Configuration comes from the environment; see README.md.
+The CLI opens the database itself: with the embedded default, stop the server first
+(or use the admin API, LECTERN_ADMIN_TOKEN).`;
+
+async function serve(): Promise<void> {
+  const startedAt = performance.now();
+  const config = loadConfig();
+  const logger = createLogger(config);
+  const platform = await createPlatform(config, logger);
+  const app = await buildApp(platform);
+  const bootstrap = await app.services.workspaces.bootstrap(config.initialApiKey);
+  if (bootstrap.created) {
+    const shown = config.initialApiKey ? '(the key given in LECTERN_INIT_API_KEY)' : bootstrap.apiKey;
+    process.stdout.write(
+      `\nLectern created workspace "default" and its first API key. It is shown only this once:\n\n  ${shown}\n\n`,
+    );
+  }
+  platform.jobs.start();
+  await app.listen({ port: config.port, host: config.host });
+  const startupMs = Math.round(performance.now() - startedAt);
+  logger.info({ baseUrl: config.baseUrl, storage: platform.database.kind, startupMs }, 'Lectern is listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    await platform.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Runs an offline command against the database with the services, then closes everything. */
+async function withServices<T>(work: (services: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const logger = createLogger({ logLevel: 'warn' });
+  const platform = await createPlatform(config, logger);
+  try {
+    return await work(createServices(platform));
+  } finally {
+    await platform.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, subcommand, argument] = argv;
+  if (command === 'serve' || command === undefined) return serve();
+  if (command === 'migrate') {
+    const config = loadConfig();
+    const location = config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDirectory: config.dataDirectory };
+    const handle = await openDatabase(location, (message) => console.warn(message));
+    await handle.close();
+    console.log(`Migrations applied (${handle.kind}).`);
+    return;
+  }
+  if (command === 'workspace' && subcommand === 'create' && argument) {
+    const workspace = await withServices((services) => services.workspaces.createWorkspace(argument));
+    console.log(`workspace ${workspace.guid} (${workspace.name})\napi key (shown once): ${workspace.api_key}`);
+    return;
+  }
+  if (command === 'key' && subcommand === 'create' && argument) {
+    const key = await withServices((services) => services.workspaces.createApiKey(argument));
+    console.log(`api key ${key.guid} for workspace ${key.workspace} (shown once): ${key.api_key}`);
+    return;
+  }
+  if (command === 'key' && subcommand === 'revoke' && argument) {
+    const revoked = await withServices((services) => services.workspaces.revokeApiKey(argument));
+    console.log(`api key ${revoked.guid} revoked at ${revoked.revoked_at}`);
+    return;
+  }
+  console.error(usage);
+  process.exitCode = command === 'help' || command === '--help' ? 0 : 2;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof AppError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** Rows of a raw `execute()`: pg and PGlite both answer `{ rows }`. */
+export function rowsOf<Row>(result: unknown): Row[] {
+  return (result as { rows: Row[] }).rows;
+}
+
+export type DatabaseHandle = {
+  kind: 'pglite' | 'postgres';
+  database: Database;
+  /** Whether the pgvector extension is available (always on PGlite; optional on PostgreSQL). */
+  hasVectorExtension: boolean;
+  close(): Promise<void>;
+};
+
+// src/platform/database and dist/platform/database sit at the same depth below the project root.
+const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+
+/** Serialises migrations when several nodes start against one PostgreSQL at once. */
+const migrationLockKey = 4_242_001;
+
+export type DatabaseLocation = { databaseUrl: string } | { dataDirectory: string | 'memory' };
+
+export type DatabaseWarning = (message: string) => void;
+
+export async function openDatabase(location: DatabaseLocation, warn: DatabaseWarning): Promise<DatabaseHandle> {
+  if ('databaseUrl' in location) return openPostgres(location.databaseUrl, warn);
+  return openPglite(location.dataDirectory);
+}
+
+async function openPglite(dataDirectory: string | 'memory'): Promise<DatabaseHandle> {
+  let dataDir: string | undefined;
+  if (dataDirectory !== 'memory') {
+    dataDir = path.join(dataDirectory, 'pgdata');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create({ dataDir, extensions: { vector } });
+  await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
+  const database = drizzlePglite(client, { schema }) as unknown as Database;
+  await migratePglite(database as never, { migrationsFolder });
+  return {
+    kind: 'pglite',
+    database,
+    hasVectorExtension: true,
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const client = await pool.connect();
+  let hasVectorExtension = false;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS vector');
+      hasVectorExtension = true;
+    } catch {
+      warn(
+        'PostgreSQL has no pgvector extension: vector search falls back to exact cosine over real[] (slower on large Contexts).',
+      );
+    }
+    await migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => undefined);
+    client.release();
+  }
+  const database = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+  await database.execute(sql`select 1`);
+  return { kind: 'postgres', database, hasVectorExtension, close: () => pool.end() };
+}

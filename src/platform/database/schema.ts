@@ -1,0 +1,195 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// Every tenant-owned table carries workspace_id; repositories filter on it in every query.
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const workspaces = pgTable('workspaces', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  settings: jsonb('settings').$type<WorkspaceSettings>().notNull().default({}),
+  createdAt: createdAt(),
+});
+
+export type WorkspaceSettings = {
+  /** Whether run requests may override provider and model (`modelOptions`). Default true. */
+  allowModelOverrides?: boolean;
+};
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [uniqueIndex('api_keys_key_hash_unique').on(table.keyHash)],
+);
+
+export const apps = pgTable(
+  'apps',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('apps_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+export const actions = pgTable(
+  'actions',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    appId: uuid('app_id')
+      .notNull()
+      .references(() => apps.id),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    actionType: text('action_type').notNull().default('prompt'),
+    defaultEnvironment: text('default_environment').notNull().default('production'),
+    latestVersion: integer('latest_version').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('actions_workspace_slug_unique').on(table.workspaceId, table.slug),
+    index('actions_workspace_index').on(table.workspaceId, table.createdAt),
+  ],
+);
+
+export type TemplateMessage = { role: 'system' | 'user' | 'assistant'; content: string };
+export type ToolDefinition = { name: string; description?: string; parameters?: Record<string, unknown> };
+export type ModelConfig = {
+  temperature?: number;
+  top_p?: number;
+  max_response_length?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  stop?: string[];
+  seed?: number;
+  response_format?: 'text' | 'json_object' | 'json_schema';
+  json_schema?: Record<string, unknown>;
+  num_retries?: number;
+  timeout?: number;
+};
+
+export const actionVersions = pgTable(
+  'action_versions',
+  {
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    model: text('model').notNull(),
+    modelConfig: jsonb('model_config').$type<ModelConfig>().notNull().default({}),
+    prompt: text('prompt'),
+    messages: jsonb('messages').$type<TemplateMessage[]>(),
+    systemMessage: text('system_message'),
+    contexts: jsonb('contexts').$type<string[]>().notNull().default([]),
+    skills: jsonb('skills').$type<string[]>().notNull().default([]),
+    tools: jsonb('tools').$type<ToolDefinition[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.actionId, table.version] })],
+);
+
+export const actionDeployments = pgTable(
+  'action_deployments',
+  {
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    environment: text('environment').notNull(),
+    version: integer('version').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [primaryKey({ columns: [table.actionId, table.environment] })],
+);
+
+export const providers = pgTable(
+  'providers',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    nickname: text('nickname'),
+    url: text('url'),
+    /** AES-256-GCM ciphertext of the provider key (see platform/secrets.ts); never returned. */
+    encryptedKey: text('encrypted_key'),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('providers_workspace_nickname_unique')
+      .on(table.workspaceId, table.nickname)
+      .where(sql`${table.nickname} is not null`),
+    index('providers_workspace_index').on(table.workspaceId, table.kind),
+  ],
+);
+
+export const models = pgTable(
+  'models',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('models_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+/** The embedded job queue (platform/jobs/database-job-queue.ts); BullMQ replaces it when REDIS_URL is set. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').$type<'queued' | 'running' | 'succeeded' | 'failed'>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('jobs_ready_index').on(table.status, table.runAt)],
+);

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { type Database, rowsOf } from '../database/connection.js';
+import { jobs } from '../database/schema.js';
+import {
+  backoffDelay,
+  type JobDefinition,
+  type JobFailureHandler,
+  type JobProcessor,
+  type JobQueue,
+} from './job-queue.js';
+
+type Registration = {
+  definition: JobDefinition<unknown>;
+  processor: JobProcessor<unknown>;
+  onFinalFailure?: JobFailureHandler<unknown>;
+};
+
+type ClaimedJob = { id: string; name: string; payload: unknown; attempts: number; max_attempts: number };
+
+export type DatabaseJobQueueOptions = {
+  concurrency?: number;
+  pollIntervalMs?: number;
+  /** How long stop() waits for running jobs before leaving them to be re-claimed after their lock. */
+  drainTimeoutMs?: number;
+};
+
+/**
+ * The embedded job queue: jobs are rows, so a restart resumes them. A claim sets `locked_until`;
+ * a job whose node died is claimed again once that passes (the visibility timeout).
+ */
+export function createDatabaseJobQueue(database: Database, logger: Logger, options: DatabaseJobQueueOptions = {}): JobQueue {
+  const concurrency = options.concurrency ?? 4;
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const registrations = new Map<string, Registration>();
+  const running = new Set<Promise<void>>();
+  let started = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let polling = false;
+  let pollAgain = false;
+
+  async function claim(): Promise<ClaimedJob | undefined> {
+    const names = [...registrations.keys()];
+    if (names.length === 0) return undefined;
+    const result = await database.execute(sql`
+      UPDATE ${jobs} SET status = 'running', attempts = attempts + 1, updated_at = now(),
+        locked_until = now() + make_interval(secs => (${sql.raw(lockSecondsCase())}))
+      WHERE id = (
+        SELECT id FROM ${jobs}
+        WHERE name IN (${sql.join(names.map((name) => sql`${name}`), sql`, `)})
+          AND ((status = 'queued' AND run_at <= now()) OR (status = 'running' AND locked_until < now()))
+        ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, name, payload, attempts, max_attempts`);
+    return rowsOf<ClaimedJob>(result)[0];
+  }
+
+  // Lock time per job name, so a long job is not taken over while it still runs.
+  function lockSecondsCase(): string {
+    const branches = [...registrations.values()]
+      .map(({ definition }) => `WHEN name = '${definition.name.replace(/'/g, "''")}' THEN ${Math.ceil(definition.timeoutMs / 1000) + 30}`)
+      .join(' ');
+    return `CASE ${branches} ELSE 300 END`;
+  }
+
+  async function finish(job: ClaimedJob, error: Error | undefined): Promise<void> {
+    const registration = registrations.get(job.name)!;
+    if (!error) {
+      await database.execute(sql`UPDATE ${jobs} SET status = 'succeeded', locked_until = NULL, updated_at = now() WHERE id = ${job.id}`);
+      return;
+    }
+    if (job.attempts < job.max_attempts) {
+      const delayMs = backoffDelay(registration.definition, job.attempts);
+      logger.warn({ job: job.id, name: job.name, attempt: job.attempts, err: error.message }, 'job attempt failed; retrying');
+      await database.execute(sql`UPDATE ${jobs} SET status = 'queued', locked_until = NULL, last_error = ${error.message},
+        run_at = now() + make_interval(secs => ${delayMs / 1000}), updated_at = now() WHERE id = ${job.id}`);
+      return;
+    }
+    logger.error({ job: job.id, name: job.name, err: error.message }, 'job failed for good');
+    await database.execute(sql`UPDATE ${jobs} SET status = 'failed', locked_until = NULL, last_error = ${error.message}, updated_at = now() WHERE id = ${job.id}`);
+    await registration.onFinalFailure?.(job.payload, error).catch((failure: unknown) => {
+      logger.error({ job: job.id, err: (failure as Error).message }, 'job failure handler failed');
+    });
+  }
+
+  async function execute(job: ClaimedJob): Promise<void> {
+    const registration = registrations.get(job.name)!;
+    const controller = new AbortController();
+    let timeout: NodeJS.Timeout | undefined;
+    let failure: Error | undefined;
+    try {
+      const payload = registration.definition.payload.parse(job.payload);
+      await Promise.race([
+        registration.processor(payload, { jobId: job.id, attempt: job.attempts, signal: controller.signal }),
+        new Promise<never>((_, reject) => {
+          timeout = setTimeout(() => {
+            controller.abort();
+            reject(new Error(`Job timed out after ${registration.definition.timeoutMs} ms`));
+          }, registration.definition.timeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+    } finally {
+      clearTimeout(timeout);
+    }
+    await finish(job, failure);
+  }
+
+  async function poll(): Promise<void> {
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
+    polling = true;
+    try {
+      do {
+        pollAgain = false;
+        while (!stopping && running.size < concurrency) {
+          const job = await claim();
+          if (!job) break;
+          const task = execute(job)
+            .catch((error: unknown) => logger.error({ err: error }, 'job bookkeeping failed'))
+            .finally(() => {
+              running.delete(task);
+              if (!stopping) void poll();
+            });
+          running.add(task);
+        }
+      } while (pollAgain && !stopping);
+    } catch (error) {
+      logger.error({ err: error }, 'job poll failed');
+    } finally {
+      polling = false;
+    }
+  }
+
+  return {
+    register(definition, processor, onFinalFailure) {
+      registrations.set(definition.name, {
+        definition: definition as JobDefinition<unknown>,
+        processor: processor as JobProcessor<unknown>,
+        onFinalFailure: onFinalFailure as JobFailureHandler<unknown> | undefined,
+      });
+    },
+    async enqueue(definition, payload, options = {}) {
+      const parsed = definition.payload.parse(payload);
+      const id = randomUUID();
+      const runAt = new Date(Date.now() + (options.delayMs ?? 0));
+      await database.insert(jobs).values({ id, name: definition.name, payload: parsed, status: 'queued', maxAttempts: definition.attempts, runAt });
+      if (started && !stopping && !options.delayMs) void poll();
+      return id;
+    },
+    start() {
+      if (started) return;
+      started = true;
+      timer = setInterval(() => void poll(), pollIntervalMs);
+      timer.unref();
+      void poll();
+    },
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      const drain = Promise.allSettled([...running]);
+      await Promise.race([drain, new Promise((resolve) => setTimeout(resolve, options.drainTimeoutMs ?? 10_000).unref())]);
+    },
+  };
+}

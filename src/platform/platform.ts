@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { createFileBlobStore } from './blobs/file-blob-store.js';
+import type { BlobStore } from './blobs/blob-store.js';
+import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
+import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
+import type { JobQueue } from './jobs/job-queue.js';
+import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
+import { createSigner, type Signer } from './signing.js';
+import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
+import type { StreamBus } from './streams/stream-bus.js';
+
+/** The infrastructure every feature builds on, chosen once at start-up (DESIGN.md §1). */
+export type Platform = {
+  config: Config;
+  logger: Logger;
+  database: DatabaseHandle;
+  jobs: JobQueue;
+  streams: StreamBus;
+  blobs: BlobStore;
+  signer: Signer;
+  secretBox: SecretBox;
+  close(): Promise<void>;
+};
+
+export type PlatformOptions = {
+  /** Tests pass an already-open database (a PGlite snapshot or a shared PostgreSQL). */
+  database?: DatabaseHandle;
+  /** Whether closing the platform also closes the database (false for a database shared by tests). */
+  ownsDatabase?: boolean;
+};
+
+export async function createPlatform(config: Config, logger: Logger, options: PlatformOptions = {}): Promise<Platform> {
+  const location: DatabaseLocation = config.databaseUrl
+    ? { databaseUrl: config.databaseUrl }
+    : { dataDirectory: config.dataDirectory };
+  const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
+  const ownsDatabase = options.ownsDatabase ?? !options.database;
+  const secret = loadOrCreateSecret(config.secret, config.dataDirectory);
+  const jobs = createDatabaseJobQueue(database.database, logger.child({ component: 'jobs' }));
+  const streams = createMemoryStreamBus();
+  const blobs = createFileBlobStore(path.join(config.dataDirectory, 'files'));
+  return {
+    config,
+    logger,
+    database,
+    jobs,
+    streams,
+    blobs,
+    signer: createSigner(secret),
+    secretBox: createSecretBox(secret),
+    async close() {
+      await jobs.stop();
+      await streams.close();
+      if (ownsDatabase) await database.close();
+    },
+  };
+}

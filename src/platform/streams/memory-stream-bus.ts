@@ -1,0 +1,67 @@
+import type { ClaimResult, StreamBus, StreamEvent } from './stream-bus.js';
+
+type Entry = { events: StreamEvent[]; claimed: boolean; expiresAt: number; wake: Set<() => void> };
+
+const sweepIntervalMs = 60_000;
+
+export function createMemoryStreamBus(now: () => number = Date.now): StreamBus {
+  const streams = new Map<string, Entry>();
+  const live = (streamId: string) => {
+    const entry = streams.get(streamId);
+    if (entry && entry.expiresAt <= now()) {
+      streams.delete(streamId);
+      return undefined;
+    }
+    return entry;
+  };
+  const sweeper = setInterval(() => {
+    for (const [streamId, entry] of streams) if (entry.expiresAt <= now()) streams.delete(streamId);
+  }, sweepIntervalMs);
+  sweeper.unref();
+
+  return {
+    async create(streamId, ttlMs) {
+      streams.set(streamId, { events: [], claimed: false, expiresAt: now() + ttlMs, wake: new Set() });
+    },
+    async append(streamId, event) {
+      const entry = live(streamId);
+      if (!entry) return;
+      entry.events.push(event);
+      for (const wake of entry.wake) wake();
+    },
+    async claim(streamId): Promise<ClaimResult> {
+      const entry = live(streamId);
+      if (!entry) return 'unknown';
+      if (entry.claimed) return 'consumed';
+      entry.claimed = true;
+      return 'claimed';
+    },
+    async *read(streamId, signal) {
+      const entry = live(streamId);
+      if (!entry) return;
+      let position = 0;
+      while (!signal?.aborted) {
+        while (position < entry.events.length) {
+          const event = entry.events[position++]!;
+          yield event;
+          if (event.type !== 'token') return;
+        }
+        if (entry.expiresAt <= now()) return;
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            entry.wake.delete(wake);
+            signal?.removeEventListener('abort', wake);
+            resolve();
+          };
+          entry.wake.add(wake);
+          signal?.addEventListener('abort', wake, { once: true });
+        });
+      }
+    },
+    async close() {
+      clearInterval(sweeper);
+      for (const entry of streams.values()) for (const wake of entry.wake) wake();
+      streams.clear();
+    },
+  };
+}
