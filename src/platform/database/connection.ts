@@ -25,6 +25,8 @@ export type DatabaseHandle = {
   /** Whether the pgvector extension is available (always on PGlite; optional on PostgreSQL). */
   hasVectorExtension: boolean;
   close(): Promise<void>;
+  /** PGlite only: the whole data dir as a tarball (backups, test snapshots). */
+  dump?: () => Promise<Blob>;
 };
 
 // src/platform/database and dist/platform/database sit at the same depth below the project root.
@@ -33,22 +35,26 @@ const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** Serialises migrations when several nodes start against one PostgreSQL at once. */
 const migrationLockKey = 4_242_001;
 
-export type DatabaseLocation = { databaseUrl: string } | { dataDirectory: string | 'memory' };
+/**
+ * Where the data lives. `snapshot` (in memory only) starts PGlite from a dumped data dir instead of
+ * running initdb: ~0.5 s instead of ~4 s, which is what lets every test file have its own database.
+ */
+export type DatabaseLocation = { databaseUrl: string } | { dataDirectory: string | 'memory'; snapshot?: Blob };
 
 export type DatabaseWarning = (message: string) => void;
 
 export async function openDatabase(location: DatabaseLocation, warn: DatabaseWarning): Promise<DatabaseHandle> {
   if ('databaseUrl' in location) return openPostgres(location.databaseUrl, warn);
-  return openPglite(location.dataDirectory);
+  return openPglite(location.dataDirectory, location.snapshot);
 }
 
-async function openPglite(dataDirectory: string | 'memory'): Promise<DatabaseHandle> {
+async function openPglite(dataDirectory: string | 'memory', snapshot?: Blob): Promise<DatabaseHandle> {
   let dataDir: string | undefined;
   if (dataDirectory !== 'memory') {
     dataDir = path.join(dataDirectory, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create({ dataDir, extensions: { vector } });
+  const client = await PGlite.create({ dataDir, loadDataDir: snapshot, extensions: { vector } });
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
   const database = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(database as never, { migrationsFolder });
@@ -57,6 +63,7 @@ async function openPglite(dataDirectory: string | 'memory'): Promise<DatabaseHan
     database,
     hasVectorExtension: true,
     close: () => client.close(),
+    dump: () => client.dumpDataDir('none'),
   };
 }
 

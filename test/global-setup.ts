@@ -1,0 +1,22 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../src/platform/database/connection.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteSnapshotPath: string;
+  }
+}
+
+/** One migrated PGlite, dumped once per run; every test file starts its own database from it. */
+export default async function setup(project: TestProject) {
+  const directory = mkdtempSync(path.join(tmpdir(), 'lectern-test-'));
+  const handle = await openDatabase({ dataDirectory: 'memory' }, () => undefined);
+  const snapshot = await handle.dump!();
+  await handle.close();
+  const snapshotPath = path.join(directory, 'pglite-snapshot.tar');
+  writeFileSync(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));
+  project.provide('pgliteSnapshotPath', snapshotPath);
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp, type LecternApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { type DatabaseHandle, openDatabase } from '../../src/platform/database/connection.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { createPlatform, type Platform } from '../../src/platform/platform.js';
+
+/** Tests run on PostgreSQL when DATABASE_URL is set (CI's second pass), else on PGlite. */
+export const databaseUrl = process.env.DATABASE_URL || undefined;
+
+export function temporaryDirectory(): string {
+  return mkdtempSync(path.join(tmpdir(), 'lectern-'));
+}
+
+/** A database for one test file: PGlite from the run's migrated snapshot, or the shared PostgreSQL. */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  if (databaseUrl) return openDatabase({ databaseUrl }, () => undefined);
+  const snapshot = new Blob([readFileSync(inject('pgliteSnapshotPath'))]);
+  return openDatabase({ dataDirectory: 'memory', snapshot }, () => undefined);
+}
+
+/** An empty database of its own (bootstrap tests): a fresh PGlite, or a new database on the PostgreSQL server. */
+export async function openEmptyDatabase(): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
+  if (!databaseUrl) {
+    const handle = await openTestDatabase();
+    return { handle, drop: async () => undefined };
+  }
+  const name = `lectern_test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString() }, () => undefined);
+  return {
+    handle,
+    url: url.toString(),
+    async drop() {
+      await handle.close().catch(() => undefined);
+      const cleanup = new pg.Client({ connectionString: databaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export type TestApp = {
+  app: LecternApp;
+  platform: Platform;
+  /** Every log line the app wrote (JSON text), for secret-leak checks. */
+  logs: string[];
+  close(): Promise<void>;
+};
+
+export async function startTestApp(environment: Record<string, string> = {}, database?: DatabaseHandle): Promise<TestApp> {
+  const config = loadConfig({
+    LECTERN_DATA_DIR: temporaryDirectory(),
+    LOG_LEVEL: 'trace',
+    LECTERN_BASE_URL: 'http://lectern.test',
+    ...environment,
+  });
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const logger = createLogger(config, destination);
+  const handle = database ?? (await openTestDatabase());
+  const platform = await createPlatform(config, logger, { database: handle, ownsDatabase: true });
+  const app = await buildApp(platform);
+  return {
+    app,
+    platform,
+    logs,
+    async close() {
+      await app.close();
+      await platform.close();
+    },
+  };
+}
+
+export type Response = { status: number; body: any; headers: Record<string, unknown> };
+
+/** A client of one workspace, speaking real HTTP through Fastify's inject. */
+export type Client = {
+  apiKey: string;
+  workspaceGuid: string;
+  request(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  get(url: string): Promise<Response>;
+  post(url: string, body?: unknown): Promise<Response>;
+  put(url: string, body?: unknown): Promise<Response>;
+  delete(url: string): Promise<Response>;
+};
+
+export async function request(
+  app: LecternApp,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const response = await app.inject({
+    method: method as 'GET',
+    url,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  let parsed: unknown = response.body;
+  try {
+    parsed = JSON.parse(response.body);
+  } catch {
+    // Not JSON (docs page, streams): keep the text.
+  }
+  return { status: response.statusCode, body: parsed, headers: response.headers };
+}
+
+export function clientFor(app: LecternApp, apiKey: string, workspaceGuid: string): Client {
+  const send = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+    request(app, method, url, body, { authorization: `Bearer ${apiKey}`, ...headers });
+  return {
+    apiKey,
+    workspaceGuid,
+    request: send,
+    get: (url) => send('GET', url),
+    post: (url, body) => send('POST', url, body ?? {}),
+    put: (url, body) => send('PUT', url, body ?? {}),
+    delete: (url) => send('DELETE', url),
+  };
+}
+
+/** A new workspace of its own: tests never reset shared state, they work in unique workspaces. */
+export async function newWorkspace(test: TestApp): Promise<Client> {
+  const workspace = await test.app.services.workspaces.createWorkspace(`test-${randomUUID().slice(0, 8)}`);
+  return clientFor(test.app, workspace.api_key, workspace.guid);
+}
+
+export async function createApp(client: Client, name = 'Test app'): Promise<string> {
+  const response = await client.post('/v1/apps', { name });
+  if (response.status !== 201) throw new Error(`app create failed: ${JSON.stringify(response.body)}`);
+  return response.body.guid;
+}
+
+export async function createAction(client: Client, fields: Record<string, unknown> = {}): Promise<any> {
+  const app = (fields.app as string | undefined) ?? (await createApp(client));
+  const response = await client.post('/v1/actions/create', { name: 'Greeter', model: 'mock/echo', prompt: 'Hello {{name}}', ...fields, app });
+  if (response.status !== 201) throw new Error(`action create failed: ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+export const unknownGuid = '00000000-0000-4000-8000-000000000000';

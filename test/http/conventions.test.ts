@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, newWorkspace, request, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let test: TestApp;
+let client: Client;
+
+beforeAll(async () => {
+  test = await startTestApp({ LECTERN_BODY_LIMIT_BYTES: '2000' });
+  client = await newWorkspace(test);
+});
+afterAll(() => test.close());
+
+function expectErrorBody(body: any, status: number, code: string) {
+  expect(body.error).toMatchObject({ status, code });
+  expect(typeof body.error.message).toBe('string');
+  expect(body.message).toBe(body.error.message);
+  expect(body.detail).toBe(body.error.message);
+}
+
+describe('HTTP conventions', () => {
+  it('answers unknown routes with a JSON 404 in the error body shape', async () => {
+    const response = await request(test.app, 'GET', '/v1/does-not-exist');
+    expect(response.status).toBe(404);
+    expectErrorBody(response.body, 404, 'not_found');
+  });
+
+  it('rejects a malformed GUID with 400 naming the parameter', async () => {
+    const response = await client.get('/v1/apps/not-a-guid');
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body, 400, 'validation_error');
+    expect(response.body.message).toContain('params.guid');
+  });
+
+  it('rejects malformed JSON with 400', async () => {
+    const response = await client.request('POST', '/v1/apps', '{"name": ', { 'content-type': 'application/json' });
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body, 400, 'invalid_json');
+  });
+
+  it('rejects prototype-poisoning JSON with 400', async () => {
+    const response = await client.request('POST', '/v1/apps', '{"name":"x","__proto__":{"admin":true}}');
+    expect(response.status).toBe(400);
+  });
+
+  it('rejects a body that is not JSON with 400', async () => {
+    const response = await client.request('POST', '/v1/apps', 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body, 400, 'unsupported_content_type');
+    const plain = await client.request('POST', '/v1/apps', 'hello', { 'content-type': 'text/plain' });
+    expect(plain.status).toBe(400);
+  });
+
+  it('rejects a body over the configured limit with 413 before parsing', async () => {
+    const response = await client.post('/v1/apps', { name: 'x'.repeat(5000) });
+    expect(response.status).toBe(413);
+    expectErrorBody(response.body, 413, 'payload_too_large');
+  });
+
+  it('names the offending field on validation failures', async () => {
+    const response = await client.post('/v1/apps', { name: 42 });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toContain('body.name');
+  });
+
+  it('answers with and without a trailing slash', async () => {
+    const withSlash = await client.get('/v1/apps/');
+    const without = await client.get('/v1/apps');
+    expect(withSlash.status).toBe(200);
+    expect(withSlash.body).toEqual(without.body);
+  });
+
+  it('accepts an empty body with a JSON content type (DELETE from older clients)', async () => {
+    const created = await client.post('/v1/apps', { name: 'to delete' });
+    const response = await client.request('DELETE', `/v1/apps/${created.body.guid}`, undefined, {
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('paginates with skip/limit, defaults 0 and 100, limit capped at 1000', async () => {
+    const own = await newWorkspace(test);
+    for (let index = 0; index < 5; index++) await own.post('/v1/apps', { name: `app ${index}` });
+    const page = await own.get('/v1/apps?skip=1&limit=2');
+    expect(page.status).toBe(200);
+    expect(page.body.data).toHaveLength(2);
+    expect(page.body.total_count).toBe(5);
+    expect(page.body.has_next_page).toBe(true);
+    const last = await own.get('/v1/apps?skip=3&limit=2');
+    expect(last.body.data).toHaveLength(2);
+    expect(last.body.has_next_page).toBe(false);
+    const all = await own.get('/v1/apps?limit=5000');
+    expect(all.status).toBe(200);
+    expect(all.body.data).toHaveLength(5);
+    const names = all.body.data.map((app: { name: string }) => app.name);
+    expect(new Set(names).size).toBe(5);
+    for (const bad of ['skip=-1', 'limit=0', 'limit=abc']) {
+      const response = await own.get(`/v1/apps?${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect(response.body.message).toMatch(/querystring\.(skip|limit)/);
+    }
+  });
+
+  it('publishes an OpenAPI document and a docs page', async () => {
+    const document = await request(test.app, 'GET', '/openapi.json');
+    expect(document.status).toBe(200);
+    expect(document.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.body.paths)).toEqual(expect.arrayContaining(['/v1/actions/create', '/v1/providers']));
+    const docs = await request(test.app, 'GET', '/docs/');
+    expect(docs.status).toBe(200);
+    expect(String(docs.body)).toContain('<html');
+  });
+});
