@@ -25,29 +25,38 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   return openDatabase({ dataDirectory: 'memory', snapshot }, () => undefined);
 }
 
-/** An empty database of its own (bootstrap tests): a fresh PGlite, or a new database on the PostgreSQL server. */
-export async function openEmptyDatabase(): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
-  if (!databaseUrl) {
-    const handle = await openTestDatabase();
-    return { handle, drop: async () => undefined };
-  }
+/** A new, empty database on the PostgreSQL server of DATABASE_URL (bootstrap and CLI tests). */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!databaseUrl) throw new Error('DATABASE_URL is not set');
   const name = `lectern_test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString() }, () => undefined);
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** An empty database of its own: a PGlite from the snapshot, or a new database on the PostgreSQL server. */
+export async function openEmptyDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+  if (!databaseUrl) {
+    const handle = await openTestDatabase();
+    return { handle, drop: () => handle.close() };
+  }
+  const empty = await createEmptyPostgresDatabase();
+  const handle = await openDatabase({ databaseUrl: empty.url }, () => undefined);
   return {
     handle,
-    url: url.toString(),
     async drop() {
       await handle.close().catch(() => undefined);
-      const cleanup = new pg.Client({ connectionString: databaseUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await empty.drop();
     },
   };
 }

@@ -32,6 +32,15 @@ export type DatabaseHandle = {
 // src/platform/database and dist/platform/database sit at the same depth below the project root.
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
 
+/** Closing twice (a platform and its owner both closing on shutdown) is harmless. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= close();
+    return closing;
+  };
+}
+
 /** Serialises migrations when several nodes start against one PostgreSQL at once. */
 const migrationLockKey = 4_242_001;
 
@@ -62,7 +71,7 @@ async function openPglite(dataDirectory: string | 'memory', snapshot?: Blob): Pr
     kind: 'pglite',
     database,
     hasVectorExtension: true,
-    close: () => client.close(),
+    close: once(() => client.close()),
     dump: () => client.dumpDataDir('none'),
   };
 }
@@ -88,5 +97,5 @@ async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise
   }
   const database = drizzleNodePostgres(pool, { schema }) as unknown as Database;
   await database.execute(sql`select 1`);
-  return { kind: 'postgres', database, hasVectorExtension, close: () => pool.end() };
+  return { kind: 'postgres', database, hasVectorExtension, close: once(() => pool.end()) };
 }
