@@ -13,7 +13,9 @@ const environmentSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   LECTERN_DATA_DIR: z.string().default('./.lectern'),
   LECTERN_BASE_URL: optionalText.pipe(z.url().optional()),
-  LECTERN_SECRET: optionalText.pipe(z.string().min(16, 'LECTERN_SECRET needs at least 16 characters').optional()),
+  LECTERN_SECRET: optionalText.pipe(
+    z.string().min(16, 'LECTERN_SECRET needs at least 16 characters').optional(),
+  ),
   LECTERN_INIT_API_KEY: optionalText.pipe(
     z.string().min(16, 'LECTERN_INIT_API_KEY needs at least 16 characters').optional(),
   ),

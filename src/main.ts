@@ -35,7 +35,10 @@ async function serve(): Promise<void> {
   platform.jobs.start();
   await app.listen({ port: config.port, host: config.host });
   const startupMs = Math.round(performance.now() - startedAt);
-  logger.info({ baseUrl: config.baseUrl, storage: platform.database.kind, startupMs }, 'Lectern is listening');
+  logger.info(
+    { baseUrl: config.baseUrl, storage: platform.database.kind, startupMs },
+    'Lectern is listening',
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -51,7 +54,9 @@ async function serve(): Promise<void> {
 }
 
 /** Runs an offline command against the database with the services, then closes everything. */
-async function withServices<T>(work: (services: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {
+async function withServices<T>(
+  work: (services: ReturnType<typeof createServices>) => Promise<T>,
+): Promise<T> {
   const config = loadConfig();
   const logger = createLogger({ logLevel: 'warn' });
   const platform = await createPlatform(config, logger);
@@ -67,7 +72,9 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve' || command === undefined) return serve();
   if (command === 'migrate') {
     const config = loadConfig();
-    const location = config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDirectory: config.dataDirectory };
+    const location = config.databaseUrl
+      ? { databaseUrl: config.databaseUrl }
+      : { dataDirectory: config.dataDirectory };
     const handle = await openDatabase(location, (message) => console.warn(message));
     await handle.close();
     console.log(`Migrations applied (${handle.kind}).`);
@@ -75,7 +82,9 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'workspace' && subcommand === 'create' && argument) {
     const workspace = await withServices((services) => services.workspaces.createWorkspace(argument));
-    console.log(`workspace ${workspace.guid} (${workspace.name})\napi key (shown once): ${workspace.api_key}`);
+    console.log(
+      `workspace ${workspace.guid} (${workspace.name})\napi key (shown once): ${workspace.api_key}`,
+    );
     return;
   }
   if (command === 'key' && subcommand === 'create' && argument) {

@@ -13,7 +13,11 @@ import type { Platform } from './platform/platform.js';
 export function createServices(platform: Platform) {
   const database = platform.database.database;
   const providerRepository = createProviderRepository(database);
-  const models = createModelResolver(providerRepository, platform.secretBox, platform.config.providerFallbacks);
+  const models = createModelResolver(
+    providerRepository,
+    platform.secretBox,
+    platform.config.providerFallbacks,
+  );
   const apps = createAppService(createAppRepository(database));
   return {
     workspaces: createWorkspaceService(createWorkspaceRepository(database)),

@@ -17,7 +17,12 @@ let environment: Record<string, string>;
 let dropDatabase = async () => undefined as unknown;
 
 beforeAll(async () => {
-  environment = { ...process.env, LECTERN_DATA_DIR: temporaryDirectory(), LOG_LEVEL: 'info', HOST: '127.0.0.1' } as Record<string, string>;
+  environment = {
+    ...process.env,
+    LECTERN_DATA_DIR: temporaryDirectory(),
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+  } as Record<string, string>;
   if (databaseUrl) {
     const empty = await createEmptyPostgresDatabase();
     environment.DATABASE_URL = empty.url;
@@ -86,7 +91,8 @@ describe('lectern CLI', () => {
     expect(workspaceKey).toBeDefined();
     const extra = await runToEnd(['key', 'create', 'cli-team']);
     expect(extra.code).toBe(0);
-    const [, extraGuid, extraKey] = /api key (\S+) for workspace \S+ \(shown once\): (lec_\S+)/.exec(extra.stdout) ?? [];
+    const [, extraGuid, extraKey] =
+      /api key (\S+) for workspace \S+ \(shown once\): (lec_\S+)/.exec(extra.stdout) ?? [];
     const revoked = await runToEnd(['key', 'revoke', extraGuid!]);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain('revoked');
@@ -117,7 +123,9 @@ describe('bootstrap', () => {
       expect(results.filter((result) => result.created)).toHaveLength(1);
       const listed = await services.workspaces.listWorkspaces({ skip: 0, limit: 10 });
       expect(listed.rows.map((workspace) => workspace.name)).toEqual(['default']);
-      const response = await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Bearer ${initialKey}` });
+      const response = await request(test.app, 'GET', '/v1/apps', undefined, {
+        authorization: `Bearer ${initialKey}`,
+      });
       expect(response.status).toBe(200);
       expect((await services.workspaces.bootstrap('lec_another-key-0123456789abcdef')).created).toBe(false);
     } finally {

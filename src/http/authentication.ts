@@ -44,6 +44,7 @@ export function requireAdminToken(app: FastifyInstance, adminToken: string): voi
   const expected = digest(adminToken);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
-    if (!token || !timingSafeEqual(digest(token), expected)) throw new UnauthorizedError('Missing or invalid admin token');
+    if (!token || !timingSafeEqual(digest(token), expected))
+      throw new UnauthorizedError('Missing or invalid admin token');
   });
 }

@@ -12,12 +12,17 @@ export function errorBody(status: number, code: string, message: string): ErrorB
   return { error: { status, code, message }, message, detail: message };
 }
 
-type ValidationIssue = { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } };
+type ValidationIssue = {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[] } };
+};
 
 /** "body.messages.0.content: Invalid input…" — the field named the way a client wrote it. */
 function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
   const described = issues.map((issue) => {
-    const pathParts = issue.params?.issue?.path?.map(String) ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
+    const pathParts =
+      issue.params?.issue?.path?.map(String) ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
     const field = [context ?? 'body', ...pathParts].join('.');
     return `${field}: ${issue.message ?? 'invalid'}`;
   });
@@ -49,7 +54,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(errorBody(400, 'invalid_request', error.message));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send(errorBody(error.statusCode, 'invalid_request', error.message));
+      return reply
+        .status(error.statusCode)
+        .send(errorBody(error.statusCode, 'invalid_request', error.message));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody(500, 'internal_error', 'Internal server error'));

@@ -9,13 +9,20 @@ import { AppError } from '../errors.js';
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/i, { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-    } catch (error) {
-      done(new AppError(400, 'invalid_json', `Malformed JSON body: ${(error as Error).message}`), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    /^application\/([\w.+-]+\+)?json$/i,
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      } catch (error) {
+        done(
+          new AppError(400, 'invalid_json', `Malformed JSON body: ${(error as Error).message}`),
+          undefined,
+        );
+      }
+    },
+  );
 }

@@ -17,6 +17,10 @@ export type Pagination = z.infer<typeof paginationQuery>;
 
 export type ListEnvelope<Item> = { data: Item[]; total_count: number; has_next_page: boolean };
 
-export function listEnvelope<Item>(data: Item[], totalCount: number, pagination: Pagination): ListEnvelope<Item> {
+export function listEnvelope<Item>(
+  data: Item[],
+  totalCount: number,
+  pagination: Pagination,
+): ListEnvelope<Item> {
   return { data, total_count: totalCount, has_next_page: pagination.skip + data.length < totalCount };
 }

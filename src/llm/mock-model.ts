@@ -85,7 +85,11 @@ function replyFor(modelName: MockModelName, options: LanguageModelV3CallOptions)
     if (last?.role === 'tool') return { kind: 'text', text: `tool said: ${messageText(last)}` };
     const firstTool = options.tools?.find((tool) => tool.type === 'function');
     if (firstTool) {
-      return { kind: 'tool-call', toolName: firstTool.name, input: JSON.stringify({ input: lastUserText(prompt) }) };
+      return {
+        kind: 'tool-call',
+        toolName: firstTool.name,
+        input: JSON.stringify({ input: lastUserText(prompt) }),
+      };
     }
   }
   return { kind: 'text', text: messageText(prompt.at(-1)) };
@@ -128,7 +132,12 @@ export class MockLanguageModel implements LanguageModelV3 {
       const content: LanguageModelV3Content[] = [
         { type: 'tool-call', toolCallId: this.nextCallId(), toolName: reply.toolName, input: reply.input },
       ];
-      return { content, finishReason: toolCallsReason, usage: usage(options.prompt, reply.input), warnings: [] };
+      return {
+        content,
+        finishReason: toolCallsReason,
+        usage: usage(options.prompt, reply.input),
+        warnings: [],
+      };
     }
     if (this.modelId === 'slow') {
       await delay(slowTokenDelayMs * wordTokens(reply.text).length, options.abortSignal);
@@ -148,8 +157,17 @@ export class MockLanguageModel implements LanguageModelV3 {
         try {
           controller.enqueue({ type: 'stream-start', warnings: [] });
           if (reply.kind === 'tool-call') {
-            controller.enqueue({ type: 'tool-call', toolCallId: callId, toolName: reply.toolName, input: reply.input });
-            controller.enqueue({ type: 'finish', finishReason: toolCallsReason, usage: usage(prompt, reply.input) });
+            controller.enqueue({
+              type: 'tool-call',
+              toolCallId: callId,
+              toolName: reply.toolName,
+              input: reply.input,
+            });
+            controller.enqueue({
+              type: 'finish',
+              finishReason: toolCallsReason,
+              usage: usage(prompt, reply.input),
+            });
           } else {
             controller.enqueue({ type: 'text-start', id: callId });
             for (const token of wordTokens(reply.text)) {
@@ -157,7 +175,11 @@ export class MockLanguageModel implements LanguageModelV3 {
               controller.enqueue({ type: 'text-delta', id: callId, delta: token });
             }
             controller.enqueue({ type: 'text-end', id: callId });
-            controller.enqueue({ type: 'finish', finishReason: stopReason, usage: usage(prompt, reply.text) });
+            controller.enqueue({
+              type: 'finish',
+              finishReason: stopReason,
+              usage: usage(prompt, reply.text),
+            });
           }
           controller.close();
         } catch (error) {

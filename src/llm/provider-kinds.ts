@@ -1,5 +1,13 @@
 /** Provider kinds of CONTRACT §4. */
-export const providerKinds = ['openai', 'anthropic', 'google', 'mistral', 'groq', 'openai-compatible', 'mock'] as const;
+export const providerKinds = [
+  'openai',
+  'anthropic',
+  'google',
+  'mistral',
+  'groq',
+  'openai-compatible',
+  'mock',
+] as const;
 
 export type ProviderKind = (typeof providerKinds)[number];
 

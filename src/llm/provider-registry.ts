@@ -12,7 +12,11 @@ import type { ProviderKind } from './provider-kinds.js';
 export type ProviderCredentials = { apiKey?: string; baseUrl?: string };
 
 /** An AI SDK model for one provider kind; every kind answers through the same interface. */
-export function createLanguageModel(kind: ProviderKind, modelName: string, credentials: ProviderCredentials): LanguageModelV3 {
+export function createLanguageModel(
+  kind: ProviderKind,
+  modelName: string,
+  credentials: ProviderCredentials,
+): LanguageModelV3 {
   const apiKey = credentials.apiKey;
   const baseURL = credentials.baseUrl;
   switch (kind) {
@@ -29,9 +33,15 @@ export function createLanguageModel(kind: ProviderKind, modelName: string, crede
       return createGroq({ apiKey, baseURL })(modelName);
     case 'openai-compatible':
       if (!baseURL) throw new ValidationError('an openai-compatible provider needs a url', 'provider.url');
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, includeUsage: true }).chatModel(modelName);
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL,
+        apiKey,
+        includeUsage: true,
+      }).chatModel(modelName);
     case 'mock':
-      if (!isMockModelName(modelName)) throw new ValidationError(`unknown mock model "${modelName}"`, 'model');
+      if (!isMockModelName(modelName))
+        throw new ValidationError(`unknown mock model "${modelName}"`, 'model');
       return new MockLanguageModel(modelName);
   }
 }

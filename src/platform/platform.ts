@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { createFileBlobStore } from './blobs/file-blob-store.js';
 import type { BlobStore } from './blobs/blob-store.js';
+import { createFileBlobStore } from './blobs/file-blob-store.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
@@ -31,7 +31,11 @@ export type PlatformOptions = {
   ownsDatabase?: boolean;
 };
 
-export async function createPlatform(config: Config, logger: Logger, options: PlatformOptions = {}): Promise<Platform> {
+export async function createPlatform(
+  config: Config,
+  logger: Logger,
+  options: PlatformOptions = {},
+): Promise<Platform> {
   const location: DatabaseLocation = config.databaseUrl
     ? { databaseUrl: config.databaseUrl }
     : { dataDirectory: config.dataDirectory };

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createAction, createApp, newWorkspace, startTestApp, type TestApp, unknownGuid } from '../helpers/test-app.js';
+import {
+  type Client,
+  createAction,
+  createApp,
+  newWorkspace,
+  startTestApp,
+  type TestApp,
+  unknownGuid,
+} from '../helpers/test-app.js';
 
 let test: TestApp;
 let client: Client;
@@ -51,7 +59,12 @@ describe('action create and read', () => {
     const second = await createAction(client, { app, name: 'Dup name' });
     const third = await createAction(client, { app, name: 'Dup name' });
     expect([first.slug, second.slug, third.slug]).toEqual(['dup-name', 'dup-name-2', 'dup-name-3']);
-    const taken = await client.post('/v1/actions/create', { name: 'x', app, model: 'mock/echo', slug: 'dup-name' });
+    const taken = await client.post('/v1/actions/create', {
+      name: 'x',
+      app,
+      model: 'mock/echo',
+      slug: 'dup-name',
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.message).toContain('slug');
     // Another workspace may use the same slug.
@@ -88,7 +101,16 @@ describe('action create and read', () => {
       [{ ...base, prompt: 'Hi {{ name ' }, 'prompt'],
       [{ ...base, prompt: '{% if x %}open' }, 'prompt'],
       [{ ...base, system_message: '{% for %}' }, 'system_message'],
-      [{ ...base, messages: [{ role: 'user', content: 'ok' }, { role: 'user', content: '{{ a | nosuchfilter }}' }] }, 'messages.1.content'],
+      [
+        {
+          ...base,
+          messages: [
+            { role: 'user', content: 'ok' },
+            { role: 'user', content: '{{ a | nosuchfilter }}' },
+          ],
+        },
+        'messages.1.content',
+      ],
       [{ ...base, messages: [{ role: 'wizard', content: 'x' }] }, 'body.messages.0.role'],
       [{ ...base, model_config: { temperature: 9 } }, 'body.model_config.temperature'],
       [{ ...base, model_config: { colour: 'blue' } }, 'colour'],
@@ -128,23 +150,39 @@ describe('action create and read', () => {
 describe('versions and deployments', () => {
   it('saves a new version on PUT and deploys nothing', async () => {
     const action = await createAction(client, { app, prompt: 'v1 {{name}}', name: 'Versioned' });
-    const updated = await client.put(`/v1/actions/${action.guid}`, { prompt: 'v2 {{name}}', name: 'Versioned again' });
+    const updated = await client.put(`/v1/actions/${action.guid}`, {
+      prompt: 'v2 {{name}}',
+      name: 'Versioned again',
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ version: 2, prompt: 'v2 {{name}}', name: 'Versioned again', model: 'mock/echo' });
+    expect(updated.body).toMatchObject({
+      version: 2,
+      prompt: 'v2 {{name}}',
+      name: 'Versioned again',
+      model: 'mock/echo',
+    });
     expect(updated.body.deployments).toEqual({ production: 1 });
 
     const third = await client.put(`/v1/actions/${action.guid}`, { model: 'mock/json' });
     expect(third.body).toMatchObject({ version: 3, prompt: 'v2 {{name}}', model: 'mock/json' });
 
-    const deployed = await client.post(`/v1/actions/${action.guid}/deploy`, { version: 2, environment: 'staging' });
+    const deployed = await client.post(`/v1/actions/${action.guid}/deploy`, {
+      version: 2,
+      environment: 'staging',
+    });
     expect(deployed.status).toBe(200);
     expect(deployed.body.deployments).toEqual({ production: 1, staging: 2 });
-    const redeployed = await client.post(`/v1/actions/${action.guid}/deploy`, { version: 3, environment: 'production' });
+    const redeployed = await client.post(`/v1/actions/${action.guid}/deploy`, {
+      version: 3,
+      environment: 'production',
+    });
     expect(redeployed.body.deployments).toEqual({ production: 3, staging: 2 });
 
     const versions = await client.get(`/v1/actions/${action.guid}/versions`);
     expect(versions.body.total_count).toBe(3);
-    expect(versions.body.data.map((version: any) => [version.version, version.prompt, version.environments])).toEqual([
+    expect(
+      versions.body.data.map((version: any) => [version.version, version.prompt, version.environments]),
+    ).toEqual([
       [3, 'v2 {{name}}', ['production']],
       [2, 'v2 {{name}}', ['staging']],
       [1, 'v1 {{name}}', []],
@@ -154,7 +192,9 @@ describe('versions and deployments', () => {
   it('gives concurrent saves consecutive version numbers', async () => {
     const action = await createAction(client, { app, name: 'Concurrent' });
     const saves = await Promise.all(
-      Array.from({ length: 5 }, (_, index) => client.put(`/v1/actions/${action.guid}`, { prompt: `p${index}` })),
+      Array.from({ length: 5 }, (_, index) =>
+        client.put(`/v1/actions/${action.guid}`, { prompt: `p${index}` }),
+      ),
     );
     expect(saves.map((save) => save.status)).toEqual([200, 200, 200, 200, 200]);
     const versions = await client.get(`/v1/actions/${action.guid}/versions`);
@@ -163,13 +203,21 @@ describe('versions and deployments', () => {
 
   it('refuses a deploy of a missing version or a bad environment, and a bad update', async () => {
     const action = await createAction(client, { app, name: 'Deploy rules' });
-    const missing = await client.post(`/v1/actions/${action.guid}/deploy`, { version: 7, environment: 'production' });
+    const missing = await client.post(`/v1/actions/${action.guid}/deploy`, {
+      version: 7,
+      environment: 'production',
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain('version');
-    const badEnvironment = await client.post(`/v1/actions/${action.guid}/deploy`, { version: 1, environment: 'a b' });
+    const badEnvironment = await client.post(`/v1/actions/${action.guid}/deploy`, {
+      version: 1,
+      environment: 'a b',
+    });
     expect(badEnvironment.status).toBe(400);
     expect(badEnvironment.body.message).toContain('environment');
-    expect((await client.post(`/v1/actions/${action.guid}/deploy`, { version: '1', environment: 'x' })).status).toBe(400);
+    expect(
+      (await client.post(`/v1/actions/${action.guid}/deploy`, { version: '1', environment: 'x' })).status,
+    ).toBe(400);
     const badTemplate = await client.put(`/v1/actions/${action.guid}`, { prompt: '{{ oops' });
     expect(badTemplate.status).toBe(400);
     expect((await client.get(`/v1/actions/${action.guid}`)).body.version).toBe(1);
@@ -203,7 +251,9 @@ describe('workspace isolation', () => {
       expect(response.status, `${method} ${url}`).toBe(404);
     }
     // Nor can an Action be put into another workspace's App.
-    expect((await client.post('/v1/actions/create', { name: 'x', app: strangerApp, model: 'mock/echo' })).status).toBe(404);
+    expect(
+      (await client.post('/v1/actions/create', { name: 'x', app: strangerApp, model: 'mock/echo' })).status,
+    ).toBe(404);
     expect((await client.put(`/v1/actions/${action.guid}`, { app: strangerApp })).status).toBe(404);
     const unchanged = await client.get(`/v1/actions/${action.guid}`);
     expect(unchanged.body).toMatchObject({ version: 1, disabled: false, app });

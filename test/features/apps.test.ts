@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createAction, newWorkspace, startTestApp, type TestApp, unknownGuid } from '../helpers/test-app.js';
+import {
+  type Client,
+  createAction,
+  newWorkspace,
+  startTestApp,
+  type TestApp,
+  unknownGuid,
+} from '../helpers/test-app.js';
 
 let test: TestApp;
 let client: Client;
@@ -14,7 +21,11 @@ describe('apps', () => {
   it('creates, reads, renames and soft-deletes an App', async () => {
     const created = await client.post('/v1/apps', { name: 'Support', description: 'Ticket triage' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Support', description: 'Ticket triage', guid: expect.any(String) });
+    expect(created.body).toMatchObject({
+      name: 'Support',
+      description: 'Ticket triage',
+      guid: expect.any(String),
+    });
     const guid = created.body.guid;
 
     expect((await client.get(`/v1/apps/${guid}`)).body.name).toBe('Support');

@@ -16,10 +16,14 @@ describe('authentication', () => {
   it('answers 401 without a key, with a bad key, and with another scheme', async () => {
     const client = await newWorkspace(test);
     expect((await request(test.app, 'GET', '/v1/apps')).status).toBe(401);
-    const bad = await request(test.app, 'GET', '/v1/apps', undefined, { authorization: 'Bearer lec_not-a-real-key' });
+    const bad = await request(test.app, 'GET', '/v1/apps', undefined, {
+      authorization: 'Bearer lec_not-a-real-key',
+    });
     expect(bad.status).toBe(401);
     expect(bad.body.error.code).toBe('unauthorized');
-    const basic = await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Basic ${client.apiKey}` });
+    const basic = await request(test.app, 'GET', '/v1/apps', undefined, {
+      authorization: `Basic ${client.apiKey}`,
+    });
     expect(basic.status).toBe(401);
     const header = await request(test.app, 'GET', '/v1/apps', undefined, { 'x-api-key': client.apiKey });
     expect(header.status).toBe(401);
@@ -39,7 +43,9 @@ describe('authentication', () => {
 describe('admin API', () => {
   it('needs the admin token', async () => {
     expect((await request(test.app, 'GET', '/admin/v1/workspaces')).status).toBe(401);
-    expect((await admin('GET', '/admin/v1/workspaces', undefined, 'wrong-token-wrong-token')).status).toBe(401);
+    expect((await admin('GET', '/admin/v1/workspaces', undefined, 'wrong-token-wrong-token')).status).toBe(
+      401,
+    );
     const client = await newWorkspace(test);
     expect((await admin('GET', '/admin/v1/workspaces', undefined, client.apiKey)).status).toBe(401);
     expect((await admin('GET', '/admin/v1/workspaces')).status).toBe(200);
@@ -48,23 +54,39 @@ describe('admin API', () => {
   it('creates workspaces and keys, and revoked keys fail from then on', async () => {
     const created = await admin('POST', '/admin/v1/workspaces', { name: 'Team A' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Team A', guid: expect.any(String), api_key: expect.stringMatching(/^lec_/) });
+    expect(created.body).toMatchObject({
+      name: 'Team A',
+      guid: expect.any(String),
+      api_key: expect.stringMatching(/^lec_/),
+    });
     const firstKey = created.body.api_key;
-    expect((await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Bearer ${firstKey}` })).status).toBe(200);
+    expect(
+      (await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Bearer ${firstKey}` })).status,
+    ).toBe(200);
 
     const key = await admin('POST', `/admin/v1/workspaces/${created.body.guid}/api_keys`);
     expect(key.status).toBe(201);
-    expect(key.body).toEqual({ guid: expect.any(String), api_key: expect.stringMatching(/^lec_/), prefix: key.body.api_key.slice(0, 12) });
+    expect(key.body).toEqual({
+      guid: expect.any(String),
+      api_key: expect.stringMatching(/^lec_/),
+      prefix: key.body.api_key.slice(0, 12),
+    });
     const second = key.body.api_key;
-    expect((await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Bearer ${second}` })).status).toBe(200);
+    expect(
+      (await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Bearer ${second}` })).status,
+    ).toBe(200);
 
     const revoked = await admin('DELETE', `/admin/v1/api_keys/${key.body.guid}`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.revoked_at).toEqual(expect.any(String));
-    const after = await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Bearer ${second}` });
+    const after = await request(test.app, 'GET', '/v1/apps', undefined, {
+      authorization: `Bearer ${second}`,
+    });
     expect(after.status).toBe(401);
     // The workspace's other key is untouched.
-    expect((await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Bearer ${firstKey}` })).status).toBe(200);
+    expect(
+      (await request(test.app, 'GET', '/v1/apps', undefined, { authorization: `Bearer ${firstKey}` })).status,
+    ).toBe(200);
 
     const listed = await admin('GET', `/admin/v1/workspaces/${created.body.guid}/api_keys`);
     expect(listed.body.data).toHaveLength(2);
@@ -89,7 +111,13 @@ describe('admin API', () => {
   it('is not mounted without LECTERN_ADMIN_TOKEN', async () => {
     const plain = await startTestApp();
     try {
-      expect((await request(plain.app, 'GET', '/admin/v1/workspaces', undefined, { authorization: `Bearer ${adminToken}` })).status).toBe(404);
+      expect(
+        (
+          await request(plain.app, 'GET', '/admin/v1/workspaces', undefined, {
+            authorization: `Bearer ${adminToken}`,
+          })
+        ).status,
+      ).toBe(404);
     } finally {
       await plain.close();
     }

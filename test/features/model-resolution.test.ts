@@ -29,7 +29,9 @@ beforeAll(async () => {
           object: 'chat.completion',
           created: 1,
           model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: 'from upstream' }, finish_reason: 'stop' }],
+          choices: [
+            { index: 0, message: { role: 'assistant', content: 'from upstream' }, finish_reason: 'stop' },
+          ],
           usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
         }),
       );
@@ -45,7 +47,8 @@ afterAll(async () => {
   await new Promise((resolve) => upstream.close(resolve));
 });
 
-const resolve = (reference: string, workspace = client.workspaceGuid) => test.app.services.models.resolve(workspace, reference);
+const resolve = (reference: string, workspace = client.workspaceGuid) =>
+  test.app.services.models.resolve(workspace, reference);
 
 async function callThrough(reference: string, workspace?: string) {
   const resolved = await resolve(reference, workspace);
@@ -55,10 +58,18 @@ async function callThrough(reference: string, workspace?: string) {
 
 describe('model resolution', () => {
   it('uses the workspace provider and sends its decrypted key', async () => {
-    const provider = await client.post('/v1/providers', { provider: 'openai', key: 'workspace-key-1', url: upstreamUrl });
+    const provider = await client.post('/v1/providers', {
+      provider: 'openai',
+      key: 'workspace-key-1',
+      url: upstreamUrl,
+    });
     const { resolved, text, request } = await callThrough('openai/gpt-4o-mini');
     expect(text).toBe('from upstream');
-    expect(resolved).toMatchObject({ kind: 'openai', modelName: 'gpt-4o-mini', providerGuid: provider.body.guid });
+    expect(resolved).toMatchObject({
+      kind: 'openai',
+      modelName: 'gpt-4o-mini',
+      providerGuid: provider.body.guid,
+    });
     expect(request.headers.authorization).toBe('Bearer workspace-key-1');
     expect(request.body.model).toBe('gpt-4o-mini');
     await client.delete(`/v1/providers/${provider.body.guid}`);
@@ -67,9 +78,21 @@ describe('model resolution', () => {
   it('prefers the default provider of a kind, and a nickname names one exactly', async () => {
     const own = await newWorkspace(test);
     await own.post('/v1/providers', { provider: 'openai-compatible', url: upstreamUrl, key: 'plain' });
-    await own.post('/v1/providers', { provider: 'openai-compatible', url: upstreamUrl, key: 'preferred', default: true });
-    await own.post('/v1/providers', { provider: 'openai-compatible', url: upstreamUrl, key: 'named', nickname: 'local-llm' });
-    expect((await callThrough('openai-compatible/llama3', own.workspaceGuid)).request.headers.authorization).toBe('Bearer preferred');
+    await own.post('/v1/providers', {
+      provider: 'openai-compatible',
+      url: upstreamUrl,
+      key: 'preferred',
+      default: true,
+    });
+    await own.post('/v1/providers', {
+      provider: 'openai-compatible',
+      url: upstreamUrl,
+      key: 'named',
+      nickname: 'local-llm',
+    });
+    expect(
+      (await callThrough('openai-compatible/llama3', own.workspaceGuid)).request.headers.authorization,
+    ).toBe('Bearer preferred');
     const named = await callThrough('local-llm/llama3', own.workspaceGuid);
     expect(named.request.headers.authorization).toBe('Bearer named');
     expect(named.request.body.model).toBe('llama3');
@@ -77,7 +100,11 @@ describe('model resolution', () => {
 
   it('resolves a model record by GUID', async () => {
     const own = await newWorkspace(test);
-    const provider = await own.post('/v1/providers', { provider: 'openai', key: 'by-guid', url: upstreamUrl });
+    const provider = await own.post('/v1/providers', {
+      provider: 'openai',
+      key: 'by-guid',
+      url: upstreamUrl,
+    });
     const model = await own.post('/v1/models', { provider: provider.body.guid, name: 'gpt-4.1' });
     const { request } = await callThrough(model.body.guid, own.workspaceGuid);
     expect(request.headers.authorization).toBe('Bearer by-guid');

@@ -1,7 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../src/platform/database/schema.js';
-import { type Client, createAction, createApp, newWorkspace, startTestApp, type TestApp, unknownGuid } from '../helpers/test-app.js';
+import {
+  type Client,
+  createAction,
+  createApp,
+  newWorkspace,
+  startTestApp,
+  type TestApp,
+  unknownGuid,
+} from '../helpers/test-app.js';
 
 const canary = 'sk-canary-7f3e9c1d2b4a-do-not-leak';
 let test: TestApp;
@@ -16,23 +24,43 @@ afterAll(() => test.close());
 describe('providers', () => {
   it('stores the key encrypted and never returns or logs it', async () => {
     const responses: string[] = [];
-    const created = await client.post('/v1/providers', { provider: 'openai', key: canary, nickname: 'team-openai' });
+    const created = await client.post('/v1/providers', {
+      provider: 'openai',
+      key: canary,
+      nickname: 'team-openai',
+    });
     responses.push(JSON.stringify(created.body));
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ provider: 'openai', nickname: 'team-openai', has_key: true, default: false, url: null });
+    expect(created.body).toMatchObject({
+      provider: 'openai',
+      nickname: 'team-openai',
+      has_key: true,
+      default: false,
+      url: null,
+    });
     expect(created.body).not.toHaveProperty('key');
     const guid = created.body.guid;
     responses.push(JSON.stringify((await client.get(`/v1/providers/${guid}`)).body));
     responses.push(JSON.stringify((await client.get('/v1/providers')).body));
     responses.push(JSON.stringify((await client.put(`/v1/providers/${guid}`, { key: `${canary}-2` })).body));
     // A failing request carrying the key must not echo it either.
-    responses.push(JSON.stringify((await client.post('/v1/providers', { provider: 'nope', key: canary })).body));
-    responses.push(JSON.stringify((await client.post('/v1/providers', { provider: 'openai', key: canary, nickname: 'team-openai' })).body));
+    responses.push(
+      JSON.stringify((await client.post('/v1/providers', { provider: 'nope', key: canary })).body),
+    );
+    responses.push(
+      JSON.stringify(
+        (await client.post('/v1/providers', { provider: 'openai', key: canary, nickname: 'team-openai' }))
+          .body,
+      ),
+    );
     for (const body of responses) expect(body).not.toContain('canary');
     expect(test.logs.length).toBeGreaterThan(0);
     expect(test.logs.join('\n')).not.toContain('canary');
 
-    const [row] = await test.platform.database.database.select().from(providers).where(eq(providers.id, guid));
+    const [row] = await test.platform.database.database
+      .select()
+      .from(providers)
+      .where(eq(providers.id, guid));
     expect(row!.encryptedKey).not.toContain('canary');
     expect(test.platform.secretBox.decrypt(row!.encryptedKey!)).toBe(`${canary}-2`);
   });
@@ -72,7 +100,10 @@ describe('providers', () => {
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect(response.body.message).toContain(field);
     }
-    const compatible = await client.post('/v1/providers', { provider: 'openai-compatible', url: 'http://127.0.0.1:11434/v1' });
+    const compatible = await client.post('/v1/providers', {
+      provider: 'openai-compatible',
+      url: 'http://127.0.0.1:11434/v1',
+    });
     expect(compatible.status).toBe(201);
     const cleared = await client.put(`/v1/providers/${compatible.body.guid}`, { url: null });
     expect(cleared.status).toBe(400);
@@ -80,12 +111,23 @@ describe('providers', () => {
   });
 
   it('manages model records and refuses to delete a provider that has some', async () => {
-    const provider = await client.post('/v1/providers', { provider: 'openai', key: 'k', nickname: 'models-test' });
+    const provider = await client.post('/v1/providers', {
+      provider: 'openai',
+      key: 'k',
+      nickname: 'models-test',
+    });
     const model = await client.post('/v1/models', { provider: provider.body.guid, name: 'gpt-4o-mini' });
     expect(model.status).toBe(201);
-    expect(model.body).toMatchObject({ name: 'gpt-4o-mini', provider: provider.body.guid, provider_kind: 'openai', reference: 'models-test/gpt-4o-mini' });
+    expect(model.body).toMatchObject({
+      name: 'gpt-4o-mini',
+      provider: provider.body.guid,
+      provider_kind: 'openai',
+      reference: 'models-test/gpt-4o-mini',
+    });
     expect((await client.get(`/v1/models/${model.body.guid}`)).body).toEqual(model.body);
-    expect((await client.get('/v1/models')).body.data.map((row: { guid: string }) => row.guid)).toContain(model.body.guid);
+    expect((await client.get('/v1/models')).body.data.map((row: { guid: string }) => row.guid)).toContain(
+      model.body.guid,
+    );
     // An Action may name the model record by GUID.
     const action = await createAction(client, { model: model.body.guid });
     expect(action.model).toBe(model.body.guid);
@@ -115,7 +157,11 @@ describe('providers', () => {
     expect((await stranger.get('/v1/providers')).body.total_count).toBe(0);
     // Nor can a stranger's Action use the model record.
     const strangerApp = await createApp(stranger);
-    const refused = await stranger.post('/v1/actions/create', { name: 'x', app: strangerApp, model: model.body.guid });
+    const refused = await stranger.post('/v1/actions/create', {
+      name: 'x',
+      app: strangerApp,
+      model: model.body.guid,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('model');
   });

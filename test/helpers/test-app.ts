@@ -69,7 +69,10 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-export async function startTestApp(environment: Record<string, string> = {}, database?: DatabaseHandle): Promise<TestApp> {
+export async function startTestApp(
+  environment: Record<string, string> = {},
+  database?: DatabaseHandle,
+): Promise<TestApp> {
   const config = loadConfig({
     LECTERN_DATA_DIR: temporaryDirectory(),
     LOG_LEVEL: 'trace',
@@ -161,7 +164,13 @@ export async function createApp(client: Client, name = 'Test app'): Promise<stri
 
 export async function createAction(client: Client, fields: Record<string, unknown> = {}): Promise<any> {
   const app = (fields.app as string | undefined) ?? (await createApp(client));
-  const response = await client.post('/v1/actions/create', { name: 'Greeter', model: 'mock/echo', prompt: 'Hello {{name}}', ...fields, app });
+  const response = await client.post('/v1/actions/create', {
+    name: 'Greeter',
+    model: 'mock/echo',
+    prompt: 'Hello {{name}}',
+    ...fields,
+    app,
+  });
   if (response.status !== 201) throw new Error(`action create failed: ${JSON.stringify(response.body)}`);
   return response.body;
 }

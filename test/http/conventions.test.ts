@@ -32,7 +32,9 @@ describe('HTTP conventions', () => {
   });
 
   it('rejects malformed JSON with 400', async () => {
-    const response = await client.request('POST', '/v1/apps', '{"name": ', { 'content-type': 'application/json' });
+    const response = await client.request('POST', '/v1/apps', '{"name": ', {
+      'content-type': 'application/json',
+    });
     expect(response.status).toBe(400);
     expectErrorBody(response.body, 400, 'invalid_json');
   });
@@ -43,7 +45,9 @@ describe('HTTP conventions', () => {
   });
 
   it('rejects a body that is not JSON with 400', async () => {
-    const response = await client.request('POST', '/v1/apps', 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    const response = await client.request('POST', '/v1/apps', 'name=x', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(response.status).toBe(400);
     expectErrorBody(response.body, 400, 'unsupported_content_type');
     const plain = await client.request('POST', '/v1/apps', 'hello', { 'content-type': 'text/plain' });
@@ -104,7 +108,9 @@ describe('HTTP conventions', () => {
     const document = await request(test.app, 'GET', '/openapi.json');
     expect(document.status).toBe(200);
     expect(document.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(document.body.paths)).toEqual(expect.arrayContaining(['/v1/actions/create', '/v1/providers']));
+    expect(Object.keys(document.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/actions/create', '/v1/providers']),
+    );
     const docs = await request(test.app, 'GET', '/docs/');
     expect(docs.status).toBe(200);
     expect(String(docs.body)).toContain('<html');

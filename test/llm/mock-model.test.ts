@@ -40,9 +40,16 @@ describe('mock provider (CONTRACT §4)', () => {
   });
 
   it('error fails like an unavailable provider, streaming or not', async () => {
-    await expect(generateText({ model: model('error'), prompt: 'x', maxRetries: 0 })).rejects.toThrow(/unavailable/);
+    await expect(generateText({ model: model('error'), prompt: 'x', maxRetries: 0 })).rejects.toThrow(
+      /unavailable/,
+    );
     const errors: unknown[] = [];
-    const result = streamText({ model: model('error'), prompt: 'x', maxRetries: 0, onError: ({ error }) => void errors.push(error) });
+    const result = streamText({
+      model: model('error'),
+      prompt: 'x',
+      maxRetries: 0,
+      onError: ({ error }) => void errors.push(error),
+    });
     let text = '';
     for await (const delta of result.textStream) text += delta;
     expect(text).toBe('');
@@ -54,7 +61,10 @@ describe('mock provider (CONTRACT §4)', () => {
     const tools = {
       lookup: tool({
         description: 'look something up',
-        inputSchema: jsonSchema<{ input: string }>({ type: 'object', properties: { input: { type: 'string' } } }),
+        inputSchema: jsonSchema<{ input: string }>({
+          type: 'object',
+          properties: { input: { type: 'string' } },
+        }),
         execute: async (input) => {
           calls.push(input);
           return 'forty-two';
@@ -63,7 +73,12 @@ describe('mock provider (CONTRACT §4)', () => {
       unused: tool({ inputSchema: jsonSchema({ type: 'object' }), execute: async () => 'never' }),
     };
     const { stepCountIs } = await import('ai');
-    const result = await generateText({ model: model('tool'), prompt: 'meaning of life', tools, stopWhen: stepCountIs(3) });
+    const result = await generateText({
+      model: model('tool'),
+      prompt: 'meaning of life',
+      tools,
+      stopWhen: stepCountIs(3),
+    });
     expect(calls).toEqual([{ input: 'meaning of life' }]);
     expect(result.text).toBe('tool said: forty-two');
 

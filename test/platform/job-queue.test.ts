@@ -45,7 +45,13 @@ const jobRow = async (id: string) => (await handle.database.select().from(jobs).
 describe('database job queue', () => {
   it('runs a job with its validated payload', async () => {
     const queue = newQueue();
-    const definition = defineJob({ name: `echo-${randomUUID()}`, payload: z.object({ value: z.number() }), attempts: 1, backoffMs: 10, timeoutMs: 5_000 });
+    const definition = defineJob({
+      name: `echo-${randomUUID()}`,
+      payload: z.object({ value: z.number() }),
+      attempts: 1,
+      backoffMs: 10,
+      timeoutMs: 5_000,
+    });
     const seen: number[] = [];
     queue.register(definition, async (payload) => void seen.push(payload.value));
     queue.start();
@@ -57,7 +63,13 @@ describe('database job queue', () => {
 
   it('retries with backoff, then reports the final failure', async () => {
     const queue = newQueue();
-    const definition = defineJob({ name: `flaky-${randomUUID()}`, payload: z.object({}), attempts: 3, backoffMs: 20, timeoutMs: 5_000 });
+    const definition = defineJob({
+      name: `flaky-${randomUUID()}`,
+      payload: z.object({}),
+      attempts: 3,
+      backoffMs: 20,
+      timeoutMs: 5_000,
+    });
     const attempts: number[] = [];
     const failures: string[] = [];
     queue.register(
@@ -79,7 +91,13 @@ describe('database job queue', () => {
 
   it('succeeds on a later attempt', async () => {
     const queue = newQueue();
-    const definition = defineJob({ name: `second-time-${randomUUID()}`, payload: z.object({}), attempts: 2, backoffMs: 10, timeoutMs: 5_000 });
+    const definition = defineJob({
+      name: `second-time-${randomUUID()}`,
+      payload: z.object({}),
+      attempts: 2,
+      backoffMs: 10,
+      timeoutMs: 5_000,
+    });
     let calls = 0;
     queue.register(definition, async () => {
       calls += 1;
@@ -93,7 +111,13 @@ describe('database job queue', () => {
 
   it('fails an attempt that runs past its timeout and aborts its signal', async () => {
     const queue = newQueue();
-    const definition = defineJob({ name: `slow-${randomUUID()}`, payload: z.object({}), attempts: 1, backoffMs: 10, timeoutMs: 100 });
+    const definition = defineJob({
+      name: `slow-${randomUUID()}`,
+      payload: z.object({}),
+      attempts: 1,
+      backoffMs: 10,
+      timeoutMs: 100,
+    });
     let aborted = false;
     queue.register(definition, async (_payload, context) => {
       await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
@@ -120,9 +144,18 @@ describe('database job queue', () => {
     });
     const queue = newQueue();
     const seen: string[] = [];
-    queue.register(defineJob({ name, payload: z.object({ value: z.string() }), attempts: 3, backoffMs: 10, timeoutMs: 5_000 }), async (payload) => {
-      seen.push(payload.value);
-    });
+    queue.register(
+      defineJob({
+        name,
+        payload: z.object({ value: z.string() }),
+        attempts: 3,
+        backoffMs: 10,
+        timeoutMs: 5_000,
+      }),
+      async (payload) => {
+        seen.push(payload.value);
+      },
+    );
     queue.start();
     await waitFor(() => seen.length === 1);
     await waitFor(async () => (await jobRow(id)).status === 'succeeded');
@@ -131,7 +164,13 @@ describe('database job queue', () => {
 
   it('refuses a payload that does not match the definition at enqueue time', async () => {
     const queue = newQueue();
-    const definition = defineJob({ name: `typed-${randomUUID()}`, payload: z.object({ count: z.number() }), attempts: 1, backoffMs: 10, timeoutMs: 1_000 });
+    const definition = defineJob({
+      name: `typed-${randomUUID()}`,
+      payload: z.object({ count: z.number() }),
+      attempts: 1,
+      backoffMs: 10,
+      timeoutMs: 1_000,
+    });
     await expect(queue.enqueue(definition, { count: 'many' } as never)).rejects.toThrow();
   });
 });

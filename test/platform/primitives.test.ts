@@ -18,7 +18,9 @@ describe('signing', () => {
     expect(signer.verify('file', 'guid-1', token)).toBe('valid');
     expect(signer.verify('file', 'guid-2', token)).toBe('invalid');
     expect(signer.verify('stream', 'guid-1', token)).toBe('invalid');
-    expect(signer.verify('file', 'guid-1', `${expiresAt + 1}${token.slice(String(expiresAt).length)}`)).toBe('invalid');
+    expect(signer.verify('file', 'guid-1', `${expiresAt + 1}${token.slice(String(expiresAt).length)}`)).toBe(
+      'invalid',
+    );
     expect(signer.verify('file', 'guid-1', `${token.slice(0, -2)}AA`)).toBe('invalid');
     expect(signer.verify('file', 'guid-1', 'garbage')).toBe('invalid');
     expect(signer.verify('file', 'guid-1', token, expiresAt + 1)).toBe('expired');

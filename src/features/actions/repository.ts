@@ -7,7 +7,10 @@ export type ActionVersionRow = typeof actionVersions.$inferSelect;
 export type NewActionVersion = Omit<typeof actionVersions.$inferInsert, 'actionId' | 'version'>;
 export type ActionWithVersion = { action: ActionRow; version: ActionVersionRow };
 
-const latestVersionJoin = and(eq(actionVersions.actionId, actions.id), eq(actionVersions.version, actions.latestVersion));
+const latestVersionJoin = and(
+  eq(actionVersions.actionId, actions.id),
+  eq(actionVersions.version, actions.latestVersion),
+);
 
 export function createActionRepository(database: Database) {
   return {
@@ -22,7 +25,10 @@ export function createActionRepository(database: Database) {
       });
     },
 
-    async findLatest(workspaceId: string, where: { id: string } | { slug: string }): Promise<ActionWithVersion | undefined> {
+    async findLatest(
+      workspaceId: string,
+      where: { id: string } | { slug: string },
+    ): Promise<ActionWithVersion | undefined> {
       const match = 'id' in where ? eq(actions.id, where.id) : eq(actions.slug, where.slug);
       const [row] = await database
         .select({ action: actions, version: actionVersions })
@@ -52,7 +58,10 @@ export function createActionRepository(database: Database) {
     async deployments(actionIds: string[]): Promise<Map<string, Record<string, number>>> {
       const byAction = new Map<string, Record<string, number>>(actionIds.map((id) => [id, {}]));
       if (actionIds.length === 0) return byAction;
-      const rows = await database.select().from(actionDeployments).where(inArray(actionDeployments.actionId, actionIds));
+      const rows = await database
+        .select()
+        .from(actionDeployments)
+        .where(inArray(actionDeployments.actionId, actionIds));
       for (const row of rows) byAction.get(row.actionId)![row.environment] = row.version;
       return byAction;
     },
@@ -62,7 +71,12 @@ export function createActionRepository(database: Database) {
       const rows = await database
         .select({ slug: actions.slug })
         .from(actions)
-        .where(and(eq(actions.workspaceId, workspaceId), or(eq(actions.slug, base), like(actions.slug, `${escaped}-%`))));
+        .where(
+          and(
+            eq(actions.workspaceId, workspaceId),
+            or(eq(actions.slug, base), like(actions.slug, `${escaped}-%`)),
+          ),
+        );
       return new Set(rows.map((row) => row.slug));
     },
 
@@ -73,7 +87,9 @@ export function createActionRepository(database: Database) {
     async insertVersion(
       workspaceId: string,
       actionId: string,
-      actionChanges: Partial<Pick<ActionRow, 'name' | 'slug' | 'description' | 'actionType' | 'defaultEnvironment' | 'appId'>>,
+      actionChanges: Partial<
+        Pick<ActionRow, 'name' | 'slug' | 'description' | 'actionType' | 'defaultEnvironment' | 'appId'>
+      >,
       buildVersion: (latest: ActionVersionRow) => NewActionVersion,
     ): Promise<number | undefined> {
       return database.transaction(async (transaction) => {
@@ -86,9 +102,13 @@ export function createActionRepository(database: Database) {
         const [latest] = await transaction
           .select()
           .from(actionVersions)
-          .where(and(eq(actionVersions.actionId, actionId), eq(actionVersions.version, locked.latestVersion)));
+          .where(
+            and(eq(actionVersions.actionId, actionId), eq(actionVersions.version, locked.latestVersion)),
+          );
         const next = locked.latestVersion + 1;
-        await transaction.insert(actionVersions).values({ ...buildVersion(latest!), actionId, version: next });
+        await transaction
+          .insert(actionVersions)
+          .values({ ...buildVersion(latest!), actionId, version: next });
         await transaction
           .update(actions)
           .set({ ...actionChanges, latestVersion: next, updatedAt: new Date() })
@@ -113,7 +133,10 @@ export function createActionRepository(database: Database) {
         .orderBy(desc(actionVersions.version))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(actionVersions).where(eq(actionVersions.actionId, actionId));
+      const [total] = await database
+        .select({ value: count() })
+        .from(actionVersions)
+        .where(eq(actionVersions.actionId, actionId));
       return { rows, total: total?.value ?? 0 };
     },
 

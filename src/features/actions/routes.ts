@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { workspaceOf } from '../../http/authentication.js';
 import { listEnvelope, paginationQuery } from '../../http/pagination.js';
 import { guidParams } from '../../http/params.js';
-import { actionListQuery, createActionBody, deployBody, guidOrSlugParams, updateActionBody } from './schemas.js';
+import {
+  actionListQuery,
+  createActionBody,
+  deployBody,
+  guidOrSlugParams,
+  updateActionBody,
+} from './schemas.js';
 import type { ActionService } from './service.js';
 
 export function actionRoutes(actions: ActionService): FastifyPluginAsyncZod {
@@ -14,27 +20,47 @@ export function actionRoutes(actions: ActionService): FastifyPluginAsyncZod {
       return reply.status(201).send(await actions.create(workspaceOf(request).id, request.body));
     });
 
-    app.get('/actions', { schema: { tags, querystring: paginationQuery.extend(actionListQuery.shape) } }, async (request) => {
-      const { rows, total } = await actions.list(workspaceOf(request).id, request.query, request.query.app);
-      return listEnvelope(rows, total, request.query);
-    });
+    app.get(
+      '/actions',
+      { schema: { tags, querystring: paginationQuery.extend(actionListQuery.shape) } },
+      async (request) => {
+        const { rows, total } = await actions.list(workspaceOf(request).id, request.query, request.query.app);
+        return listEnvelope(rows, total, request.query);
+      },
+    );
 
     app.get('/actions/:guidOrSlug', { schema: { tags, params: guidOrSlugParams } }, async (request) => {
       return actions.get(workspaceOf(request).id, request.params.guidOrSlug);
     });
 
-    app.put('/actions/:guid', { schema: { tags, params: guidParams, body: updateActionBody } }, async (request) => {
-      return actions.update(workspaceOf(request).id, request.params.guid, request.body);
-    });
+    app.put(
+      '/actions/:guid',
+      { schema: { tags, params: guidParams, body: updateActionBody } },
+      async (request) => {
+        return actions.update(workspaceOf(request).id, request.params.guid, request.body);
+      },
+    );
 
-    app.post('/actions/:guid/deploy', { schema: { tags, params: guidParams, body: deployBody } }, async (request) => {
-      return actions.deploy(workspaceOf(request).id, request.params.guid, request.body);
-    });
+    app.post(
+      '/actions/:guid/deploy',
+      { schema: { tags, params: guidParams, body: deployBody } },
+      async (request) => {
+        return actions.deploy(workspaceOf(request).id, request.params.guid, request.body);
+      },
+    );
 
-    app.get('/actions/:guid/versions', { schema: { tags, params: guidParams, querystring: paginationQuery } }, async (request) => {
-      const { rows, total } = await actions.versions(workspaceOf(request).id, request.params.guid, request.query);
-      return listEnvelope(rows, total, request.query);
-    });
+    app.get(
+      '/actions/:guid/versions',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request) => {
+        const { rows, total } = await actions.versions(
+          workspaceOf(request).id,
+          request.params.guid,
+          request.query,
+        );
+        return listEnvelope(rows, total, request.query);
+      },
+    );
 
     app.post('/actions/:guid/disable', { schema: { tags, params: guidParams } }, async (request) => {
       return actions.setDisabled(workspaceOf(request).id, request.params.guid, true);

@@ -17,7 +17,13 @@ export const toolDefinition = z.strictObject({
 export const modelConfig = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
-  max_response_length: z.number().int().positive().max(1_000_000).optional().describe('maximum output tokens'),
+  max_response_length: z
+    .number()
+    .int()
+    .positive()
+    .max(1_000_000)
+    .optional()
+    .describe('maximum output tokens'),
   presence_penalty: z.number().min(-2).max(2).optional(),
   frequency_penalty: z.number().min(-2).max(2).optional(),
   stop: z
@@ -36,7 +42,9 @@ const slug = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'lowercase letters, digits, "_" and "-", at most 100 characters')
   .refine((value) => !guid.safeParse(value).success, 'must not look like a GUID');
 
-const environment = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" and "-", at most 64 characters');
+const environment = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" and "-", at most 64 characters');
 
 /** The versioned part of an Action: what a new version may change. */
 const versionFields = {

@@ -6,7 +6,12 @@ import { templateParseError } from '../../llm/templates.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { AppService } from '../apps/service.js';
 import type { ModelResolver } from '../providers/model-resolution.js';
-import type { ActionRepository, ActionVersionRow, ActionWithVersion, NewActionVersion } from './repository.js';
+import type {
+  ActionRepository,
+  ActionVersionRow,
+  ActionWithVersion,
+  NewActionVersion,
+} from './repository.js';
 import type { CreateActionInput, DeployInput, UpdateActionInput } from './schemas.js';
 
 function presentVersionFields(version: ActionVersionRow) {
@@ -60,7 +65,10 @@ function assertTemplatesParse(fields: Pick<NewActionVersion, 'prompt' | 'message
   const templates: [string, string | null | undefined][] = [
     ['prompt', fields.prompt],
     ['system_message', fields.systemMessage],
-    ...(fields.messages ?? []).map((message, index): [string, string] => [`messages.${index}.content`, message.content]),
+    ...(fields.messages ?? []).map((message, index): [string, string] => [
+      `messages.${index}.content`,
+      message.content,
+    ]),
   ];
   for (const [field, source] of templates) {
     if (source === null || source === undefined) continue;
@@ -150,7 +158,10 @@ export function createActionService(repository: ActionRepository, apps: AppServi
 
     /** By GUID or slug; another workspace's Action is as missing as an unknown one. */
     async get(workspaceId: string, guidOrSlug: string): Promise<ActionRecord> {
-      const row = await repository.findLatest(workspaceId, isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug });
+      const row = await repository.findLatest(
+        workspaceId,
+        isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
+      );
       if (!row) throw new NotFoundError('Action not found');
       return present(row);
     },
@@ -172,7 +183,8 @@ export function createActionService(repository: ActionRepository, apps: AppServi
       if (input.slug !== undefined) actionChanges.slug = input.slug;
       if (input.description !== undefined) actionChanges.description = input.description;
       if (input.action_type !== undefined) actionChanges.actionType = input.action_type;
-      if (input.default_environment !== undefined) actionChanges.defaultEnvironment = input.default_environment;
+      if (input.default_environment !== undefined)
+        actionChanges.defaultEnvironment = input.default_environment;
       if (input.app !== undefined) actionChanges.appId = input.app;
       // The version is built from the latest row read under the lock, so a concurrent save is not lost.
       const saved = await repository
@@ -208,7 +220,8 @@ export function createActionService(repository: ActionRepository, apps: AppServi
     },
 
     async setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<ActionRecord> {
-      if (!(await repository.setDisabled(workspaceId, id, disabled))) throw new NotFoundError('Action not found');
+      if (!(await repository.setDisabled(workspaceId, id, disabled)))
+        throw new NotFoundError('Action not found');
       return present(await requireById(workspaceId, id));
     },
   };

@@ -22,10 +22,14 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
       return listEnvelope(rows, total, request.query);
     });
 
-    app.post('/workspaces/:guid/api_keys', { schema: { tags, params: guidParams } }, async (request, reply) => {
-      const { guid: keyGuid, api_key, prefix } = await workspaces.createApiKey(request.params.guid);
-      return reply.status(201).send({ guid: keyGuid, api_key, prefix });
-    });
+    app.post(
+      '/workspaces/:guid/api_keys',
+      { schema: { tags, params: guidParams } },
+      async (request, reply) => {
+        const { guid: keyGuid, api_key, prefix } = await workspaces.createApiKey(request.params.guid);
+        return reply.status(201).send({ guid: keyGuid, api_key, prefix });
+      },
+    );
 
     app.get('/workspaces/:guid/api_keys', { schema: { tags, params: guidParams } }, async (request) => {
       const keys = await workspaces.listApiKeys(request.params.guid);

@@ -13,15 +13,28 @@ export function createAppRepository(database: Database) {
       return app!;
     },
     async find(workspaceId: string, id: string): Promise<AppRow | undefined> {
-      const [app] = await database.select().from(apps).where(and(live(workspaceId), eq(apps.id, id)));
+      const [app] = await database
+        .select()
+        .from(apps)
+        .where(and(live(workspaceId), eq(apps.id, id)));
       return app;
     },
     async list(workspaceId: string, skip: number, limit: number): Promise<{ rows: AppRow[]; total: number }> {
-      const rows = await database.select().from(apps).where(live(workspaceId)).orderBy(desc(apps.createdAt), desc(apps.id)).offset(skip).limit(limit);
+      const rows = await database
+        .select()
+        .from(apps)
+        .where(live(workspaceId))
+        .orderBy(desc(apps.createdAt), desc(apps.id))
+        .offset(skip)
+        .limit(limit);
       const [total] = await database.select({ value: count() }).from(apps).where(live(workspaceId));
       return { rows, total: total?.value ?? 0 };
     },
-    async update(workspaceId: string, id: string, changes: Partial<Pick<AppRow, 'name' | 'description' | 'deletedAt'>>) {
+    async update(
+      workspaceId: string,
+      id: string,
+      changes: Partial<Pick<AppRow, 'name' | 'description' | 'deletedAt'>>,
+    ) {
       const [app] = await database
         .update(apps)
         .set({ ...changes, updatedAt: new Date() })

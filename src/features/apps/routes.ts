@@ -31,11 +31,15 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
       return apps.remove(workspaceOf(request).id, request.params.guid);
     });
 
-    app.get('/apps/:guid/actions', { schema: { tags, params: guidParams, querystring: paginationQuery } }, async (request) => {
-      const workspaceId = workspaceOf(request).id;
-      await apps.require(workspaceId, request.params.guid);
-      const { rows, total } = await actions.list(workspaceId, request.query, request.params.guid);
-      return listEnvelope(rows, total, request.query);
-    });
+    app.get(
+      '/apps/:guid/actions',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request) => {
+        const workspaceId = workspaceOf(request).id;
+        await apps.require(workspaceId, request.params.guid);
+        const { rows, total } = await actions.list(workspaceId, request.query, request.params.guid);
+        return listEnvelope(rows, total, request.query);
+      },
+    );
   };
 }

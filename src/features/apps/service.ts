@@ -17,7 +17,12 @@ export function presentApp(app: AppRow) {
 export function createAppService(repository: AppRepository) {
   return {
     async create(workspaceId: string, input: CreateAppInput) {
-      const app = await repository.insert({ id: randomUUID(), workspaceId, name: input.name, description: input.description ?? '' });
+      const app = await repository.insert({
+        id: randomUUID(),
+        workspaceId,
+        name: input.name,
+        description: input.description ?? '',
+      });
       return presentApp(app);
     },
     /** The App row, or 404 — also for an App of another workspace. */

@@ -3,7 +3,12 @@ import type { ProviderFallbacks } from '../../config.js';
 import { ProviderError, ValidationError } from '../../errors.js';
 import { isGuid } from '../../http/params.js';
 import { isMockModelName } from '../../llm/mock-model.js';
-import { isProviderKind, keylessKinds, type ProviderKind, splitModelReference } from '../../llm/provider-kinds.js';
+import {
+  isProviderKind,
+  keylessKinds,
+  type ProviderKind,
+  splitModelReference,
+} from '../../llm/provider-kinds.js';
 import { createLanguageModel, type ProviderCredentials } from '../../llm/provider-registry.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ProviderRepository, ProviderRow } from './repository.js';
@@ -23,19 +28,30 @@ type Target = { kind: ProviderKind; modelName: string; provider?: ProviderRow };
  * GUID — into an AI SDK model with decrypted credentials. Workspace providers win over the
  * instance-wide environment fallbacks.
  */
-export function createModelResolver(repository: ProviderRepository, secretBox: SecretBox, fallbacks: ProviderFallbacks) {
+export function createModelResolver(
+  repository: ProviderRepository,
+  secretBox: SecretBox,
+  fallbacks: ProviderFallbacks,
+) {
   async function target(workspaceId: string, reference: string): Promise<Target> {
     if (isGuid(reference)) {
       const found = await repository.findModel(workspaceId, reference);
       if (!found) throw new ValidationError('no model record has this GUID', 'model');
-      return { kind: found.provider.kind as ProviderKind, modelName: found.model.name, provider: found.provider };
+      return {
+        kind: found.provider.kind as ProviderKind,
+        modelName: found.model.name,
+        provider: found.provider,
+      };
     }
     const parts = splitModelReference(reference);
     if (!parts) throw new ValidationError('must be "<provider>/<model>" or a model GUID', 'model');
     const provider = await repository.findByPrefix(workspaceId, parts.prefix);
     if (provider) return { kind: provider.kind as ProviderKind, modelName: parts.model, provider };
     if (!isProviderKind(parts.prefix)) {
-      throw new ValidationError(`unknown provider "${parts.prefix}" (not a provider kind or nickname)`, 'model');
+      throw new ValidationError(
+        `unknown provider "${parts.prefix}" (not a provider kind or nickname)`,
+        'model',
+      );
     }
     return { kind: parts.prefix, modelName: parts.model };
   }
@@ -47,7 +63,8 @@ export function createModelResolver(repository: ProviderRepository, secretBox: S
       return { apiKey, baseUrl: provider.url ?? undefined };
     }
     if (kind === 'mock') return {};
-    if (kind === 'openai' && fallbacks.openai) return { apiKey: fallbacks.openai.key, baseUrl: fallbacks.openai.url };
+    if (kind === 'openai' && fallbacks.openai)
+      return { apiKey: fallbacks.openai.key, baseUrl: fallbacks.openai.url };
     if (kind === 'anthropic' && fallbacks.anthropic) return { apiKey: fallbacks.anthropic.key };
     if (kind === 'google' && fallbacks.google) return { apiKey: fallbacks.google.key };
     return undefined;
@@ -58,7 +75,10 @@ export function createModelResolver(repository: ProviderRepository, secretBox: S
     async validate(workspaceId: string, reference: string): Promise<void> {
       const { kind, modelName } = await target(workspaceId, reference);
       if (kind === 'mock' && !isMockModelName(modelName)) {
-        throw new ValidationError(`unknown mock model "${modelName}" (echo, slow, error, tool, json)`, 'model');
+        throw new ValidationError(
+          `unknown mock model "${modelName}" (echo, slow, error, tool, json)`,
+          'model',
+        );
       }
     },
 

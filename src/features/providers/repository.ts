@@ -14,7 +14,13 @@ export function createProviderRepository(database: Database) {
           await transaction
             .update(providers)
             .set({ isDefault: false })
-            .where(and(eq(providers.workspaceId, row.workspaceId), eq(providers.kind, row.kind), ne(providers.id, row.id)));
+            .where(
+              and(
+                eq(providers.workspaceId, row.workspaceId),
+                eq(providers.kind, row.kind),
+                ne(providers.id, row.id),
+              ),
+            );
         }
         if (existingId) {
           const [updated] = await transaction
@@ -29,17 +35,32 @@ export function createProviderRepository(database: Database) {
       });
     },
     async find(workspaceId: string, id: string): Promise<ProviderRow | undefined> {
-      const [row] = await database.select().from(providers).where(and(eq(providers.workspaceId, workspaceId), eq(providers.id, id)));
+      const [row] = await database
+        .select()
+        .from(providers)
+        .where(and(eq(providers.workspaceId, workspaceId), eq(providers.id, id)));
       return row;
     },
     async list(workspaceId: string, skip: number, limit: number) {
-      const rows = await database.select().from(providers).where(eq(providers.workspaceId, workspaceId)).orderBy(desc(providers.createdAt), desc(providers.id)).offset(skip).limit(limit);
-      const [total] = await database.select({ value: count() }).from(providers).where(eq(providers.workspaceId, workspaceId));
+      const rows = await database
+        .select()
+        .from(providers)
+        .where(eq(providers.workspaceId, workspaceId))
+        .orderBy(desc(providers.createdAt), desc(providers.id))
+        .offset(skip)
+        .limit(limit);
+      const [total] = await database
+        .select({ value: count() })
+        .from(providers)
+        .where(eq(providers.workspaceId, workspaceId));
       return { rows, total: total?.value ?? 0 };
     },
     /** Providers a `"<prefix>/<model>"` reference can mean: by nickname first, else by kind, default first. */
     async findByPrefix(workspaceId: string, prefix: string): Promise<ProviderRow | undefined> {
-      const [byNickname] = await database.select().from(providers).where(and(eq(providers.workspaceId, workspaceId), eq(providers.nickname, prefix)));
+      const [byNickname] = await database
+        .select()
+        .from(providers)
+        .where(and(eq(providers.workspaceId, workspaceId), eq(providers.nickname, prefix)));
       if (byNickname) return byNickname;
       const [byKind] = await database
         .select()
@@ -50,18 +71,27 @@ export function createProviderRepository(database: Database) {
       return byKind;
     },
     async remove(workspaceId: string, id: string): Promise<boolean> {
-      const deleted = await database.delete(providers).where(and(eq(providers.workspaceId, workspaceId), eq(providers.id, id))).returning({ id: providers.id });
+      const deleted = await database
+        .delete(providers)
+        .where(and(eq(providers.workspaceId, workspaceId), eq(providers.id, id)))
+        .returning({ id: providers.id });
       return deleted.length > 0;
     },
     async countModels(workspaceId: string, providerId: string): Promise<number> {
-      const [total] = await database.select({ value: count() }).from(models).where(and(eq(models.workspaceId, workspaceId), eq(models.providerId, providerId)));
+      const [total] = await database
+        .select({ value: count() })
+        .from(models)
+        .where(and(eq(models.workspaceId, workspaceId), eq(models.providerId, providerId)));
       return total?.value ?? 0;
     },
     async insertModel(row: typeof models.$inferInsert): Promise<ModelRow> {
       const [model] = await database.insert(models).values(row).returning();
       return model!;
     },
-    async findModel(workspaceId: string, id: string): Promise<{ model: ModelRow; provider: ProviderRow } | undefined> {
+    async findModel(
+      workspaceId: string,
+      id: string,
+    ): Promise<{ model: ModelRow; provider: ProviderRow } | undefined> {
       const [row] = await database
         .select({ model: models, provider: providers })
         .from(models)
@@ -78,11 +108,17 @@ export function createProviderRepository(database: Database) {
         .orderBy(desc(models.createdAt), desc(models.id))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(models).where(eq(models.workspaceId, workspaceId));
+      const [total] = await database
+        .select({ value: count() })
+        .from(models)
+        .where(eq(models.workspaceId, workspaceId));
       return { rows, total: total?.value ?? 0 };
     },
     async removeModel(workspaceId: string, id: string): Promise<boolean> {
-      const deleted = await database.delete(models).where(and(eq(models.workspaceId, workspaceId), eq(models.id, id))).returning({ id: models.id });
+      const deleted = await database
+        .delete(models)
+        .where(and(eq(models.workspaceId, workspaceId), eq(models.id, id)))
+        .returning({ id: models.id });
       return deleted.length > 0;
     },
   };

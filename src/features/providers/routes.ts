@@ -19,9 +19,13 @@ export function providerRoutes(providers: ProviderService): FastifyPluginAsyncZo
     app.get('/providers/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return providers.get(workspaceOf(request).id, request.params.guid);
     });
-    app.put('/providers/:guid', { schema: { tags, params: guidParams, body: updateProviderBody } }, async (request) => {
-      return providers.update(workspaceOf(request).id, request.params.guid, request.body);
-    });
+    app.put(
+      '/providers/:guid',
+      { schema: { tags, params: guidParams, body: updateProviderBody } },
+      async (request) => {
+        return providers.update(workspaceOf(request).id, request.params.guid, request.body);
+      },
+    );
     app.delete('/providers/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return providers.remove(workspaceOf(request).id, request.params.guid);
     });

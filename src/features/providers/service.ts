@@ -33,7 +33,8 @@ export function presentModel(model: ModelRow, provider: ProviderRow) {
 }
 
 function nicknameConflict(error: unknown): never {
-  if (isUniqueViolation(error)) throw new ConflictError('nickname: another provider of this workspace has it');
+  if (isUniqueViolation(error))
+    throw new ConflictError('nickname: another provider of this workspace has it');
   throw error;
 }
 
@@ -76,7 +77,11 @@ export function createProviderService(repository: ProviderRepository, secretBox:
         throw new ValidationError('required for this provider', 'url');
       }
       const encryptedKey =
-        input.key === undefined ? existing.encryptedKey : input.key === null ? null : secretBox.encrypt(input.key);
+        input.key === undefined
+          ? existing.encryptedKey
+          : input.key === null
+            ? null
+            : secretBox.encrypt(input.key);
       const row = await repository
         .save(
           {
@@ -95,7 +100,8 @@ export function createProviderService(repository: ProviderRepository, secretBox:
     async remove(workspaceId: string, id: string) {
       await requireProvider(workspaceId, id);
       const modelCount = await repository.countModels(workspaceId, id);
-      if (modelCount > 0) throw new ConflictError(`Provider has ${modelCount} model record(s); delete them first`);
+      if (modelCount > 0)
+        throw new ConflictError(`Provider has ${modelCount} model record(s); delete them first`);
       await repository.remove(workspaceId, id);
       return { guid: id, deleted: true };
     },
@@ -103,7 +109,12 @@ export function createProviderService(repository: ProviderRepository, secretBox:
     async createModel(workspaceId: string, input: CreateModelInput) {
       const provider = await repository.find(workspaceId, input.provider);
       if (!provider) throw new NotFoundError('Provider not found');
-      const model = await repository.insertModel({ id: randomUUID(), workspaceId, providerId: provider.id, name: input.name });
+      const model = await repository.insertModel({
+        id: randomUUID(),
+        workspaceId,
+        providerId: provider.id,
+        name: input.name,
+      });
       return presentModel(model, provider);
     },
 

@@ -7,7 +7,10 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export function createWorkspaceRepository(database: Database) {
   return {
-    async insertWorkspace(row: typeof workspaces.$inferInsert, firstKey: typeof apiKeys.$inferInsert): Promise<WorkspaceRow> {
+    async insertWorkspace(
+      row: typeof workspaces.$inferInsert,
+      firstKey: typeof apiKeys.$inferInsert,
+    ): Promise<WorkspaceRow> {
       return database.transaction(async (transaction) => {
         const [workspace] = await transaction.insert(workspaces).values(row).returning();
         await transaction.insert(apiKeys).values(firstKey);
@@ -16,7 +19,10 @@ export function createWorkspaceRepository(database: Database) {
     },
 
     /** Creates the first workspace unless one exists; the advisory lock makes concurrent nodes agree. */
-    async insertFirstWorkspace(row: typeof workspaces.$inferInsert, firstKey: typeof apiKeys.$inferInsert): Promise<boolean> {
+    async insertFirstWorkspace(
+      row: typeof workspaces.$inferInsert,
+      firstKey: typeof apiKeys.$inferInsert,
+    ): Promise<boolean> {
       return database.transaction(async (transaction) => {
         await transaction.execute(sql`SELECT pg_advisory_xact_lock(4242002)`);
         const [existing] = await transaction.select({ id: workspaces.id }).from(workspaces).limit(1);
@@ -33,12 +39,22 @@ export function createWorkspaceRepository(database: Database) {
     },
 
     async findWorkspaceByName(name: string): Promise<WorkspaceRow | undefined> {
-      const [row] = await database.select().from(workspaces).where(eq(workspaces.name, name)).orderBy(workspaces.createdAt).limit(1);
+      const [row] = await database
+        .select()
+        .from(workspaces)
+        .where(eq(workspaces.name, name))
+        .orderBy(workspaces.createdAt)
+        .limit(1);
       return row;
     },
 
     async listWorkspaces(skip: number, limit: number): Promise<{ rows: WorkspaceRow[]; total: number }> {
-      const rows = await database.select().from(workspaces).orderBy(desc(workspaces.createdAt), desc(workspaces.id)).offset(skip).limit(limit);
+      const rows = await database
+        .select()
+        .from(workspaces)
+        .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
+        .offset(skip)
+        .limit(limit);
       const [total] = await database.select({ value: count() }).from(workspaces);
       return { rows, total: total?.value ?? 0 };
     },
@@ -49,7 +65,11 @@ export function createWorkspaceRepository(database: Database) {
     },
 
     async listApiKeys(workspaceId: string): Promise<ApiKeyRow[]> {
-      return database.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(apiKeys.createdAt);
+      return database
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.workspaceId, workspaceId))
+        .orderBy(apiKeys.createdAt);
     },
 
     async revokeApiKey(id: string): Promise<ApiKeyRow | undefined> {
@@ -67,7 +87,9 @@ export function createWorkspaceRepository(database: Database) {
     },
 
     /** The workspace of a live key, by the key's hash. */
-    async findWorkspaceByKeyHash(keyHash: string): Promise<{ workspace: WorkspaceRow; keyId: string } | undefined> {
+    async findWorkspaceByKeyHash(
+      keyHash: string,
+    ): Promise<{ workspace: WorkspaceRow; keyId: string } | undefined> {
       const [row] = await database
         .select({ workspace: workspaces, keyId: apiKeys.id })
         .from(apiKeys)

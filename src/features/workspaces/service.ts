@@ -1,11 +1,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../errors.js';
-import { isGuid } from '../../http/params.js';
 import type { Pagination } from '../../http/pagination.js';
+import { isGuid } from '../../http/params.js';
 import type { WorkspaceSettings } from '../../platform/database/schema.js';
 import type { WorkspaceRepository, WorkspaceRow } from './repository.js';
 
-export type AuthenticatedWorkspace = { id: string; name: string; settings: WorkspaceSettings; apiKeyId: string };
+export type AuthenticatedWorkspace = {
+  id: string;
+  name: string;
+  settings: WorkspaceSettings;
+  apiKeyId: string;
+};
 
 const keyPrefixLength = 12;
 

@@ -48,11 +48,16 @@ const migrationLockKey = 4_242_001;
  * Where the data lives. `snapshot` (in memory only) starts PGlite from a dumped data dir instead of
  * running initdb: ~0.5 s instead of ~4 s, which is what lets every test file have its own database.
  */
-export type DatabaseLocation = { databaseUrl: string } | { dataDirectory: string | 'memory'; snapshot?: Blob };
+export type DatabaseLocation =
+  | { databaseUrl: string }
+  | { dataDirectory: string | 'memory'; snapshot?: Blob };
 
 export type DatabaseWarning = (message: string) => void;
 
-export async function openDatabase(location: DatabaseLocation, warn: DatabaseWarning): Promise<DatabaseHandle> {
+export async function openDatabase(
+  location: DatabaseLocation,
+  warn: DatabaseWarning,
+): Promise<DatabaseHandle> {
   if ('databaseUrl' in location) return openPostgres(location.databaseUrl, warn);
   return openPglite(location.dataDirectory, location.snapshot);
 }

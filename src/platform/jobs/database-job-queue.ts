@@ -30,7 +30,11 @@ export type DatabaseJobQueueOptions = {
  * The embedded job queue: jobs are rows, so a restart resumes them. A claim sets `locked_until`;
  * a job whose node died is claimed again once that passes (the visibility timeout).
  */
-export function createDatabaseJobQueue(database: Database, logger: Logger, options: DatabaseJobQueueOptions = {}): JobQueue {
+export function createDatabaseJobQueue(
+  database: Database,
+  logger: Logger,
+  options: DatabaseJobQueueOptions = {},
+): JobQueue {
   const concurrency = options.concurrency ?? 4;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const registrations = new Map<string, Registration>();
@@ -49,7 +53,10 @@ export function createDatabaseJobQueue(database: Database, logger: Logger, optio
         locked_until = now() + make_interval(secs => (${sql.raw(lockSecondsCase())}))
       WHERE id = (
         SELECT id FROM ${jobs}
-        WHERE name IN (${sql.join(names.map((name) => sql`${name}`), sql`, `)})
+        WHERE name IN (${sql.join(
+          names.map((name) => sql`${name}`),
+          sql`, `,
+        )})
           AND ((status = 'queued' AND run_at <= now()) OR (status = 'running' AND locked_until < now()))
         ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING id, name, payload, attempts, max_attempts`);
@@ -59,7 +66,10 @@ export function createDatabaseJobQueue(database: Database, logger: Logger, optio
   // Lock time per job name, so a long job is not taken over while it still runs.
   function lockSecondsCase(): string {
     const branches = [...registrations.values()]
-      .map(({ definition }) => `WHEN name = '${definition.name.replace(/'/g, "''")}' THEN ${Math.ceil(definition.timeoutMs / 1000) + 30}`)
+      .map(
+        ({ definition }) =>
+          `WHEN name = '${definition.name.replace(/'/g, "''")}' THEN ${Math.ceil(definition.timeoutMs / 1000) + 30}`,
+      )
       .join(' ');
     return `CASE ${branches} ELSE 300 END`;
   }
@@ -67,18 +77,25 @@ export function createDatabaseJobQueue(database: Database, logger: Logger, optio
   async function finish(job: ClaimedJob, error: Error | undefined): Promise<void> {
     const registration = registrations.get(job.name)!;
     if (!error) {
-      await database.execute(sql`UPDATE ${jobs} SET status = 'succeeded', locked_until = NULL, updated_at = now() WHERE id = ${job.id}`);
+      await database.execute(
+        sql`UPDATE ${jobs} SET status = 'succeeded', locked_until = NULL, updated_at = now() WHERE id = ${job.id}`,
+      );
       return;
     }
     if (job.attempts < job.max_attempts) {
       const delayMs = backoffDelay(registration.definition, job.attempts);
-      logger.warn({ job: job.id, name: job.name, attempt: job.attempts, err: error.message }, 'job attempt failed; retrying');
+      logger.warn(
+        { job: job.id, name: job.name, attempt: job.attempts, err: error.message },
+        'job attempt failed; retrying',
+      );
       await database.execute(sql`UPDATE ${jobs} SET status = 'queued', locked_until = NULL, last_error = ${error.message},
         run_at = now() + make_interval(secs => ${delayMs / 1000}), updated_at = now() WHERE id = ${job.id}`);
       return;
     }
     logger.error({ job: job.id, name: job.name, err: error.message }, 'job failed for good');
-    await database.execute(sql`UPDATE ${jobs} SET status = 'failed', locked_until = NULL, last_error = ${error.message}, updated_at = now() WHERE id = ${job.id}`);
+    await database.execute(
+      sql`UPDATE ${jobs} SET status = 'failed', locked_until = NULL, last_error = ${error.message}, updated_at = now() WHERE id = ${job.id}`,
+    );
     await registration.onFinalFailure?.(job.payload, error).catch((failure: unknown) => {
       logger.error({ job: job.id, err: (failure as Error).message }, 'job failure handler failed');
     });
@@ -148,7 +165,14 @@ export function createDatabaseJobQueue(database: Database, logger: Logger, optio
       const parsed = definition.payload.parse(payload);
       const id = randomUUID();
       const runAt = new Date(Date.now() + (options.delayMs ?? 0));
-      await database.insert(jobs).values({ id, name: definition.name, payload: parsed, status: 'queued', maxAttempts: definition.attempts, runAt });
+      await database.insert(jobs).values({
+        id,
+        name: definition.name,
+        payload: parsed,
+        status: 'queued',
+        maxAttempts: definition.attempts,
+        runAt,
+      });
       if (started && !stopping && !options.delayMs) void poll();
       return id;
     },
@@ -163,7 +187,10 @@ export function createDatabaseJobQueue(database: Database, logger: Logger, optio
       stopping = true;
       clearInterval(timer);
       const drain = Promise.allSettled([...running]);
-      await Promise.race([drain, new Promise((resolve) => setTimeout(resolve, options.drainTimeoutMs ?? 10_000).unref())]);
+      await Promise.race([
+        drain,
+        new Promise((resolve) => setTimeout(resolve, options.drainTimeoutMs ?? 10_000).unref()),
+      ]);
     },
   };
 }

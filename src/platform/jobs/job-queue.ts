@@ -25,7 +25,11 @@ export type JobQueue = {
     processor: JobProcessor<Payload>,
     onFinalFailure?: JobFailureHandler<Payload>,
   ): void;
-  enqueue<Payload>(definition: JobDefinition<Payload>, payload: Payload, options?: { delayMs?: number }): Promise<string>;
+  enqueue<Payload>(
+    definition: JobDefinition<Payload>,
+    payload: Payload,
+    options?: { delayMs?: number },
+  ): Promise<string>;
   /** Begins taking jobs (worker role). Enqueueing works without it. */
   start(): void;
   /** Stops taking jobs and waits (bounded) for running ones. */

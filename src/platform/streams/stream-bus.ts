@@ -1,5 +1,8 @@
 /** One event of a generation's token stream (CONTRACT §7). */
-export type StreamEvent = { type: 'token'; token: string } | { type: 'end' } | { type: 'error'; message: string };
+export type StreamEvent =
+  | { type: 'token'; token: string }
+  | { type: 'end' }
+  | { type: 'error'; message: string };
 
 export type ClaimResult = 'claimed' | 'consumed' | 'unknown';
 
