@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Client,
-  createAction,
-  createApp,
-  newWorkspace,
-  startTestApp,
-  type TestApp,
-  unknownGuid,
-} from '../helpers/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createAction, createApp, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
-let test: TestApp;
-let client: Client;
 let app: string;
 
+const context = useTestWorkspace();
+
 beforeAll(async () => {
-  test = await startTestApp();
-  client = await newWorkspace(test);
-  app = await createApp(client);
+  app = await createApp(context.client);
 });
-afterAll(() => test.close());
 
 describe('action create and read', () => {
   it('creates version 1 deployed to the default environment', async () => {
-    const created = await client.post('/v1/actions/create', {
+    const created = await context.client.post('/v1/actions/create', {
       name: 'Summarise Tickets!',
       app,
       model: 'mock/echo',
@@ -48,18 +37,18 @@ describe('action create and read', () => {
       deployments: { production: 1 },
       disabled: false,
     });
-    const byGuid = await client.get(`/v1/actions/${created.body.guid}`);
-    const bySlug = await client.get('/v1/actions/summarise-tickets');
+    const byGuid = await context.client.get(`/v1/actions/${created.body.guid}`);
+    const bySlug = await context.client.get('/v1/actions/summarise-tickets');
     expect(byGuid.body).toEqual(created.body);
     expect(bySlug.body).toEqual(created.body);
   });
 
   it('generates unique slugs and refuses a taken explicit slug', async () => {
-    const first = await createAction(client, { app, name: 'Dup name' });
-    const second = await createAction(client, { app, name: 'Dup name' });
-    const third = await createAction(client, { app, name: 'Dup name' });
+    const first = await createAction(context.client, { app, name: 'Dup name' });
+    const second = await createAction(context.client, { app, name: 'Dup name' });
+    const third = await createAction(context.client, { app, name: 'Dup name' });
     expect([first.slug, second.slug, third.slug]).toEqual(['dup-name', 'dup-name-2', 'dup-name-3']);
-    const taken = await client.post('/v1/actions/create', {
+    const taken = await context.client.post('/v1/actions/create', {
       name: 'x',
       app,
       model: 'mock/echo',
@@ -68,12 +57,12 @@ describe('action create and read', () => {
     expect(taken.status).toBe(409);
     expect(taken.body.message).toContain('slug');
     // Another workspace may use the same slug.
-    const other = await newWorkspace(test);
+    const other = await newWorkspace(context.test);
     expect((await createAction(other, { name: 'Dup name' })).slug).toBe('dup-name');
   });
 
   it('accepts messages and a system message and a custom default environment', async () => {
-    const created = await createAction(client, {
+    const created = await createAction(context.client, {
       app,
       prompt: undefined,
       system_message: 'You are {{persona}}',
@@ -122,19 +111,19 @@ describe('action create and read', () => {
       [{ ...base, unknown_field: 1 }, 'unknown_field'],
     ];
     for (const [body, field] of cases) {
-      const response = await client.post('/v1/actions/create', body);
+      const response = await context.client.post('/v1/actions/create', body);
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.message, JSON.stringify(body)).toContain(field);
     }
-    const missingApp = await client.post('/v1/actions/create', { ...base, app: unknownGuid });
+    const missingApp = await context.client.post('/v1/actions/create', { ...base, app: unknownGuid });
     expect(missingApp.status).toBe(404);
     // Nothing half-stored: the workspace has only the Actions created successfully above.
-    const listed = await client.get('/v1/actions?limit=1000');
+    const listed = await context.client.get('/v1/actions?limit=1000');
     expect(listed.body.data.map((action: { name: string }) => action.name)).not.toContain('Valid');
   });
 
   it('lists Actions with pagination and an app filter', async () => {
-    const own = await newWorkspace(test);
+    const own = await newWorkspace(context.test);
     const firstApp = await createApp(own, 'first');
     const secondApp = await createApp(own, 'second');
     for (let index = 0; index < 3; index++) await createAction(own, { app: firstApp, name: `a${index}` });
@@ -149,8 +138,8 @@ describe('action create and read', () => {
 
 describe('versions and deployments', () => {
   it('saves a new version on PUT and deploys nothing', async () => {
-    const action = await createAction(client, { app, prompt: 'v1 {{name}}', name: 'Versioned' });
-    const updated = await client.put(`/v1/actions/${action.guid}`, {
+    const action = await createAction(context.client, { app, prompt: 'v1 {{name}}', name: 'Versioned' });
+    const updated = await context.client.put(`/v1/actions/${action.guid}`, {
       prompt: 'v2 {{name}}',
       name: 'Versioned again',
     });
@@ -163,22 +152,22 @@ describe('versions and deployments', () => {
     });
     expect(updated.body.deployments).toEqual({ production: 1 });
 
-    const third = await client.put(`/v1/actions/${action.guid}`, { model: 'mock/json' });
+    const third = await context.client.put(`/v1/actions/${action.guid}`, { model: 'mock/json' });
     expect(third.body).toMatchObject({ version: 3, prompt: 'v2 {{name}}', model: 'mock/json' });
 
-    const deployed = await client.post(`/v1/actions/${action.guid}/deploy`, {
+    const deployed = await context.client.post(`/v1/actions/${action.guid}/deploy`, {
       version: 2,
       environment: 'staging',
     });
     expect(deployed.status).toBe(200);
     expect(deployed.body.deployments).toEqual({ production: 1, staging: 2 });
-    const redeployed = await client.post(`/v1/actions/${action.guid}/deploy`, {
+    const redeployed = await context.client.post(`/v1/actions/${action.guid}/deploy`, {
       version: 3,
       environment: 'production',
     });
     expect(redeployed.body.deployments).toEqual({ production: 3, staging: 2 });
 
-    const versions = await client.get(`/v1/actions/${action.guid}/versions`);
+    const versions = await context.client.get(`/v1/actions/${action.guid}/versions`);
     expect(versions.body.total_count).toBe(3);
     expect(
       versions.body.data.map((version: any) => [version.version, version.prompt, version.environments]),
@@ -190,52 +179,53 @@ describe('versions and deployments', () => {
   });
 
   it('gives concurrent saves consecutive version numbers', async () => {
-    const action = await createAction(client, { app, name: 'Concurrent' });
+    const action = await createAction(context.client, { app, name: 'Concurrent' });
     const saves = await Promise.all(
       Array.from({ length: 5 }, (_, index) =>
-        client.put(`/v1/actions/${action.guid}`, { prompt: `p${index}` }),
+        context.client.put(`/v1/actions/${action.guid}`, { prompt: `p${index}` }),
       ),
     );
     expect(saves.map((save) => save.status)).toEqual([200, 200, 200, 200, 200]);
-    const versions = await client.get(`/v1/actions/${action.guid}/versions`);
+    const versions = await context.client.get(`/v1/actions/${action.guid}/versions`);
     expect(versions.body.data.map((version: any) => version.version)).toEqual([6, 5, 4, 3, 2, 1]);
   });
 
   it('refuses a deploy of a missing version or a bad environment, and a bad update', async () => {
-    const action = await createAction(client, { app, name: 'Deploy rules' });
-    const missing = await client.post(`/v1/actions/${action.guid}/deploy`, {
+    const action = await createAction(context.client, { app, name: 'Deploy rules' });
+    const missing = await context.client.post(`/v1/actions/${action.guid}/deploy`, {
       version: 7,
       environment: 'production',
     });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain('version');
-    const badEnvironment = await client.post(`/v1/actions/${action.guid}/deploy`, {
+    const badEnvironment = await context.client.post(`/v1/actions/${action.guid}/deploy`, {
       version: 1,
       environment: 'a b',
     });
     expect(badEnvironment.status).toBe(400);
     expect(badEnvironment.body.message).toContain('environment');
     expect(
-      (await client.post(`/v1/actions/${action.guid}/deploy`, { version: '1', environment: 'x' })).status,
+      (await context.client.post(`/v1/actions/${action.guid}/deploy`, { version: '1', environment: 'x' }))
+        .status,
     ).toBe(400);
-    const badTemplate = await client.put(`/v1/actions/${action.guid}`, { prompt: '{{ oops' });
+    const badTemplate = await context.client.put(`/v1/actions/${action.guid}`, { prompt: '{{ oops' });
     expect(badTemplate.status).toBe(400);
-    expect((await client.get(`/v1/actions/${action.guid}`)).body.version).toBe(1);
+    expect((await context.client.get(`/v1/actions/${action.guid}`)).body.version).toBe(1);
   });
 
   it('disables and enables an Action', async () => {
-    const action = await createAction(client, { app, name: 'Switch' });
-    const disabled = await client.post(`/v1/actions/${action.guid}/disable`);
+    const action = await createAction(context.client, { app, name: 'Switch' });
+    const disabled = await context.client.post(`/v1/actions/${action.guid}/disable`);
     expect(disabled.body.disabled).toBe(true);
-    expect((await client.get(`/v1/actions/${action.guid}`)).body.disabled).toBe(true);
-    expect((await client.post(`/v1/actions/${action.guid}/enable`)).body.disabled).toBe(false);
+    expect((await context.client.get(`/v1/actions/${action.guid}`)).body.disabled).toBe(true);
+    expect((await context.client.post(`/v1/actions/${action.guid}/enable`)).body.disabled).toBe(false);
   });
 });
 
 describe('workspace isolation', () => {
   it("answers 404 for another workspace's Action on every route", async () => {
-    const action = await createAction(client, { app, name: 'Secret action', slug: 'secret-action' });
-    const stranger = await newWorkspace(test);
+    const action = await createAction(context.client, { app, name: 'Secret action', slug: 'secret-action' });
+    const stranger = await newWorkspace(context.test);
     const strangerApp = await createApp(stranger);
     const routes: [string, string, unknown?][] = [
       ['GET', `/v1/actions/${action.guid}`],
@@ -252,10 +242,11 @@ describe('workspace isolation', () => {
     }
     // Nor can an Action be put into another workspace's App.
     expect(
-      (await client.post('/v1/actions/create', { name: 'x', app: strangerApp, model: 'mock/echo' })).status,
+      (await context.client.post('/v1/actions/create', { name: 'x', app: strangerApp, model: 'mock/echo' }))
+        .status,
     ).toBe(404);
-    expect((await client.put(`/v1/actions/${action.guid}`, { app: strangerApp })).status).toBe(404);
-    const unchanged = await client.get(`/v1/actions/${action.guid}`);
+    expect((await context.client.put(`/v1/actions/${action.guid}`, { app: strangerApp })).status).toBe(404);
+    const unchanged = await context.client.get(`/v1/actions/${action.guid}`);
     expect(unchanged.body).toMatchObject({ version: 1, disabled: false, app });
   });
 });

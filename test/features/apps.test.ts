@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Client,
-  createAction,
-  newWorkspace,
-  startTestApp,
-  type TestApp,
-  unknownGuid,
-} from '../helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { createAction, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
-let test: TestApp;
-let client: Client;
-
-beforeAll(async () => {
-  test = await startTestApp();
-  client = await newWorkspace(test);
-});
-afterAll(() => test.close());
+const context = useTestWorkspace();
 
 describe('apps', () => {
   it('creates, reads, renames and soft-deletes an App', async () => {
-    const created = await client.post('/v1/apps', { name: 'Support', description: 'Ticket triage' });
+    const created = await context.client.post('/v1/apps', { name: 'Support', description: 'Ticket triage' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       name: 'Support',
@@ -28,15 +14,15 @@ describe('apps', () => {
     });
     const guid = created.body.guid;
 
-    expect((await client.get(`/v1/apps/${guid}`)).body.name).toBe('Support');
-    const renamed = await client.put(`/v1/apps/${guid}`, { name: 'Support desk' });
+    expect((await context.client.get(`/v1/apps/${guid}`)).body.name).toBe('Support');
+    const renamed = await context.client.put(`/v1/apps/${guid}`, { name: 'Support desk' });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Support desk', description: 'Ticket triage' });
 
-    expect((await client.delete(`/v1/apps/${guid}`)).status).toBe(200);
-    expect((await client.get(`/v1/apps/${guid}`)).status).toBe(404);
-    expect((await client.delete(`/v1/apps/${guid}`)).status).toBe(404);
-    const listed = await client.get('/v1/apps');
+    expect((await context.client.delete(`/v1/apps/${guid}`)).status).toBe(200);
+    expect((await context.client.get(`/v1/apps/${guid}`)).status).toBe(404);
+    expect((await context.client.delete(`/v1/apps/${guid}`)).status).toBe(404);
+    const listed = await context.client.get('/v1/apps');
     expect(listed.body.data.map((app: { guid: string }) => app.guid)).not.toContain(guid);
   });
 
@@ -48,35 +34,35 @@ describe('apps', () => {
       [{ name: 'x', color: 'red' }, 'color'],
     ];
     for (const [body, field] of cases) {
-      const response = await client.post('/v1/apps', body);
+      const response = await context.client.post('/v1/apps', body);
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.message).toContain(field);
     }
-    const created = await client.post('/v1/apps', { name: 'x' });
-    expect((await client.put(`/v1/apps/${created.body.guid}`, {})).status).toBe(400);
+    const created = await context.client.post('/v1/apps', { name: 'x' });
+    expect((await context.client.put(`/v1/apps/${created.body.guid}`, {})).status).toBe(400);
   });
 
   it('lists the Actions of an App', async () => {
-    const app = (await client.post('/v1/apps', { name: 'With actions' })).body.guid;
-    const other = (await client.post('/v1/apps', { name: 'Other' })).body.guid;
-    await createAction(client, { app, name: 'one' });
-    await createAction(client, { app, name: 'two' });
-    await createAction(client, { app: other, name: 'three' });
-    const listed = await client.get(`/v1/apps/${app}/actions`);
+    const app = (await context.client.post('/v1/apps', { name: 'With actions' })).body.guid;
+    const other = (await context.client.post('/v1/apps', { name: 'Other' })).body.guid;
+    await createAction(context.client, { app, name: 'one' });
+    await createAction(context.client, { app, name: 'two' });
+    await createAction(context.client, { app: other, name: 'three' });
+    const listed = await context.client.get(`/v1/apps/${app}/actions`);
     expect(listed.status).toBe(200);
     expect(listed.body.total_count).toBe(2);
     expect(listed.body.data.map((action: { name: string }) => action.name).sort()).toEqual(['one', 'two']);
-    expect((await client.get(`/v1/apps/${unknownGuid}/actions`)).status).toBe(404);
+    expect((await context.client.get(`/v1/apps/${unknownGuid}/actions`)).status).toBe(404);
   });
 
   it("answers 404 for another workspace's App on every route", async () => {
-    const guid = (await client.post('/v1/apps', { name: 'Private' })).body.guid;
-    const stranger = await newWorkspace(test);
+    const guid = (await context.client.post('/v1/apps', { name: 'Private' })).body.guid;
+    const stranger = await newWorkspace(context.test);
     expect((await stranger.get(`/v1/apps/${guid}`)).status).toBe(404);
     expect((await stranger.put(`/v1/apps/${guid}`, { name: 'stolen' })).status).toBe(404);
     expect((await stranger.delete(`/v1/apps/${guid}`)).status).toBe(404);
     expect((await stranger.get(`/v1/apps/${guid}/actions`)).status).toBe(404);
     expect((await stranger.get('/v1/apps')).body.total_count).toBe(0);
-    expect((await client.get(`/v1/apps/${guid}`)).body.name).toBe('Private');
+    expect((await context.client.get(`/v1/apps/${guid}`)).body.name).toBe('Private');
   });
 });

@@ -1,30 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { providers } from '../../src/platform/database/schema.js';
-import {
-  type Client,
-  createAction,
-  createApp,
-  newWorkspace,
-  startTestApp,
-  type TestApp,
-  unknownGuid,
-} from '../helpers/test-app.js';
+import { createAction, createApp, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
 const canary = 'sk-canary-7f3e9c1d2b4a-do-not-leak';
-let test: TestApp;
-let client: Client;
 
-beforeAll(async () => {
-  test = await startTestApp();
-  client = await newWorkspace(test);
-});
-afterAll(() => test.close());
+const context = useTestWorkspace();
 
 describe('providers', () => {
   it('stores the key encrypted and never returns or logs it', async () => {
     const responses: string[] = [];
-    const created = await client.post('/v1/providers', {
+    const created = await context.client.post('/v1/providers', {
       provider: 'openai',
       key: canary,
       nickname: 'team-openai',
@@ -40,42 +26,49 @@ describe('providers', () => {
     });
     expect(created.body).not.toHaveProperty('key');
     const guid = created.body.guid;
-    responses.push(JSON.stringify((await client.get(`/v1/providers/${guid}`)).body));
-    responses.push(JSON.stringify((await client.get('/v1/providers')).body));
-    responses.push(JSON.stringify((await client.put(`/v1/providers/${guid}`, { key: `${canary}-2` })).body));
+    responses.push(JSON.stringify((await context.client.get(`/v1/providers/${guid}`)).body));
+    responses.push(JSON.stringify((await context.client.get('/v1/providers')).body));
+    responses.push(
+      JSON.stringify((await context.client.put(`/v1/providers/${guid}`, { key: `${canary}-2` })).body),
+    );
     // A failing request carrying the key must not echo it either.
     responses.push(
-      JSON.stringify((await client.post('/v1/providers', { provider: 'nope', key: canary })).body),
+      JSON.stringify((await context.client.post('/v1/providers', { provider: 'nope', key: canary })).body),
     );
     responses.push(
       JSON.stringify(
-        (await client.post('/v1/providers', { provider: 'openai', key: canary, nickname: 'team-openai' }))
-          .body,
+        (
+          await context.client.post('/v1/providers', {
+            provider: 'openai',
+            key: canary,
+            nickname: 'team-openai',
+          })
+        ).body,
       ),
     );
     for (const body of responses) expect(body).not.toContain('canary');
-    expect(test.logs.length).toBeGreaterThan(0);
-    expect(test.logs.join('\n')).not.toContain('canary');
+    expect(context.test.logs.length).toBeGreaterThan(0);
+    expect(context.test.logs.join('\n')).not.toContain('canary');
 
-    const [row] = await test.platform.database.database
+    const [row] = await context.test.platform.database.database
       .select()
       .from(providers)
       .where(eq(providers.id, guid));
     expect(row!.encryptedKey).not.toContain('canary');
-    expect(test.platform.secretBox.decrypt(row!.encryptedKey!)).toBe(`${canary}-2`);
+    expect(context.test.platform.secretBox.decrypt(row!.encryptedKey!)).toBe(`${canary}-2`);
   });
 
   it('updates, removes a key, and deletes', async () => {
-    const created = await client.post('/v1/providers', { provider: 'anthropic', key: 'k-1' });
+    const created = await context.client.post('/v1/providers', { provider: 'anthropic', key: 'k-1' });
     const guid = created.body.guid;
-    const cleared = await client.put(`/v1/providers/${guid}`, { key: null, nickname: 'claude' });
+    const cleared = await context.client.put(`/v1/providers/${guid}`, { key: null, nickname: 'claude' });
     expect(cleared.body).toMatchObject({ has_key: false, nickname: 'claude' });
-    expect((await client.delete(`/v1/providers/${guid}`)).status).toBe(200);
-    expect((await client.get(`/v1/providers/${guid}`)).status).toBe(404);
+    expect((await context.client.delete(`/v1/providers/${guid}`)).status).toBe(200);
+    expect((await context.client.get(`/v1/providers/${guid}`)).status).toBe(404);
   });
 
   it('keeps one default per kind', async () => {
-    const own = await newWorkspace(test);
+    const own = await newWorkspace(context.test);
     const first = await own.post('/v1/providers', { provider: 'groq', key: 'a', default: true });
     const second = await own.post('/v1/providers', { provider: 'groq', key: 'b', default: true });
     const mistral = await own.post('/v1/providers', { provider: 'mistral', key: 'c', default: true });
@@ -96,27 +89,30 @@ describe('providers', () => {
       [{ provider: 'openai', default: 'yes' }, 'body.default', 400],
     ];
     for (const [body, field, status] of cases) {
-      const response = await client.post('/v1/providers', body);
+      const response = await context.client.post('/v1/providers', body);
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect(response.body.message).toContain(field);
     }
-    const compatible = await client.post('/v1/providers', {
+    const compatible = await context.client.post('/v1/providers', {
       provider: 'openai-compatible',
       url: 'http://127.0.0.1:11434/v1',
     });
     expect(compatible.status).toBe(201);
-    const cleared = await client.put(`/v1/providers/${compatible.body.guid}`, { url: null });
+    const cleared = await context.client.put(`/v1/providers/${compatible.body.guid}`, { url: null });
     expect(cleared.status).toBe(400);
     expect(cleared.body.message).toContain('url');
   });
 
   it('manages model records and refuses to delete a provider that has some', async () => {
-    const provider = await client.post('/v1/providers', {
+    const provider = await context.client.post('/v1/providers', {
       provider: 'openai',
       key: 'k',
       nickname: 'models-test',
     });
-    const model = await client.post('/v1/models', { provider: provider.body.guid, name: 'gpt-4o-mini' });
+    const model = await context.client.post('/v1/models', {
+      provider: provider.body.guid,
+      name: 'gpt-4o-mini',
+    });
     expect(model.status).toBe(201);
     expect(model.body).toMatchObject({
       name: 'gpt-4o-mini',
@@ -124,26 +120,29 @@ describe('providers', () => {
       provider_kind: 'openai',
       reference: 'models-test/gpt-4o-mini',
     });
-    expect((await client.get(`/v1/models/${model.body.guid}`)).body).toEqual(model.body);
-    expect((await client.get('/v1/models')).body.data.map((row: { guid: string }) => row.guid)).toContain(
-      model.body.guid,
-    );
+    expect((await context.client.get(`/v1/models/${model.body.guid}`)).body).toEqual(model.body);
+    expect(
+      (await context.client.get('/v1/models')).body.data.map((row: { guid: string }) => row.guid),
+    ).toContain(model.body.guid);
     // An Action may name the model record by GUID.
-    const action = await createAction(client, { model: model.body.guid });
+    const action = await createAction(context.client, { model: model.body.guid });
     expect(action.model).toBe(model.body.guid);
 
-    expect((await client.delete(`/v1/providers/${provider.body.guid}`)).status).toBe(409);
-    expect((await client.delete(`/v1/models/${model.body.guid}`)).status).toBe(200);
-    expect((await client.get(`/v1/models/${model.body.guid}`)).status).toBe(404);
-    expect((await client.delete(`/v1/providers/${provider.body.guid}`)).status).toBe(200);
-    expect((await client.post('/v1/models', { provider: unknownGuid, name: 'x' })).status).toBe(404);
-    expect((await client.post('/v1/models', { provider: provider.body.guid })).status).toBe(400);
+    expect((await context.client.delete(`/v1/providers/${provider.body.guid}`)).status).toBe(409);
+    expect((await context.client.delete(`/v1/models/${model.body.guid}`)).status).toBe(200);
+    expect((await context.client.get(`/v1/models/${model.body.guid}`)).status).toBe(404);
+    expect((await context.client.delete(`/v1/providers/${provider.body.guid}`)).status).toBe(200);
+    expect((await context.client.post('/v1/models', { provider: unknownGuid, name: 'x' })).status).toBe(404);
+    expect((await context.client.post('/v1/models', { provider: provider.body.guid })).status).toBe(400);
   });
 
   it("answers 404 for another workspace's providers and models", async () => {
-    const provider = await client.post('/v1/providers', { provider: 'google', key: 'k' });
-    const model = await client.post('/v1/models', { provider: provider.body.guid, name: 'gemini-2.0-flash' });
-    const stranger = await newWorkspace(test);
+    const provider = await context.client.post('/v1/providers', { provider: 'google', key: 'k' });
+    const model = await context.client.post('/v1/models', {
+      provider: provider.body.guid,
+      name: 'gemini-2.0-flash',
+    });
+    const stranger = await newWorkspace(context.test);
     for (const [method, url, body] of [
       ['GET', `/v1/providers/${provider.body.guid}`],
       ['PUT', `/v1/providers/${provider.body.guid}`, { nickname: 'mine' }],

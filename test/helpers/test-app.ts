@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type LecternApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/database/connection.js';
@@ -176,3 +176,20 @@ export async function createAction(client: Client, fields: Record<string, unknow
 }
 
 export const unknownGuid = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * The usual set-up of a test file: one app on its own database and one workspace client, started
+ * before the file's tests and closed after them. Read the fields inside tests, not at import time.
+ */
+export function useTestWorkspace(environment: Record<string, string> = {}): {
+  test: TestApp;
+  client: Client;
+} {
+  const context = {} as { test: TestApp; client: Client };
+  beforeAll(async () => {
+    context.test = await startTestApp(environment);
+    context.client = await newWorkspace(context.test);
+  });
+  afterAll(() => context.test.close());
+  return context;
+}

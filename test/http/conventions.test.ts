@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, newWorkspace, request, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { newWorkspace, request, useTestWorkspace } from '../helpers/test-app.js';
 
-let test: TestApp;
-let client: Client;
-
-beforeAll(async () => {
-  test = await startTestApp({ LECTERN_BODY_LIMIT_BYTES: '2000' });
-  client = await newWorkspace(test);
-});
-afterAll(() => test.close());
+const context = useTestWorkspace({ LECTERN_BODY_LIMIT_BYTES: '2000' });
 
 function expectErrorBody(body: any, status: number, code: string) {
   expect(body.error).toMatchObject({ status, code });
@@ -19,20 +12,20 @@ function expectErrorBody(body: any, status: number, code: string) {
 
 describe('HTTP conventions', () => {
   it('answers unknown routes with a JSON 404 in the error body shape', async () => {
-    const response = await request(test.app, 'GET', '/v1/does-not-exist');
+    const response = await request(context.test.app, 'GET', '/v1/does-not-exist');
     expect(response.status).toBe(404);
     expectErrorBody(response.body, 404, 'not_found');
   });
 
   it('rejects a malformed GUID with 400 naming the parameter', async () => {
-    const response = await client.get('/v1/apps/not-a-guid');
+    const response = await context.client.get('/v1/apps/not-a-guid');
     expect(response.status).toBe(400);
     expectErrorBody(response.body, 400, 'validation_error');
     expect(response.body.message).toContain('params.guid');
   });
 
   it('rejects malformed JSON with 400', async () => {
-    const response = await client.request('POST', '/v1/apps', '{"name": ', {
+    const response = await context.client.request('POST', '/v1/apps', '{"name": ', {
       'content-type': 'application/json',
     });
     expect(response.status).toBe(400);
@@ -40,49 +33,53 @@ describe('HTTP conventions', () => {
   });
 
   it('rejects prototype-poisoning JSON with 400', async () => {
-    const response = await client.request('POST', '/v1/apps', '{"name":"x","__proto__":{"admin":true}}');
+    const response = await context.client.request(
+      'POST',
+      '/v1/apps',
+      '{"name":"x","__proto__":{"admin":true}}',
+    );
     expect(response.status).toBe(400);
   });
 
   it('rejects a body that is not JSON with 400', async () => {
-    const response = await client.request('POST', '/v1/apps', 'name=x', {
+    const response = await context.client.request('POST', '/v1/apps', 'name=x', {
       'content-type': 'application/x-www-form-urlencoded',
     });
     expect(response.status).toBe(400);
     expectErrorBody(response.body, 400, 'unsupported_content_type');
-    const plain = await client.request('POST', '/v1/apps', 'hello', { 'content-type': 'text/plain' });
+    const plain = await context.client.request('POST', '/v1/apps', 'hello', { 'content-type': 'text/plain' });
     expect(plain.status).toBe(400);
   });
 
   it('rejects a body over the configured limit with 413 before parsing', async () => {
-    const response = await client.post('/v1/apps', { name: 'x'.repeat(5000) });
+    const response = await context.client.post('/v1/apps', { name: 'x'.repeat(5000) });
     expect(response.status).toBe(413);
     expectErrorBody(response.body, 413, 'payload_too_large');
   });
 
   it('names the offending field on validation failures', async () => {
-    const response = await client.post('/v1/apps', { name: 42 });
+    const response = await context.client.post('/v1/apps', { name: 42 });
     expect(response.status).toBe(400);
     expect(response.body.message).toContain('body.name');
   });
 
   it('answers with and without a trailing slash', async () => {
-    const withSlash = await client.get('/v1/apps/');
-    const without = await client.get('/v1/apps');
+    const withSlash = await context.client.get('/v1/apps/');
+    const without = await context.client.get('/v1/apps');
     expect(withSlash.status).toBe(200);
     expect(withSlash.body).toEqual(without.body);
   });
 
   it('accepts an empty body with a JSON content type (DELETE from older clients)', async () => {
-    const created = await client.post('/v1/apps', { name: 'to delete' });
-    const response = await client.request('DELETE', `/v1/apps/${created.body.guid}`, undefined, {
+    const created = await context.client.post('/v1/apps', { name: 'to delete' });
+    const response = await context.client.request('DELETE', `/v1/apps/${created.body.guid}`, undefined, {
       'content-type': 'application/json',
     });
     expect(response.status).toBe(200);
   });
 
   it('paginates with skip/limit, defaults 0 and 100, limit capped at 1000', async () => {
-    const own = await newWorkspace(test);
+    const own = await newWorkspace(context.test);
     for (let index = 0; index < 5; index++) await own.post('/v1/apps', { name: `app ${index}` });
     const page = await own.get('/v1/apps?skip=1&limit=2');
     expect(page.status).toBe(200);
@@ -105,13 +102,13 @@ describe('HTTP conventions', () => {
   });
 
   it('publishes an OpenAPI document and a docs page', async () => {
-    const document = await request(test.app, 'GET', '/openapi.json');
+    const document = await request(context.test.app, 'GET', '/openapi.json');
     expect(document.status).toBe(200);
     expect(document.body.openapi).toMatch(/^3\./);
     expect(Object.keys(document.body.paths)).toEqual(
       expect.arrayContaining(['/v1/actions/create', '/v1/providers']),
     );
-    const docs = await request(test.app, 'GET', '/docs/');
+    const docs = await request(context.test.app, 'GET', '/docs/');
     expect(docs.status).toBe(200);
     expect(String(docs.body)).toContain('<html');
   });
