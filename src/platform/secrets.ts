@@ -12,7 +12,13 @@ export function loadOrCreateSecret(configured: string | undefined, dataDirectory
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDirectory, { recursive: true });
   const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process on the same data dir created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
   chmodSync(file, 0o600);
   return secret;
 }
