@@ -38,12 +38,6 @@ export class UnauthorizedError extends AppError {
   }
 }
 
-export class ForbiddenError extends AppError {
-  constructor(message: string) {
-    super(403, 'forbidden', message);
-  }
-}
-
 /** A model provider failed; `retryable` tells the run engine whether another attempt may succeed. */
 export class ProviderError extends AppError {
   constructor(

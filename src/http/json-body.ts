@@ -18,10 +18,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       try {
         done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
       } catch (error) {
-        done(
-          new AppError(400, 'invalid_json', `Malformed JSON body: ${(error as Error).message}`),
-          undefined,
-        );
+        // JSON.parse quotes part of the body in its message; the body may hold a key, so keep only the position.
+        const position = /position (\d+)/.exec((error as Error).message)?.[1];
+        const where = position === undefined ? '' : ` at position ${position}`;
+        done(new AppError(400, 'invalid_json', `Malformed JSON body${where}`), undefined);
       }
     },
   );

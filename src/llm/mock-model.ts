@@ -20,9 +20,6 @@ export function isMockModelName(name: string): name is MockModelName {
   return (mockModelNames as readonly string[]).includes(name);
 }
 
-/** USD per million tokens (CONTRACT §4). */
-export const mockPrices = { inputPerMillion: 1, outputPerMillion: 2 };
-
 const slowTokenDelayMs = 50;
 
 function messageText(message: LanguageModelV3Message | undefined): string {

@@ -24,8 +24,3 @@ export function templateParseError(source: string): string | undefined {
     return (error as Error).message.split('\n')[0];
   }
 }
-
-/** Top-level variable names a template reads (`{{ name }}`, `{{ user.name }}` → `name`, `user`). */
-export function templateVariables(source: string): string[] {
-  return templateEngine.globalVariablesSync(source);
-}

@@ -32,6 +32,15 @@ describe('HTTP conventions', () => {
     expectErrorBody(response.body, 400, 'invalid_json');
   });
 
+  it('does not echo a malformed body back in the error', async () => {
+    const response = await context.client.request('POST', '/v1/providers', 'sk-secret-in-a-broken-body', {
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body, 400, 'invalid_json');
+    expect(JSON.stringify(response.body)).not.toContain('sk-secret');
+  });
+
   it('rejects prototype-poisoning JSON with 400', async () => {
     const response = await context.client.request(
       'POST',

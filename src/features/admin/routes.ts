@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdminToken } from '../../http/authentication.js';
 import { listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guid, guidParams } from '../../http/params.js';
+import { guidParams } from '../../http/params.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 
 const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
@@ -36,7 +36,7 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
       return { data: keys, total_count: keys.length, has_next_page: false };
     });
 
-    app.delete('/api_keys/:guid', { schema: { tags, params: z.object({ guid }) } }, async (request) => {
+    app.delete('/api_keys/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return workspaces.revokeApiKey(request.params.guid);
     });
   };
