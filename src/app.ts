@@ -10,7 +10,12 @@ import {
 import { actionRoutes } from './features/actions/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { appRoutes } from './features/apps/routes.js';
+import { dataRoutes } from './features/data/routes.js';
+import { feedbackRoutes } from './features/feedback/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
+import { runRoutes } from './features/runs/routes.js';
+import { streamRoutes } from './features/runs/stream-routes.js';
+import { sessionRoutes } from './features/sessions/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -56,9 +61,16 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
       await v1.register(appRoutes(services.apps, services.actions));
       await v1.register(actionRoutes(services.actions));
       await v1.register(providerRoutes(services.providers));
+      await v1.register(runRoutes(services.runs, services.engine));
+      await v1.register(dataRoutes(services.data));
+      await v1.register(feedbackRoutes(services.feedback));
+      await v1.register(sessionRoutes(services.sessions, services.data));
     },
     { prefix: '/v1' },
   );
+  await app.register(streamRoutes(services.runs));
+  // Streamed generations keep running after their client leaves; let them store their output.
+  app.addHook('onClose', () => services.runs.drain());
 
   if (platform.config.adminToken) {
     await app.register(adminRoutes(services.workspaces, platform.config.adminToken), { prefix: '/admin/v1' });

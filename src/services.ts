@@ -2,29 +2,70 @@ import { createActionRepository } from './features/actions/repository.js';
 import { createActionService } from './features/actions/service.js';
 import { createAppRepository } from './features/apps/repository.js';
 import { createAppService } from './features/apps/service.js';
+import { createGenerationRepository } from './features/data/repository.js';
+import { createDataService } from './features/data/service.js';
+import { createFeedbackRepository } from './features/feedback/repository.js';
+import { createFeedbackService } from './features/feedback/service.js';
 import { createModelResolver } from './features/providers/model-resolution.js';
 import { createProviderRepository } from './features/providers/repository.js';
 import { createProviderService } from './features/providers/service.js';
+import { createAsyncRunRepository } from './features/runs/async-run-repository.js';
+import { createRunEngine, type Retriever } from './features/runs/engine.js';
+import { createRunService } from './features/runs/service.js';
+import { createSessionRepository } from './features/sessions/repository.js';
+import { createSessionService } from './features/sessions/service.js';
 import { createWorkspaceRepository } from './features/workspaces/repository.js';
 import { createWorkspaceService } from './features/workspaces/service.js';
+import { createToolRegistry } from './llm/tool-registry.js';
 import type { Platform } from './platform/platform.js';
+
+// Contexts (retrieval) come with their own feature; until one is wired, attached Context GUIDs find nothing.
+const noRetrieval: Retriever = async () => [];
 
 /** Every service, wired once per process from the platform. */
 export function createServices(platform: Platform) {
   const database = platform.database.database;
   const providerRepository = createProviderRepository(database);
-  const models = createModelResolver(
-    providerRepository,
-    platform.secretBox,
-    platform.config.providerFallbacks,
-  );
+  const models = createModelResolver(providerRepository, platform.secretBox, platform.config.providerFallbacks);
   const apps = createAppService(createAppRepository(database));
+  const actions = createActionService(createActionRepository(database), apps, models);
+  const requireAction = async (workspaceId: string, actionId: string) => {
+    await actions.get(workspaceId, actionId);
+  };
+  const sessions = createSessionService(createSessionRepository(database), requireAction);
+  const generationRepository = createGenerationRepository(database);
+  const feedbackRepository = createFeedbackRepository(database);
+  const data = createDataService(generationRepository, feedbackRepository, {
+    requireAction,
+    async requireSession(workspaceId, sessionId, actionId) {
+      if (actionId) await sessions.requireForRun(workspaceId, sessionId, actionId);
+      else await sessions.require(workspaceId, sessionId);
+    },
+  });
+  const tools = createToolRegistry();
+  const engine = createRunEngine({ actions, models, sessions, data, tools, retriever: noRetrieval });
+  const runs = createRunService({
+    engine,
+    data,
+    asyncRuns: createAsyncRunRepository(database),
+    jobs: platform.jobs,
+    streams: platform.streams,
+    signer: platform.signer,
+    baseUrl: platform.config.baseUrl,
+    logger: platform.logger.child({ component: 'runs' }),
+  });
   return {
     workspaces: createWorkspaceService(createWorkspaceRepository(database)),
     apps,
     providers: createProviderService(providerRepository, platform.secretBox),
     models,
-    actions: createActionService(createActionRepository(database), apps, models),
+    actions,
+    sessions,
+    data,
+    feedback: createFeedbackService(feedbackRepository, generationRepository),
+    tools,
+    engine,
+    runs,
   };
 }
 

@@ -113,7 +113,8 @@ const toolCallsReason: LanguageModelV3FinishReason = { unified: 'tool-calls', ra
 export class MockLanguageModel implements LanguageModelV3 {
   readonly specificationVersion = 'v3';
   readonly provider = 'mock';
-  readonly supportedUrls = {};
+  // Every URL is passed through as is: the mock never downloads anything.
+  readonly supportedUrls = { '*/*': [/^.*$/] };
   private callCount = 0;
 
   constructor(readonly modelId: MockModelName) {}

@@ -2,12 +2,14 @@ import { Liquid } from 'liquidjs';
 
 /**
  * Prompt templates are LiquidJS with the dangerous parts off: no file system (`templates: {}` makes
- * every include/render/layout miss), own properties only (no `constructor` walks), strict variables,
- * and limits on parse size, render time and memory so a template cannot stall the server.
+ * every include/render/layout miss), own properties only (no `constructor` walks), strict variables
+ * (except in `{% if %}`, so optional sections work), and limits on parse size, render time and
+ * memory so a template cannot stall the server. Variable values are data: they are never rendered.
  */
 export const templateEngine = new Liquid({
   templates: {},
   strictVariables: true,
+  lenientIf: true,
   strictFilters: true,
   ownPropertyOnly: true,
   parseLimit: 200_000,
@@ -22,5 +24,27 @@ export function templateParseError(source: string): string | undefined {
     return undefined;
   } catch (error) {
     return (error as Error).message.split('\n')[0];
+  }
+}
+
+/** The top-level variable names a template reads (`{{ user.name }}` → `user`). */
+export function templateVariables(source: string): string[] {
+  return templateEngine.globalVariablesSync(templateEngine.parse(source));
+}
+
+/** Thrown for a variable the template needs and the input does not give. */
+export class MissingVariableError extends Error {
+  constructor(readonly variable: string) {
+    super(`missing template variable "${variable}"`);
+  }
+}
+
+export async function renderTemplate(source: string, variables: Record<string, unknown>): Promise<string> {
+  try {
+    return await templateEngine.parseAndRender(source, variables);
+  } catch (error) {
+    const undefinedVariable = /undefined variable: ([^,]+)/.exec((error as Error).message);
+    if (undefinedVariable) throw new MissingVariableError(undefinedVariable[1]!);
+    throw error;
   }
 }

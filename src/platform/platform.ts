@@ -42,7 +42,9 @@ export async function createPlatform(
   const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
   const secret = loadOrCreateSecret(config.secret, config.dataDirectory);
-  const jobs = createDatabaseJobQueue(database.database, logger.child({ component: 'jobs' }));
+  const jobs = createDatabaseJobQueue(database.database, logger.child({ component: 'jobs' }), {
+    exclusive: database.kind === 'pglite',
+  });
   const streams = createMemoryStreamBus();
   const blobs = createFileBlobStore(path.join(config.dataDirectory, 'files'));
   return {

@@ -42,7 +42,7 @@ const slug = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'lowercase letters, digits, "_" and "-", at most 100 characters')
   .refine((value) => !guid.safeParse(value).success, 'must not look like a GUID');
 
-const environment = z
+export const environment = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" and "-", at most 64 characters');
 

@@ -8,11 +8,14 @@ import type { AppService } from '../apps/service.js';
 import type { ModelResolver } from '../providers/model-resolution.js';
 import type {
   ActionRepository,
+  ActionRow,
   ActionVersionRow,
   ActionWithVersion,
   NewActionVersion,
 } from './repository.js';
 import type { CreateActionInput, DeployInput, UpdateActionInput } from './schemas.js';
+
+export type ResolvedAction = { action: ActionRow; version: ActionVersionRow; environment: string | null };
 
 function presentVersionFields(version: ActionVersionRow) {
   return {
@@ -217,6 +220,35 @@ export function createActionService(repository: ActionRepository, apps: AppServi
         created_at: row.createdAt.toISOString(),
       }));
       return { rows: data, total };
+    },
+
+    /**
+     * The Action and version a run uses (CONTRACT §5): `version` runs that version, `environment` the
+     * version deployed there, neither the default environment's; a missing one is a 400.
+     */
+    async resolveForRun(
+      workspaceId: string,
+      guidOrSlug: string,
+      selection: { version?: number; environment?: string },
+    ): Promise<ResolvedAction> {
+      const row = await repository.findLatest(
+        workspaceId,
+        isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
+      );
+      if (!row) throw new NotFoundError('Action not found');
+      if (row.action.disabled) throw new ValidationError('this Action is disabled', 'action');
+      if (selection.version !== undefined) {
+        const version = await repository.findVersion(row.action.id, selection.version);
+        if (!version) throw new ValidationError(`the Action has no version ${selection.version}`, 'version');
+        return { action: row.action, version, environment: selection.environment ?? null };
+      }
+      const environment = selection.environment ?? row.action.defaultEnvironment;
+      const deployed = (await repository.deployments([row.action.id])).get(row.action.id)?.[environment];
+      if (deployed === undefined) {
+        throw new ValidationError(`nothing is deployed to "${environment}"`, 'environment');
+      }
+      const version = await repository.findVersion(row.action.id, deployed);
+      return { action: row.action, version: version!, environment };
     },
 
     async setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<ActionRecord> {

@@ -6,6 +6,9 @@ import { guidParams } from '../../http/params.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 
 const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
+const settingsBody = z.strictObject({
+  allow_model_overrides: z.boolean().optional().describe('whether runs may override provider and model (modelOptions)'),
+});
 
 /** The instance admin API (CONTRACT §2), mounted only when LECTERN_ADMIN_TOKEN is set. */
 export function adminRoutes(workspaces: WorkspaceService, adminToken: string): FastifyPluginAsyncZod {
@@ -21,6 +24,16 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
       const { rows, total } = await workspaces.listWorkspaces(request.query);
       return listEnvelope(rows, total, request.query);
     });
+
+    app.put(
+      '/workspaces/:guid/settings',
+      { schema: { tags, params: guidParams, body: settingsBody } },
+      async (request) => {
+        return workspaces.updateSettings(request.params.guid, {
+          allowModelOverrides: request.body.allow_model_overrides,
+        });
+      },
+    );
 
     app.post(
       '/workspaces/:guid/api_keys',

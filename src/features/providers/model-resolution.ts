@@ -19,6 +19,8 @@ export type ResolvedModel = {
   /** The workspace provider record used, when one was (not for env fallbacks or mock). */
   providerGuid?: string;
   languageModel: LanguageModelV3;
+  /** Decrypted; only gateway_payload hands it out (SPEC §4.8). */
+  credentials: ProviderCredentials;
 };
 
 type Target = { kind: ProviderKind; modelName: string; provider?: ProviderRow };
@@ -93,6 +95,7 @@ export function createModelResolver(
         modelName: found.modelName,
         providerGuid: found.provider?.id,
         languageModel: createLanguageModel(found.kind, found.modelName, resolvedCredentials),
+        credentials: resolvedCredentials,
       };
     },
   };

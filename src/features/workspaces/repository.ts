@@ -33,6 +33,15 @@ export function createWorkspaceRepository(database: Database) {
       });
     },
 
+    async updateSettings(id: string, settings: WorkspaceRow['settings']): Promise<WorkspaceRow | undefined> {
+      const [row] = await database
+        .update(workspaces)
+        .set({ settings: sql`${workspaces.settings} || ${JSON.stringify(settings)}::jsonb` })
+        .where(eq(workspaces.id, id))
+        .returning();
+      return row;
+    },
+
     async findWorkspace(id: string): Promise<WorkspaceRow | undefined> {
       const [row] = await database.select().from(workspaces).where(eq(workspaces.id, id));
       return row;

@@ -28,7 +28,12 @@ function keyRow(workspaceId: string, key: string) {
 }
 
 export function presentWorkspace(row: WorkspaceRow) {
-  return { guid: row.id, name: row.name, created_at: row.createdAt.toISOString() };
+  return {
+    guid: row.id,
+    name: row.name,
+    settings: { allow_model_overrides: row.settings.allowModelOverrides !== false },
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 export function createWorkspaceService(repository: WorkspaceRepository) {
@@ -61,6 +66,13 @@ export function createWorkspaceService(repository: WorkspaceRepository) {
         : await repository.findWorkspaceByName(reference);
       if (!workspace) throw new NotFoundError('Workspace not found');
       return workspace;
+    },
+
+    /** Merges the given settings into the workspace's. */
+    async updateSettings(workspaceGuid: string, settings: WorkspaceSettings) {
+      const row = await repository.updateSettings(workspaceGuid, settings);
+      if (!row) throw new NotFoundError('Workspace not found');
+      return presentWorkspace(row);
     },
 
     async createApiKey(workspaceReference: string) {

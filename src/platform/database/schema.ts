@@ -6,6 +6,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -193,3 +194,147 @@ export const jobs = pgTable(
   },
   (table) => [index('jobs_ready_index').on(table.status, table.runAt)],
 );
+
+export type MessagePart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } }
+  | { type: 'file'; file: { file_data?: string; file_id?: string; filename?: string } }
+  | { type: 'refusal'; refusal: string };
+
+/** A message as SPEC §2 writes it (requests, `full_prompt_sent`, stored history). */
+export type PromptMessage = { role: string; content: string | MessagePart[] };
+
+export type GenerationCost = { input: number; output: number; generation: number };
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    extUserId: text('ext_user_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('sessions_workspace_index').on(table.workspaceId, table.extUserId, table.createdAt)],
+);
+
+export const experiments = pgTable(
+  'experiments',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    appId: uuid('app_id')
+      .notNull()
+      .references(() => apps.id),
+    name: text('name').notNull(),
+    primaryActionId: uuid('primary_action_id')
+      .notNull()
+      .references(() => actions.id),
+    secondaryActionId: uuid('secondary_action_id')
+      .notNull()
+      .references(() => actions.id),
+    /** Share of traffic sent to the secondary Action, 0–1. */
+    split: real('split').notNull().default(0.5),
+    status: text('status').notNull().default('running'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('experiments_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+/** One stored generation (the SPEC "data record"); only complete generations are stored. */
+export const generations = pgTable(
+  'generations',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id').references(() => sessions.id),
+    experimentId: uuid('experiment_id').references(() => experiments.id),
+    input: jsonb('input').$type<unknown>(),
+    output: text('output').notNull(),
+    fullPromptSent: jsonb('full_prompt_sent').$type<PromptMessage[]>().notNull().default([]),
+    /** The user turn this run added, replayed before later turns of the same session. */
+    turnMessages: jsonb('turn_messages').$type<PromptMessage[]>().notNull().default([]),
+    model: text('model'),
+    modelProvider: text('model_provider'),
+    numInputTokens: integer('num_input_tokens'),
+    numOutputTokens: integer('num_output_tokens'),
+    latencyMs: integer('latency_ms'),
+    cost: jsonb('cost').$type<GenerationCost>(),
+    environment: text('environment'),
+    version: integer('version'),
+    extUserId: text('ext_user_id'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** How it was made: sync, stream, async, experiment, workflow, api (POST /v1/data), gateway. */
+    source: text('source').notNull(),
+    cached: boolean('cached').notNull().default(false),
+    /** hash(version, rendered messages, model, options) for `cache: true` runs (DESIGN.md §4). */
+    cacheKey: text('cache_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('generations_action_index').on(table.workspaceId, table.actionId, table.createdAt),
+    index('generations_session_index').on(table.sessionId, table.createdAt),
+    index('generations_cache_index').on(table.workspaceId, table.cacheKey),
+    index('generations_experiment_index').on(table.experimentId),
+  ],
+);
+
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    generationId: uuid('generation_id')
+      .notNull()
+      .references(() => generations.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    value: text('value').notNull(),
+    source: text('source').notNull(),
+    createdById: text('created_by_id').notNull(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    deleted: boolean('deleted').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('feedback_generation_index').on(table.generationId, table.createdAt)],
+);
+
+/** An asynchronous run: what `result_url` polls. The generation is stored under `generation_id`. */
+export const asyncRuns = pgTable('async_runs', {
+  id: uuid('id').primaryKey(),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  actionId: uuid('action_id')
+    .notNull()
+    .references(() => actions.id, { onDelete: 'cascade' }),
+  /** Chosen up front, so a retried job never stores a second record. */
+  generationId: uuid('generation_id').notNull(),
+  status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull(),
+  output: text('output'),
+  errorStatus: integer('error_status'),
+  errorCode: text('error_code'),
+  error: text('error'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -24,6 +24,11 @@ export type DatabaseJobQueueOptions = {
   pollIntervalMs?: number;
   /** How long stop() waits for running jobs before leaving them to be re-claimed after their lock. */
   drainTimeoutMs?: number;
+  /**
+   * This process is the only worker (embedded PGlite owns its data dir): a job still marked running
+   * at start belonged to a process that died, so it is taken again at once instead of after its lock.
+   */
+  exclusive?: boolean;
 };
 
 /**
@@ -179,9 +184,19 @@ export function createDatabaseJobQueue(
     start() {
       if (started) return;
       started = true;
-      timer = setInterval(() => void poll(), pollIntervalMs);
-      timer.unref();
-      void poll();
+      const recovered = options.exclusive
+        ? database.execute(
+            sql`UPDATE ${jobs} SET status = 'queued', locked_until = NULL, updated_at = now() WHERE status = 'running'`,
+          )
+        : Promise.resolve();
+      void recovered
+        .catch((error: unknown) => logger.error({ err: error }, 'job recovery failed'))
+        .then(() => {
+          if (stopping) return;
+          timer = setInterval(() => void poll(), pollIntervalMs);
+          timer.unref();
+          void poll();
+        });
     },
     async stop() {
       stopping = true;

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import { logDataBody } from './schemas.js';
+import type { DataService } from './service.js';
+
+export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['data'];
+
+    app.get('/data/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return data.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.post('/data', { schema: { tags, body: logDataBody } }, async (request, reply) => {
+      return reply.status(201).send(await data.log(workspaceOf(request).id, request.body));
+    });
+
+    app.get(
+      '/actions/:guid/data',
+      { schema: { tags: ['actions', 'data'], params: guidParams, querystring: paginationQuery } },
+      async (request) => {
+        const { rows, total } = await data.listForAction(workspaceOf(request).id, request.params.guid, request.query);
+        return listEnvelope(rows, total, request.query);
+      },
+    );
+  };
+}

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { dataGuidParams, feedbackBody, legacyFeedbackBody } from './schemas.js';
+import type { FeedbackService } from './service.js';
+
+export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['feedback'];
+
+    app.post(
+      '/feedback/:dataGuid',
+      { schema: { tags, params: dataGuidParams, body: feedbackBody } },
+      async (request, reply) => {
+        const workspace = workspaceOf(request);
+        const record = await feedback.create(workspace.id, workspace.apiKeyId, request.params.dataGuid, request.body);
+        return reply.status(201).send(record);
+      },
+    );
+
+    // Older clients post to the collection with the data GUID in the body (CONTRACT §12).
+    app.post('/feedback', { schema: { tags, body: legacyFeedbackBody } }, async (request, reply) => {
+      const workspace = workspaceOf(request);
+      const { data, meta_data, metadata, ...fields } = request.body;
+      const record = await feedback.create(workspace.id, workspace.apiKeyId, data, {
+        ...fields,
+        metadata: metadata ?? meta_data,
+      });
+      return reply.status(201).send(record);
+    });
+  };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { guid } from '../../http/params.js';
+
+const feedbackFields = {
+  type: z.string().trim().min(1).max(100).describe('rating, correction, issue, action, … (any string)'),
+  value: z.string().max(100_000).describe('stored as given: never translated to a number'),
+  source: z.string().min(1).max(100).optional(),
+};
+
+/** SPEC §4.2. */
+export const feedbackBody = z.strictObject({
+  ...feedbackFields,
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+
+/** The legacy collection route `POST /v1/feedback/` of older clients (CONTRACT §12). */
+export const legacyFeedbackBody = z.object({
+  ...feedbackFields,
+  data: guid,
+  meta_data: z.record(z.string(), z.unknown()).nullable().optional(),
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+
+export const dataGuidParams = z.object({ dataGuid: guid });
+
+export type FeedbackInput = z.infer<typeof feedbackBody>;

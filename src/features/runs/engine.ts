@@ -1,0 +1,242 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { ValidationError } from '../../errors.js';
+import type { MetadataFilter } from '../../http/metadata-filter.js';
+import { isGuid } from '../../http/params.js';
+import { messageText, toModelMessages } from '../../llm/messages.js';
+import { wordTokens } from '../../llm/mock-model.js';
+import { callModel, type ModelAnswer } from '../../llm/model-call.js';
+import { generationCost } from '../../llm/prices.js';
+import { splitModelReference } from '../../llm/provider-kinds.js';
+import type { ServerTools, ToolRegistry } from '../../llm/tool-registry.js';
+import type { GenerationCost, PromptMessage } from '../../platform/database/schema.js';
+import type { ActionService, ResolvedAction } from '../actions/service.js';
+import type { NewGeneration } from '../data/repository.js';
+import type { DataService } from '../data/service.js';
+import type { ModelResolver, ResolvedModel } from '../providers/model-resolution.js';
+import type { SessionService } from '../sessions/service.js';
+import { type BuiltPrompt, buildPrompt } from './prompt.js';
+import type { ModelOptions, RunInput, RunRequest } from './schemas.js';
+
+/** Finds Context chunks for a run; the Contexts feature provides it (none are found without it). */
+export type Retriever = (query: {
+  workspaceId: string;
+  contextIds: string[];
+  text: string;
+  metadataFilter?: MetadataFilter;
+  legacyFilter?: string | null;
+}) => Promise<string[]>;
+
+/** Who runs: the workspace and whether it lets requests override the model. */
+export type RunCaller = { workspaceId: string; allowModelOverrides: boolean };
+
+/** How the run was asked for; recorded as the data record's `source`. */
+export type RunSource = 'sync' | 'stream' | 'async' | 'experiment' | 'workflow' | 'skill';
+
+export type PreparedRun = {
+  caller: RunCaller;
+  generationId: string;
+  resolved: ResolvedAction;
+  model: ResolvedModel;
+  prompt: BuiltPrompt;
+  request: RunRequest;
+  sessionId: string | null;
+  tools: ServerTools;
+  cacheKey: string | null;
+  source: RunSource;
+  experimentId: string | null;
+};
+
+export type RunOutcome = {
+  generationId: string;
+  msg: string;
+  fullPromptSent: PromptMessage[];
+  cost: GenerationCost | undefined;
+  cached: boolean;
+};
+
+export type RunOptions = {
+  /** A GUID chosen by the caller (streams and async runs announce it before the run ends). */
+  generationId?: string;
+  source: RunSource;
+  experimentId?: string | null;
+};
+
+function modelReference(actionModel: string, resolved: ResolvedModel, options: ModelOptions | undefined) {
+  if (!options?.provider && !options?.model) return actionModel;
+  const original = isGuid(actionModel) ? undefined : splitModelReference(actionModel);
+  const provider = options.provider ?? original?.prefix ?? resolved.kind;
+  return `${provider}/${options.model ?? resolved.modelName}`;
+}
+
+function lastUserText(messages: PromptMessage[]): string {
+  const last = messages.findLast((message) => message.role === 'user');
+  return last ? messageText(last.content) : '';
+}
+
+function inputQueryText(input: RunInput): string {
+  if (typeof input === 'string') return input;
+  if (Array.isArray(input)) return lastUserText(input as PromptMessage[]);
+  return Object.values(input)
+    .filter((value) => typeof value === 'string')
+    .join('\n');
+}
+
+/**
+ * The one run engine (DESIGN.md §4): every way of running a prompt — sync, stream, async,
+ * experiment, workflow block, skill — prepares and executes through it.
+ */
+export function createRunEngine(dependencies: {
+  actions: ActionService;
+  models: ModelResolver;
+  sessions: SessionService;
+  data: DataService;
+  tools: ToolRegistry;
+  retriever: Retriever;
+}) {
+  const { actions, models, sessions, data, tools, retriever } = dependencies;
+
+  async function history(workspaceId: string, sessionId: string): Promise<PromptMessage[]> {
+    const turns = await data.sessionTurns(workspaceId, sessionId);
+    return turns.flatMap((turn) => [...turn.turn, { role: 'assistant', content: turn.output }]);
+  }
+
+  /** Everything a run needs, checked before anything is called or stored: bad input fails here with a 400. */
+  async function prepare(
+    caller: RunCaller,
+    guidOrSlug: string,
+    request: RunRequest,
+    options: RunOptions,
+  ): Promise<PreparedRun> {
+    const resolved = await actions.resolveForRun(caller.workspaceId, guidOrSlug, request);
+    const { action, version } = resolved;
+    if (request.modelOptions && !caller.allowModelOverrides) {
+      throw new ValidationError('this workspace does not allow model overrides', 'modelOptions');
+    }
+    const actionModel = await models.resolve(caller.workspaceId, version.model);
+    const reference = modelReference(version.model, actionModel, request.modelOptions);
+    const model = reference === version.model ? actionModel : await models.resolve(caller.workspaceId, reference);
+    const sessionId = request.session ?? null;
+    if (sessionId) await sessions.requireForRun(caller.workspaceId, sessionId, action.id);
+    const contextChunks =
+      version.contexts.length > 0
+        ? await retriever({
+            workspaceId: caller.workspaceId,
+            contextIds: version.contexts,
+            text: inputQueryText(request.input),
+            metadataFilter: request.metadata,
+            legacyFilter: request.filter,
+          })
+        : [];
+    const prompt = await buildPrompt({
+      version,
+      input: request.input,
+      extraMessages: request.messages as PromptMessage[] | undefined,
+      history: sessionId ? await history(caller.workspaceId, sessionId) : [],
+      contextChunks,
+    });
+    const runTools = await tools.toolsFor(caller.workspaceId, version);
+    const cacheKey = request.cache
+      ? createHash('sha256')
+          .update(
+            JSON.stringify([
+              action.id,
+              version.version,
+              prompt.messages,
+              model.kind,
+              model.modelName,
+              version.modelConfig,
+              request.modelOptions?.jsonSchema ?? null,
+              runTools.definitions,
+            ]),
+          )
+          .digest('hex')
+      : null;
+    return {
+      caller,
+      generationId: options.generationId ?? randomUUID(),
+      resolved,
+      model,
+      prompt,
+      request,
+      sessionId,
+      tools: runTools,
+      cacheKey,
+      source: options.source,
+      experimentId: options.experimentId ?? null,
+    };
+  }
+
+  function generationRow(run: PreparedRun, answer: ModelAnswer, extra: Partial<NewGeneration>): NewGeneration {
+    return {
+      id: run.generationId,
+      workspaceId: run.caller.workspaceId,
+      actionId: run.resolved.action.id,
+      sessionId: run.sessionId,
+      experimentId: run.experimentId,
+      input: run.request.input,
+      output: answer.msg,
+      fullPromptSent: run.prompt.messages,
+      turnMessages: run.prompt.turn,
+      model: run.model.modelName,
+      modelProvider: run.model.kind,
+      numInputTokens: answer.usage.inputTokens,
+      numOutputTokens: answer.usage.outputTokens,
+      environment: run.resolved.environment,
+      version: run.resolved.version.version,
+      extUserId: run.request.extUserId ?? null,
+      metadata: run.request.metadata ?? {},
+      source: run.source,
+      cacheKey: run.cacheKey,
+      ...extra,
+    };
+  }
+
+  /** A stored answer for the same cache key, replayed without a provider call (DESIGN.md §4). */
+  async function fromCache(run: PreparedRun, onToken?: (token: string) => void): Promise<RunOutcome | undefined> {
+    if (!run.cacheKey) return undefined;
+    const hit = await data.findByCacheKey(run.caller.workspaceId, run.cacheKey);
+    if (!hit) return undefined;
+    if (onToken) for (const token of wordTokens(hit.output)) onToken(token);
+    const cost = { input: 0, output: 0, generation: 0 };
+    const answer: ModelAnswer = {
+      msg: hit.output,
+      text: hit.output,
+      toolCalls: [],
+      usage: { inputTokens: hit.numInputTokens ?? 0, outputTokens: hit.numOutputTokens ?? 0 },
+    };
+    await data.store(generationRow(run, answer, { cached: true, cost, latencyMs: 0 }));
+    return { generationId: run.generationId, msg: hit.output, fullPromptSent: run.prompt.messages, cost, cached: true };
+  }
+
+  /** Calls the model (or the cache) and stores the complete generation; nothing is stored on failure. */
+  async function execute(
+    run: PreparedRun,
+    options: { onToken?: (token: string) => void; signal?: AbortSignal } = {},
+  ): Promise<RunOutcome> {
+    const cached = await fromCache(run, options.onToken);
+    if (cached) return cached;
+    const version = run.resolved.version;
+    const started = performance.now();
+    const answer = await callModel({
+      model: run.model.languageModel,
+      kind: run.model.kind,
+      messages: toModelMessages(run.prompt.messages),
+      config: version.modelConfig,
+      jsonSchema: run.request.modelOptions?.jsonSchema,
+      tools: run.tools,
+      executeTools: run.request.do_not_execute_tool_calls !== true,
+      workspaceId: run.caller.workspaceId,
+      store: run.request.store,
+      signal: options.signal,
+      onToken: options.onToken,
+    });
+    const latencyMs = Math.round(performance.now() - started);
+    const cost = generationCost(run.model.kind, run.model.modelName, answer.usage);
+    await data.store(generationRow(run, answer, { cost: cost ?? null, latencyMs }));
+    return { generationId: run.generationId, msg: answer.msg, fullPromptSent: run.prompt.messages, cost, cached: false };
+  }
+
+  return { prepare, execute };
+}
+
+export type RunEngine = ReturnType<typeof createRunEngine>;

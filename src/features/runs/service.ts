@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { AppError, NotFoundError, ProviderError, UnauthorizedError } from '../../errors.js';
+import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
+import type { Signer } from '../../platform/signing.js';
+import type { StreamBus, StreamEvent } from '../../platform/streams/stream-bus.js';
+import type { DataService } from '../data/service.js';
+import type { AsyncRunRepository } from './async-run-repository.js';
+import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js';
+import type { RunRequest } from './schemas.js';
+
+/** SPEC §8: a stream URL lives one hour and is consumed once. */
+const streamLifetimeMs = 60 * 60 * 1000;
+const streamPurpose = 'stream';
+
+export const asyncRunJob = defineJob({
+  name: 'run-action',
+  payload: z.object({
+    runId: z.uuid(),
+    workspaceId: z.uuid(),
+    actionId: z.uuid(),
+    allowModelOverrides: z.boolean(),
+    request: z.record(z.string(), z.unknown()),
+    source: z.enum(['sync', 'stream', 'async', 'experiment', 'workflow', 'skill']),
+    experimentId: z.uuid().nullable(),
+  }),
+  attempts: 3,
+  backoffMs: 2_000,
+  timeoutMs: 10 * 60 * 1000,
+});
+
+/** A failure nothing will change by trying again: bad input, a missing Action, a provider's 4xx. */
+function isFinal(error: unknown): error is AppError {
+  return error instanceof AppError && !(error instanceof ProviderError && error.retryable);
+}
+
+export function createRunService(dependencies: {
+  engine: RunEngine;
+  data: DataService;
+  asyncRuns: AsyncRunRepository;
+  jobs: JobQueue;
+  streams: StreamBus;
+  signer: Signer;
+  baseUrl: string;
+  logger: Logger;
+}) {
+  const { engine, data, asyncRuns, jobs, streams, signer, baseUrl, logger } = dependencies;
+  /** Generations running for streams, so shutdown can let them finish. */
+  const background = new Set<Promise<void>>();
+
+  const feedbackUrl = (generationId: string) => `${baseUrl}/v1/feedback/${generationId}`;
+
+  function sync(run: PreparedRun) {
+    return engine.execute(run).then((outcome) => ({
+      msg: outcome.msg,
+      full_prompt_sent: outcome.fullPromptSent,
+      data_guid: outcome.generationId,
+      feedback_url: feedbackUrl(outcome.generationId),
+      ...(outcome.cost && { cost: outcome.cost }),
+    }));
+  }
+
+  /** The generation starts now; its tokens wait in the stream bus for the URL's one consumer. */
+  async function stream(run: PreparedRun) {
+    const streamId = run.generationId;
+    await streams.create(streamId, streamLifetimeMs);
+    // Appends are chained so a bus with asynchronous writes (Redis) keeps the tokens in order.
+    let appended = Promise.resolve();
+    const append = (event: StreamEvent) => {
+      appended = appended.then(() => streams.append(streamId, event));
+      return appended;
+    };
+    const task = engine
+      .execute(run, { onToken: (token) => void append({ type: 'token', token }) })
+      .then(() => append({ type: 'end' }))
+      .catch(async (error: unknown) => {
+        logger.warn({ err: error, generation: streamId }, 'streamed generation failed');
+        await append({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'stream bus write failed'))
+      .finally(() => background.delete(task));
+    background.add(task);
+    const token = signer.sign(streamPurpose, streamId, Date.now() + streamLifetimeMs);
+    const query = new URLSearchParams({ guid: streamId, token });
+    return {
+      msg: '',
+      full_prompt_sent: run.prompt.messages,
+      data_guid: streamId,
+      streaming: true,
+      streaming_url: `${baseUrl}/api/streamByURL?${query}`,
+      feedback_url: feedbackUrl(streamId),
+    };
+  }
+
+  async function queue(run: PreparedRun) {
+    const runId = randomUUID();
+    await asyncRuns.insert({
+      id: runId,
+      workspaceId: run.caller.workspaceId,
+      actionId: run.resolved.action.id,
+      generationId: run.generationId,
+      status: 'pending',
+    });
+    // The version is pinned now, so a deploy before the job runs does not change what runs.
+    const request: RunRequest = {
+      ...run.request,
+      version: run.resolved.version.version,
+      environment: run.resolved.environment ?? undefined,
+      async_mode: false,
+      streaming: false,
+    };
+    await jobs.enqueue(asyncRunJob, {
+      runId,
+      workspaceId: run.caller.workspaceId,
+      actionId: run.resolved.action.id,
+      allowModelOverrides: run.caller.allowModelOverrides,
+      request,
+      source: run.source,
+      experimentId: run.experimentId,
+    });
+    return { msg: 'Running', full_prompt_sent: null, result_url: `${baseUrl}/v1/actions/result/${runId}` };
+  }
+
+  jobs.register(
+    asyncRunJob,
+    async (payload, context) => {
+      const run = await asyncRuns.find(payload.workspaceId, payload.runId);
+      if (!run || run.status !== 'pending') return;
+      // A previous attempt may have stored the generation and died before saying so.
+      const stored = await data.find(payload.workspaceId, run.generationId);
+      if (stored) return asyncRuns.markSucceeded(run.id, stored.output);
+      try {
+        const caller = { workspaceId: payload.workspaceId, allowModelOverrides: payload.allowModelOverrides };
+        const prepared = await engine.prepare(caller, payload.actionId, payload.request as RunRequest, {
+          generationId: run.generationId,
+          source: payload.source,
+          experimentId: payload.experimentId,
+        });
+        const outcome = await engine.execute(prepared, { signal: context.signal });
+        await asyncRuns.markSucceeded(run.id, outcome.msg);
+      } catch (error) {
+        if (!isFinal(error)) throw error;
+        await asyncRuns.markFailed(run.id, { status: error.status, code: error.code, message: error.message });
+      }
+    },
+    async (payload, error) => {
+      await asyncRuns.markFailed(payload.runId, { status: 502, code: 'run_failed', message: error.message });
+    },
+  );
+
+  return {
+    /** Runs an Action by mode (SPEC §4.1 rule 1: streaming wins over async_mode). */
+    async run(caller: RunCaller, guidOrSlug: string, request: RunRequest, options: Partial<RunOptions> = {}) {
+      const mode = request.streaming ? 'stream' : request.async_mode ? 'async' : 'sync';
+      const run = await engine.prepare(caller, guidOrSlug, request, {
+        ...options,
+        source: options.source ?? mode,
+      });
+      if (mode === 'stream') return stream(run);
+      if (mode === 'async') return queue(run);
+      return sync(run);
+    },
+
+    /** SPEC §2 result: PENDING until done, then SUCCESS with the text; a failed run is an error. */
+    async result(workspaceId: string, resultKey: string) {
+      const run = await asyncRuns.find(workspaceId, resultKey);
+      if (!run) throw new NotFoundError('Run not found');
+      if (run.status === 'pending') return { msg: 'Generation in Progress', status: 'PENDING' };
+      if (run.status === 'failed') {
+        throw new AppError(run.errorStatus ?? 502, run.errorCode ?? 'run_failed', `The run failed: ${run.error}`);
+      }
+      return {
+        msg: run.output ?? '',
+        status: 'SUCCESS',
+        data_guid: run.generationId,
+        feedback_url: feedbackUrl(run.generationId),
+      };
+    },
+
+    /** Checks a stream URL and claims it: only the first consumer gets the events. */
+    async claimStream(streamId: string, token: string, signal: AbortSignal): Promise<AsyncIterable<StreamEvent>> {
+      const verification = signer.verify(streamPurpose, streamId, token);
+      if (verification === 'invalid') throw new UnauthorizedError('Invalid stream token');
+      if (verification === 'expired') throw new NotFoundError('No data found in cache');
+      const claim = await streams.claim(streamId);
+      if (claim === 'unknown') throw new NotFoundError('No data found in cache');
+      if (claim === 'consumed') throw new AppError(410, 'stream_consumed', 'stream has been consumed');
+      return streams.read(streamId, signal);
+    },
+
+    /** Waits (bounded) for streamed generations still running, so their output is stored. */
+    async drain(timeoutMs = 10_000): Promise<void> {
+      await Promise.race([
+        Promise.allSettled([...background]),
+        new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+      ]);
+    },
+  };
+}
+
+export type RunService = ReturnType<typeof createRunService>;

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import type { DataService } from '../data/service.js';
+import { createSessionBody, sessionListQuery, updateSessionBody } from './schemas.js';
+import type { SessionService } from './service.js';
+
+export function sessionRoutes(sessions: SessionService, data: DataService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['sessions'];
+
+    app.post('/sessions', { schema: { tags, body: createSessionBody } }, async (request, reply) => {
+      return reply.status(201).send(await sessions.create(workspaceOf(request).id, request.body));
+    });
+
+    app.get('/sessions', { schema: { tags, querystring: sessionListQuery } }, async (request) => {
+      const { rows, total } = await sessions.list(workspaceOf(request).id, request.query, request.query.extUserId);
+      return listEnvelope(rows, total, request.query);
+    });
+
+    app.get('/sessions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return sessions.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.put('/sessions/:guid', { schema: { tags, params: guidParams, body: updateSessionBody } }, async (request) => {
+      return sessions.update(workspaceOf(request).id, request.params.guid, request.body);
+    });
+
+    app.delete('/sessions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return sessions.remove(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.get(
+      '/sessions/:guid/data',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request) => {
+        const { rows, total } = await data.listForSession(workspaceOf(request).id, request.params.guid, request.query);
+        return listEnvelope(rows, total, request.query);
+      },
+    );
+  };
+}

@@ -1,0 +1,189 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import {
+  type Output as OutputNamespace,
+  generateText,
+  jsonSchema,
+  type ModelMessage,
+  type StepResult,
+  stepCountIs,
+  streamText,
+  type ToolSet,
+} from 'ai';
+import type { ProviderError } from '../errors.js';
+import type { ModelConfig } from '../platform/database/schema.js';
+import type { TokenUsage } from './prices.js';
+import type { ProviderKind } from './provider-kinds.js';
+import { requestedRetryDelayMs, toProviderError } from './provider-errors.js';
+import type { ServerTools } from './tool-registry.js';
+
+/** Tool rounds (model → tools → model) one run may take before it answers with what it has. */
+const maximumToolRounds = 5;
+const defaultRetries = 2;
+const firstRetryDelayMs = 250;
+const longestRetryDelayMs = 10_000;
+
+export type ModelCall = {
+  model: LanguageModelV3;
+  kind: ProviderKind;
+  messages: ModelMessage[];
+  config: ModelConfig;
+  /** A JSON Schema the answer must follow (modelOptions.jsonSchema or model_config). */
+  jsonSchema?: Record<string, unknown>;
+  tools: ServerTools;
+  /** When false, tool calls are returned to the caller even where the server could run them. */
+  executeTools: boolean;
+  workspaceId: string;
+  store?: boolean;
+  signal?: AbortSignal;
+  /** Given for streaming: called with each text token as the provider sends it. */
+  onToken?: (token: string) => void;
+};
+
+export type ToolCallRecord = { id: string; type: 'function'; function: { name: string; arguments: string } };
+
+export type ModelAnswer = {
+  /** SPEC `msg`: the text, or with unexecuted tool calls the JSON `{ content, tool_calls }`. */
+  msg: string;
+  text: string;
+  toolCalls: ToolCallRecord[];
+  usage: TokenUsage;
+};
+
+/** A response format that asks for JSON but leaves the text as it is: the run returns it verbatim. */
+type TextOutput = OutputNamespace.Output<string, string, never>;
+
+function jsonOutput(schema: Record<string, unknown> | undefined): TextOutput {
+  return {
+    name: 'json',
+    responseFormat: Promise.resolve({ type: 'json', ...(schema ? { schema } : {}) }),
+    parseCompleteOutput: async ({ text }: { text: string }) => text,
+    parsePartialOutput: async ({ text }: { text: string }) => ({ partial: text }),
+    createElementStreamTransform: () => undefined,
+  } as TextOutput;
+}
+
+function toolSet(call: ModelCall): ToolSet | undefined {
+  if (call.tools.definitions.length === 0) return undefined;
+  const tools: ToolSet = {};
+  for (const definition of call.tools.definitions) {
+    const implementation = call.executeTools ? call.tools.implementations.get(definition.name) : undefined;
+    tools[definition.name] = {
+      description: definition.description,
+      inputSchema: jsonSchema(definition.parameters ?? { type: 'object', properties: {} }),
+      // Without execute the SDK stops and returns the call: the caller runs it.
+      ...(implementation && {
+        execute: (input: unknown, options: { abortSignal?: AbortSignal }) =>
+          implementation(input, { workspaceId: call.workspaceId, signal: options.abortSignal }),
+      }),
+    } as ToolSet[string];
+  }
+  return tools;
+}
+
+function settings(call: ModelCall, signal: AbortSignal | undefined) {
+  const { config } = call;
+  const schema = call.jsonSchema ?? (config.response_format === 'json_schema' ? config.json_schema : undefined);
+  const wantsJson = schema !== undefined || config.response_format === 'json_object';
+  const tools = toolSet(call);
+  return {
+    model: call.model,
+    messages: call.messages,
+    temperature: config.temperature,
+    topP: config.top_p,
+    maxOutputTokens: config.max_response_length,
+    presencePenalty: config.presence_penalty,
+    frequencyPenalty: config.frequency_penalty,
+    stopSequences: config.stop,
+    seed: config.seed,
+    // Retries are ours (bounded, never on a 4xx other than 429); the SDK's would double them.
+    maxRetries: 0,
+    // System messages come from the Action's own template, in the order it wrote them.
+    allowSystemInMessages: true,
+    abortSignal: signal,
+    ...(tools && { tools, stopWhen: stepCountIs(maximumToolRounds) }),
+    ...(wantsJson && { output: jsonOutput(schema) }),
+    ...(call.store !== undefined && call.kind === 'openai' && { providerOptions: { openai: { store: call.store } } }),
+  };
+}
+
+function answerOf(steps: StepResult<ToolSet>[], usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number }): ModelAnswer {
+  const last = steps.at(-1);
+  // Every step's text, as a stream shows it; tool-call steps rarely have any.
+  const text = steps.map((step) => step.text).join('');
+  const executed = new Set(last?.toolResults.map((result) => result.toolCallId) ?? []);
+  const toolCalls: ToolCallRecord[] = (last?.toolCalls ?? [])
+    .filter((call) => !executed.has(call.toolCallId))
+    .map((call) => ({
+      id: call.toolCallId,
+      type: 'function',
+      function: { name: call.toolName, arguments: JSON.stringify(call.input ?? {}) },
+    }));
+  const msg = toolCalls.length > 0 ? JSON.stringify({ content: text === '' ? null : text, tool_calls: toolCalls }) : text;
+  return {
+    msg,
+    text,
+    toolCalls,
+    usage: {
+      inputTokens: usage.inputTokens ?? 0,
+      outputTokens: usage.outputTokens ?? 0,
+      cachedInputTokens: usage.cachedInputTokens,
+    },
+  };
+}
+
+async function attempt(call: ModelCall, signal: AbortSignal | undefined, onFirstToken: () => void): Promise<ModelAnswer> {
+  if (!call.onToken) {
+    const result = await generateText(settings(call, signal));
+    return answerOf(result.steps, result.totalUsage);
+  }
+  const result = streamText(settings(call, signal));
+  // streamText reports failures as stream parts instead of throwing (DESIGN.md §2).
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta' && part.text !== '') {
+      onFirstToken();
+      call.onToken(part.text);
+    } else if (part.type === 'error') {
+      throw part.error;
+    } else if (part.type === 'abort') {
+      throw signal?.reason ?? new Error('aborted');
+    }
+  }
+  return answerOf(await result.steps, await result.totalUsage);
+}
+
+function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, milliseconds);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
+
+/**
+ * One model answer through the AI SDK, with bounded retries (`num_retries`, default 2) and
+ * exponential backoff on retryable provider errors only, and a per-attempt `timeout` (seconds).
+ * A stream is retried only until its first token: after that the caller has already sent text.
+ */
+export async function callModel(call: ModelCall): Promise<ModelAnswer> {
+  const retries = call.config.num_retries ?? defaultRetries;
+  const providerName = call.kind;
+  let streamed = false;
+  for (let attemptNumber = 0; ; attemptNumber += 1) {
+    const timeout = call.config.timeout ? AbortSignal.timeout(call.config.timeout * 1000) : undefined;
+    const signal = timeout && call.signal ? AbortSignal.any([timeout, call.signal]) : (timeout ?? call.signal);
+    try {
+      return await attempt(call, signal, () => {
+        streamed = true;
+      });
+    } catch (error) {
+      if (call.signal?.aborted) throw call.signal.reason ?? error;
+      const failure: ProviderError = toProviderError(error, providerName);
+      if (!failure.retryable || streamed || attemptNumber >= retries) throw failure;
+      const backoff = firstRetryDelayMs * 2 ** attemptNumber * (0.75 + Math.random() / 2);
+      const delay = Math.min(requestedRetryDelayMs(failure) ?? backoff, longestRetryDelayMs);
+      await sleep(delay, call.signal);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { calcPrice } from '@pydantic/genai-prices';
+import type { GenerationCost } from '../platform/database/schema.js';
+import type { ProviderKind } from './provider-kinds.js';
+
+export type TokenUsage = { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+
+/** CONTRACT §4: the mock costs 1 USD per million input tokens and 2 USD per million output tokens. */
+const mockPricePerMillion = { input: 1, output: 2 };
+
+function rounded(value: number): number {
+  return Number(value.toPrecision(12));
+}
+
+/**
+ * The USD cost of one generation from the bundled `@pydantic/genai-prices` table (offline; it is
+ * never told to update). An OpenAI-compatible server's model is looked up by name across providers.
+ * Undefined when the price is unknown, so `cost` is left out rather than reported as zero.
+ */
+export function generationCost(kind: ProviderKind, modelName: string, usage: TokenUsage): GenerationCost | undefined {
+  if (kind === 'mock') {
+    const input = (usage.inputTokens * mockPricePerMillion.input) / 1_000_000;
+    const output = (usage.outputTokens * mockPricePerMillion.output) / 1_000_000;
+    return { input: rounded(input), output: rounded(output), generation: rounded(input + output) };
+  }
+  const price = calcPrice(
+    {
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      ...(usage.cachedInputTokens ? { cache_read_tokens: usage.cachedInputTokens } : {}),
+    },
+    modelName,
+    kind === 'openai-compatible' ? undefined : { providerId: kind },
+  );
+  if (!price) return undefined;
+  return { input: rounded(price.input_price), output: rounded(price.output_price), generation: rounded(price.total_price) };
+}

@@ -1,0 +1,44 @@
+import type { ToolDefinition } from '../platform/database/schema.js';
+
+export type ToolExecution = { workspaceId: string; signal?: AbortSignal };
+
+/** Runs one tool call on the server and returns what the model is told. */
+export type ToolImplementation = (input: unknown, execution: ToolExecution) => Promise<unknown>;
+
+/** Tools a run may offer and execute: the Action's own definitions plus what sources add. */
+export type ServerTools = {
+  definitions: ToolDefinition[];
+  implementations: Map<string, ToolImplementation>;
+};
+
+/**
+ * A source of server-side tools for a run — Skills plug in here: given the Action version's skill
+ * GUIDs, a source answers the tool definitions they stand for and how to execute them.
+ */
+export type ToolSource = (
+  workspaceId: string,
+  version: { skills: string[]; tools: ToolDefinition[] },
+) => Promise<Partial<ServerTools>>;
+
+export function createToolRegistry() {
+  const sources: ToolSource[] = [];
+  return {
+    register(source: ToolSource): void {
+      sources.push(source);
+    },
+
+    /** The tools of one run: Action definitions first; a source's definition of the same name wins. */
+    async toolsFor(workspaceId: string, version: { skills: string[]; tools: ToolDefinition[] }): Promise<ServerTools> {
+      const definitions = new Map(version.tools.map((tool) => [tool.name, tool]));
+      const implementations = new Map<string, ToolImplementation>();
+      for (const source of sources) {
+        const contributed = await source(workspaceId, version);
+        for (const definition of contributed.definitions ?? []) definitions.set(definition.name, definition);
+        for (const [name, implementation] of contributed.implementations ?? []) implementations.set(name, implementation);
+      }
+      return { definitions: [...definitions.values()], implementations };
+    },
+  };
+}
+
+export type ToolRegistry = ReturnType<typeof createToolRegistry>;
