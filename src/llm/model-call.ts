@@ -136,7 +136,8 @@ async function attempt(call: ModelCall, signal: AbortSignal | undefined, onFirst
     const result = await generateText(settings(call, signal));
     return answerOf(result.steps, result.totalUsage);
   }
-  const result = streamText(settings(call, signal));
+  // Errors arrive as `error` parts below; the default handler would also print them to stderr.
+  const result = streamText({ ...settings(call, signal), onError: () => undefined });
   // streamText reports failures as stream parts instead of throwing (DESIGN.md §2).
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta' && part.text !== '') {

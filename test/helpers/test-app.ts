@@ -193,3 +193,44 @@ export function useTestWorkspace(environment: Record<string, string> = {}): {
   afterAll(() => context.test.close());
   return context;
 }
+
+/** Listens on a free local port (SSE needs a real socket); returns the address. */
+export async function listen(test: TestApp): Promise<string> {
+  return test.app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+/** A returned URL (`LECTERN_BASE_URL` is http://lectern.test in tests) pointed at the listening server. */
+export function atAddress(url: string, address: string): string {
+  return url.replace('http://lectern.test', address);
+}
+
+export type ServerSentEvent = { event?: string; data: string };
+
+/** Parses a complete `text/event-stream` body. */
+export function parseEvents(body: string): ServerSentEvent[] {
+  return body
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const event: ServerSentEvent = { data: '' };
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) event.event = line.slice(7);
+        if (line.startsWith('data: ')) event.data += line.slice(6);
+      }
+      return event;
+    });
+}
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<Value>(
+  check: () => Promise<Value | undefined>,
+  timeoutMs = 10_000,
+): Promise<Value> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

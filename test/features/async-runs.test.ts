@@ -1,0 +1,74 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createAction, eventually, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
+
+const context = useTestWorkspace();
+
+beforeAll(() => {
+  context.test.platform.jobs.start();
+});
+
+function resultPath(resultUrl: string): string {
+  expect(resultUrl).toMatch(/^http:\/\/lectern\.test\/v1\/actions\/result\/[0-9a-f-]{36}$/);
+  return resultUrl.replace('http://lectern.test', '');
+}
+
+describe('async runs (SPEC §3)', () => {
+  it('answers Running with a result URL that polls PENDING, then SUCCESS with the text', async () => {
+    const action = await createAction(context.client, { model: 'mock/slow', prompt: '{{text}}' });
+    const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: { text: 'one two three four five six' },
+      async_mode: true,
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ msg: 'Running', full_prompt_sent: null, result_url: expect.any(String) });
+    const path = resultPath(response.body.result_url);
+
+    const pending = await context.client.get(path);
+    expect(pending.status).toBe(200);
+    expect(pending.body).toEqual({ msg: 'Generation in Progress', status: 'PENDING' });
+
+    const done = await eventually(async () => {
+      const poll = await context.client.get(path);
+      return poll.body.status === 'SUCCESS' ? poll.body : undefined;
+    });
+    expect(done.msg).toBe('one two three four five six');
+    const record = await context.client.get(`/v1/data/${done.data_guid}`);
+    expect(record.body).toMatchObject({ output: done.msg, source: 'async', version: 1 });
+  });
+
+  it('answers a failed run’s poll with an error naming the failure, never PENDING forever', async () => {
+    const action = await createAction(context.client, { model: 'mock/error' });
+    const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: { name: 'x' },
+      async_mode: true,
+    });
+    const path = resultPath(response.body.result_url);
+    const failed = await eventually(async () => {
+      const poll = await context.client.get(path);
+      return poll.status !== 200 ? poll : undefined;
+    });
+    expect(failed.status).toBe(502);
+    expect(failed.body.message).toMatch(/^The run failed: .*unavailable/);
+  });
+
+  it('refuses bad input at request time and hides other workspaces’ results', async () => {
+    const action = await createAction(context.client, { prompt: '{{a}} {{b}}' });
+    const bad = await context.client.post(`/v1/actions/${action.guid}/prompt`, { input: 'x', async_mode: true });
+    expect(bad.status).toBe(400);
+    expect((await context.client.get(`/v1/actions/result/${unknownGuid}`)).status).toBe(404);
+    expect((await context.client.get('/v1/actions/result/not-a-guid')).status).toBe(400);
+  });
+
+  it('runs the version resolved at request time even when another is deployed before the job runs', async () => {
+    const { client } = context;
+    const action = await createAction(client, { model: 'mock/slow', prompt: 'v1 {{x}}' });
+    await client.put(`/v1/actions/${action.guid}`, { prompt: 'v2 {{x}}' });
+    const response = await client.post(`/v1/actions/${action.guid}/prompt`, { input: { x: 'y' }, async_mode: true });
+    await client.post(`/v1/actions/${action.guid}/deploy`, { version: 2, environment: 'production' });
+    const done = await eventually(async () => {
+      const poll = await client.get(resultPath(response.body.result_url));
+      return poll.body.status === 'SUCCESS' ? poll.body : undefined;
+    });
+    expect(done.msg).toBe('v1 y');
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { createAction, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
+
+const context = useTestWorkspace();
+
+async function generation() {
+  const action = await createAction(context.client);
+  const run = await context.client.post(`/v1/actions/${action.guid}/prompt`, { input: { name: 'data' } });
+  return { action, dataGuid: run.body.data_guid as string };
+}
+
+describe('feedback (SPEC §4.2)', () => {
+  it('creates one record per request, keeps type and value as strings, and shows them on the data record', async () => {
+    const { client } = context;
+    const { dataGuid } = await generation();
+    const rating = await client.post(`/v1/feedback/${dataGuid}`, {
+      type: 'rating',
+      value: 'positive',
+      source: 'app',
+      metadata: { screen: 'chat' },
+    });
+    expect(rating.status).toBe(201);
+    expect(rating.body).toMatchObject({
+      guid: expect.any(String),
+      data: dataGuid,
+      type: 'rating',
+      value: 'positive',
+      source: 'app',
+      created_by_id: expect.any(String),
+      metadata: { screen: 'chat' },
+      deleted: false,
+    });
+    const numeric = await client.post(`/v1/feedback/${dataGuid}`, { type: 'rating', value: '5' });
+    expect(numeric.body.value).toBe('5');
+    const correction = await client.post(`/v1/feedback/${dataGuid}`, { type: 'correction', value: 'Hello, data!' });
+    expect(correction.status).toBe(201);
+
+    const record = await client.get(`/v1/data/${dataGuid}`);
+    expect(record.body.feedback.map((item: { type: string; value: string }) => [item.type, item.value])).toEqual([
+      ['rating', 'positive'],
+      ['rating', '5'],
+      ['correction', 'Hello, data!'],
+    ]);
+  });
+
+  it('answers Data not found for unknown data or another workspace’s, and 400 for bad bodies', async () => {
+    const { dataGuid } = await generation();
+    const unknown = await context.client.post(`/v1/feedback/${unknownGuid}`, { type: 'rating', value: 'x' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('Data not found');
+    const other = await newWorkspace(context.test);
+    const foreign = await other.post(`/v1/feedback/${dataGuid}`, { type: 'rating', value: 'x' });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe('Data not found');
+    const numberValue = await context.client.post(`/v1/feedback/${dataGuid}`, { type: 'rating', value: 5 });
+    expect(numberValue.status).toBe(400);
+    expect(numberValue.body.message).toMatch(/body\.value/);
+    expect((await context.client.post(`/v1/feedback/${dataGuid}`, { value: 'x' })).status).toBe(400);
+  });
+
+  it('accepts the legacy collection route of older clients', async () => {
+    const { dataGuid } = await generation();
+    const response = await context.client.post('/v1/feedback/', {
+      data: dataGuid,
+      type: 'issue',
+      value: 'too long',
+      meta_data: { from: 'sdk' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ data: dataGuid, type: 'issue', value: 'too long', metadata: { from: 'sdk' } });
+    const missing = await context.client.post('/v1/feedback/', { data: unknownGuid, type: 'x', value: 'y' });
+    expect(missing.body.message).toBe('Data not found');
+  });
+});
+
+describe('data records (CONTRACT §6)', () => {
+  it('logs a generation made elsewhere and lists an Action’s generations newest first', async () => {
+    const { client } = context;
+    const { action, dataGuid } = await generation();
+    const logged = await client.post('/v1/data', {
+      action: action.guid,
+      input: 'outside',
+      output: 'made elsewhere',
+      full_prompt_sent: [{ role: 'user', content: 'outside' }],
+      num_input_tokens: 3,
+      num_output_tokens: 2,
+      model: 'gpt-4o-mini',
+      model_provider: 'openai',
+      latency_ms: 120,
+      metadata: { via: 'gateway' },
+    });
+    expect(logged.status).toBe(201);
+    expect(logged.body).toMatchObject({
+      action: action.guid,
+      output: 'made elsewhere',
+      model: 'gpt-4o-mini',
+      num_input_tokens: 3,
+      source: 'api',
+      metadata: { via: 'gateway' },
+    });
+    const list = await client.get(`/v1/actions/${action.guid}/data`);
+    expect(list.body.total_count).toBe(2);
+    expect(list.body.data.map((record: { guid: string }) => record.guid)).toEqual([logged.body.guid, dataGuid]);
+    const page = await client.get(`/v1/actions/${action.guid}/data?skip=1&limit=1`);
+    expect(page.body).toMatchObject({ total_count: 2, has_next_page: false });
+  });
+
+  it('refuses a log for a missing Action and hides records from other workspaces', async () => {
+    const { action, dataGuid } = await generation();
+    const other = await newWorkspace(context.test);
+    expect((await other.get(`/v1/data/${dataGuid}`)).status).toBe(404);
+    expect((await other.get(`/v1/actions/${action.guid}/data`)).status).toBe(404);
+    const foreignLog = await other.post('/v1/data', { action: action.guid, input: 'x', output: 'y' });
+    expect(foreignLog.status).toBe(404);
+    const noOutput = await context.client.post('/v1/data', { action: action.guid, input: 'x' });
+    expect(noOutput.status).toBe(400);
+    expect(noOutput.body.message).toMatch(/body\.output/);
+    expect((await context.client.get('/v1/data/nope')).status).toBe(400);
+  });
+});
