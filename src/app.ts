@@ -11,6 +11,7 @@ import { actionRoutes } from './features/actions/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { appRoutes } from './features/apps/routes.js';
 import { dataRoutes } from './features/data/routes.js';
+import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { runRoutes } from './features/runs/routes.js';
@@ -65,6 +66,7 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
       await v1.register(dataRoutes(services.data));
       await v1.register(feedbackRoutes(services.feedback));
       await v1.register(sessionRoutes(services.sessions, services.data));
+      await v1.register(experimentRoutes(services.experiments));
     },
     { prefix: '/v1' },
   );

@@ -4,6 +4,8 @@ import { createAppRepository } from './features/apps/repository.js';
 import { createAppService } from './features/apps/service.js';
 import { createGenerationRepository } from './features/data/repository.js';
 import { createDataService } from './features/data/service.js';
+import { createExperimentRepository } from './features/experiments/repository.js';
+import { createExperimentService } from './features/experiments/service.js';
 import { createFeedbackRepository } from './features/feedback/repository.js';
 import { createFeedbackService } from './features/feedback/service.js';
 import { createModelResolver } from './features/providers/model-resolution.js';
@@ -66,6 +68,13 @@ export function createServices(platform: Platform) {
     tools,
     engine,
     runs,
+    experiments: createExperimentService({
+      repository: createExperimentRepository(database),
+      apps,
+      requireAction,
+      sessions,
+      runs,
+    }),
   };
 }
 

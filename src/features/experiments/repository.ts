@@ -1,0 +1,69 @@
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { type Database, rowsOf } from '../../platform/database/connection.js';
+import { experiments, feedback, generations } from '../../platform/database/schema.js';
+
+export type ExperimentRow = typeof experiments.$inferSelect;
+
+export function createExperimentRepository(database: Database) {
+  const live = (workspaceId: string, id: string) =>
+    and(eq(experiments.workspaceId, workspaceId), eq(experiments.id, id), isNull(experiments.deletedAt));
+
+  return {
+    async insert(row: typeof experiments.$inferInsert): Promise<ExperimentRow> {
+      const [inserted] = await database.insert(experiments).values(row).returning();
+      return inserted!;
+    },
+
+    async find(workspaceId: string, id: string): Promise<ExperimentRow | undefined> {
+      const [row] = await database.select().from(experiments).where(live(workspaceId, id));
+      return row;
+    },
+
+    async list(workspaceId: string, skip: number, limit: number) {
+      const scope = and(eq(experiments.workspaceId, workspaceId), isNull(experiments.deletedAt));
+      const rows = await database
+        .select()
+        .from(experiments)
+        .where(scope)
+        .orderBy(desc(experiments.createdAt), desc(experiments.id))
+        .offset(skip)
+        .limit(limit);
+      const [total] = await database.select({ value: count() }).from(experiments).where(scope);
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    async update(
+      workspaceId: string,
+      id: string,
+      changes: Partial<Pick<ExperimentRow, 'name' | 'primaryActionId' | 'secondaryActionId' | 'split' | 'status' | 'deletedAt'>>,
+    ): Promise<ExperimentRow | undefined> {
+      const [row] = await database
+        .update(experiments)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(live(workspaceId, id))
+        .returning();
+      return row;
+    },
+
+    /** Generations per Action of the experiment. */
+    async runCounts(experimentId: string): Promise<{ actionId: string; runs: number }[]> {
+      return database
+        .select({ actionId: generations.actionId, runs: count() })
+        .from(generations)
+        .where(eq(generations.experimentId, experimentId))
+        .groupBy(generations.actionId);
+    },
+
+    /** Non-deleted feedback per Action, type and value. */
+    async feedbackCounts(experimentId: string) {
+      const result = await database.execute(sql`
+        SELECT ${generations.actionId} AS action_id, ${feedback.type} AS type, ${feedback.value} AS value, count(*)::int AS count
+        FROM ${feedback} JOIN ${generations} ON ${feedback.generationId} = ${generations.id}
+        WHERE ${generations.experimentId} = ${experimentId} AND NOT ${feedback.deleted}
+        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`);
+      return rowsOf<{ action_id: string; type: string; value: string; count: number }>(result);
+    },
+  };
+}
+
+export type ExperimentRepository = ReturnType<typeof createExperimentRepository>;

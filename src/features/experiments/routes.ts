@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import { callerOf } from '../runs/routes.js';
+import { createExperimentBody, experimentRunBody, updateExperimentBody } from './schemas.js';
+import type { ExperimentService } from './service.js';
+
+export function experimentRoutes(experiments: ExperimentService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['experiments'];
+
+    app.post('/experiments', { schema: { tags, body: createExperimentBody } }, async (request, reply) => {
+      return reply.status(201).send(await experiments.create(workspaceOf(request).id, request.body));
+    });
+
+    app.get('/experiments', { schema: { tags, querystring: paginationQuery } }, async (request) => {
+      const { rows, total } = await experiments.list(workspaceOf(request).id, request.query);
+      return listEnvelope(rows, total, request.query);
+    });
+
+    app.get('/experiments/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return experiments.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.put(
+      '/experiments/:guid',
+      { schema: { tags, params: guidParams, body: updateExperimentBody } },
+      async (request) => experiments.update(workspaceOf(request).id, request.params.guid, request.body),
+    );
+
+    app.delete('/experiments/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return experiments.remove(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.post(
+      '/experiments/:guid/prompt',
+      { schema: { tags, params: guidParams, body: experimentRunBody } },
+      async (request) => experiments.run(callerOf(workspaceOf(request)), request.params.guid, request.body),
+    );
+
+    app.get('/experiments/:guid/results', { schema: { tags, params: guidParams } }, async (request) => {
+      return experiments.results(workspaceOf(request).id, request.params.guid);
+    });
+  };
+}
