@@ -6,9 +6,12 @@ import type { RunService } from './service.js';
 
 /**
  * The official JS SDK handles one event per socket read and drops events that arrive together
- * (CONTRACT §7), so consecutive events are kept at least this far apart.
+ * (CONTRACT §7), so consecutive events are kept at least this far apart — and always separated by
+ * at least one timer turn, because after a long synchronous stretch (an embedded-database write)
+ * the previous event may still be unread even though the time has passed.
  */
 const eventSpacingMs = 2;
+const shortestPauseMs = 1;
 
 function eventText(event: StreamEvent): string {
   if (event.type === 'token') return `data: ${JSON.stringify({ token: event.token })}\n\n`;
@@ -32,10 +35,11 @@ export function streamRoutes(runs: RunService): FastifyPluginAsyncZod {
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      let lastWrite = 0;
+      let lastWrite: number | undefined;
       const write = async (text: string) => {
-        const wait = lastWrite + eventSpacingMs - performance.now();
-        if (wait > 0) await sleep(wait);
+        if (lastWrite !== undefined) {
+          await sleep(Math.max(shortestPauseMs, lastWrite + eventSpacingMs - performance.now()));
+        }
         response.write(text);
         lastWrite = performance.now();
       };

@@ -1,0 +1,94 @@
+import Klu from '@kluai/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, eventually, newWorkspace, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+// The official JS SDK with KLU_ENV=dev talks to http://localhost:4000/v1 (CONTRACT §12).
+process.env.KLU_ENV = 'dev';
+
+let test: TestApp;
+let client: Client;
+let klu: InstanceType<typeof Klu>;
+
+beforeAll(async () => {
+  test = await startTestApp({ PORT: '4000', LECTERN_BASE_URL: 'http://localhost:4000' });
+  test.platform.jobs.start();
+  await test.app.listen({ port: 4000, host: 'localhost' });
+  client = await newWorkspace(test);
+  klu = new Klu(client.apiKey);
+});
+afterAll(() => test.close());
+
+describe('the official @kluai/core SDK against Lectern', () => {
+  it('manages apps and Actions, prompts, streams, runs async and posts feedback', async () => {
+    const app = await klu.apps.create({ name: 'SDK app', description: 'made by the SDK' } as any);
+    expect(app.guid).toEqual(expect.any(String));
+    expect((await klu.apps.get(app.guid)).name).toBe('SDK app');
+    const apps = await klu.apps.paginator.fetchAll();
+    expect(apps.map((item: any) => item.guid)).toContain(app.guid);
+
+    const action = await klu.actions.create({
+      name: 'SDK greeter',
+      appId: app.guid,
+      modelId: 'mock/echo',
+      prompt: 'Hello {{name}}',
+    } as any);
+    expect(action).toMatchObject({ guid: expect.any(String), appId: app.guid, modelId: 'mock/echo' });
+
+    const sync = await klu.actions.prompt(action.guid, { name: 'SDK' });
+    expect(sync.msg).toBe('Hello SDK');
+    expect(sync.feedbackUrl).toBe(`http://localhost:4000/v1/feedback/${(sync as any).data_guid}`);
+
+    const feedback = await klu.feedback.create({ dataGuid: (sync as any).data_guid, type: 'rating', value: 'positive' } as any);
+    expect(feedback).toMatchObject({ dataGuid: (sync as any).data_guid, type: 'rating', value: 'positive' });
+    const record = await client.get(`/v1/data/${(sync as any).data_guid}`);
+    expect(record.body.feedback).toHaveLength(1);
+
+    const slow = await klu.actions.create({ name: 'SDK slow', appId: app.guid, modelId: 'mock/slow', prompt: '{{text}}' } as any);
+    const streamed = await klu.actions.stream(slow.guid, { text: 'tokens arrive one at a time' });
+    const tokens: string[] = [];
+    for await (const token of streamed.streamingData) tokens.push(token);
+    expect(tokens.join('')).toBe('tokens arrive one at a time');
+    expect(tokens.length).toBe(6);
+
+    const queued = await klu.actions.asyncPrompt(action.guid, { name: 'later' });
+    expect(queued.msg).toBe('Running');
+    const result = await eventually(async () => {
+      const polled = await klu.actions.getAsyncPromptResult(queued.resultUrl!);
+      return polled.status === 'SUCCESS' ? polled : undefined;
+    });
+    expect(result.msg).toBe('Hello later');
+  });
+
+  it('replays a stream whose tokens were all buffered before the SDK connected', async () => {
+    const app = await klu.apps.create({ name: 'SDK replay' } as any);
+    const action = await klu.actions.create({ name: 'fast', appId: app.guid, modelId: 'mock/echo', prompt: '{{text}}' } as any);
+    const text = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
+    const streamed = await klu.actions.stream(action.guid, { text });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const tokens: string[] = [];
+    for await (const token of streamed.streamingData) tokens.push(token);
+    expect(tokens.join('')).toBe(text);
+  });
+
+  it('uses sessions: create, get, prompt with history, list the session’s data, delete', async () => {
+    const app = await klu.apps.create({ name: 'SDK sessions' } as any);
+    const action = await klu.actions.create({ name: 'chat', appId: app.guid, modelId: 'mock/echo', prompt: '{{q}}' } as any);
+    const session = await klu.sessions.create({ action: action.guid, name: 'SDK chat' } as any);
+    expect(session).toMatchObject({ guid: expect.any(String), action: action.guid, name: 'SDK chat' });
+    expect((await klu.sessions.get(session.guid)).name).toBe('SDK chat');
+
+    await klu.actions.prompt(action.guid, { q: 'first' }, { session: session.guid });
+    const second = await klu.actions.prompt(action.guid, { q: 'second' }, { session: session.guid });
+    expect((second as any).full_prompt_sent).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'first' },
+      { role: 'user', content: 'second' },
+    ]);
+    const data = await klu.sessions.getDataPaginator(session.guid).fetchAll();
+    expect(data).toHaveLength(2);
+    const sessions = await klu.sessions.paginator.fetchAll();
+    expect(sessions.map((item: any) => item.guid)).toContain(session.guid);
+    await klu.sessions.delete(session.guid);
+    await expect(klu.sessions.get(session.guid)).rejects.toThrow();
+  });
+});
