@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services.js';
 import {
@@ -9,10 +8,10 @@ import {
   startTestApp,
   temporaryDirectory,
 } from './helpers/test-app.js';
+import { lectern, serve as startServing } from './helpers/lectern-process.js';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-const projectRoot = new URL('..', import.meta.url).pathname;
 let environment: Record<string, string>;
 let dropDatabase = async () => undefined as unknown;
 
@@ -31,16 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => dropDatabase());
 
-function lectern(args: string[], extra: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: projectRoot,
-    env: { ...environment, ...extra },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
 function runToEnd(args: string[]): Promise<Run> {
-  const child = lectern(args);
+  const child = lectern(args, environment);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -48,29 +39,8 @@ function runToEnd(args: string[]): Promise<Run> {
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-/** Starts `lectern serve` on a free port; resolves once it listens. */
-async function serve(extra: Record<string, string> = {}) {
-  const child = lectern(['serve'], { PORT: '0', ...extra });
-  let stdout = '';
-  child.stderr!.on('data', (chunk) => (stdout += chunk));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stdout}`)), 60_000);
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.on('exit', () => reject(new Error(`serve exited: ${stdout}`)));
-  });
-  const stop = async () => {
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    return exited;
-  };
-  return { baseUrl, output: () => stdout, stop };
+function serve(extra: Record<string, string> = {}) {
+  return startServing({ ...environment, ...extra });
 }
 
 const status = async (baseUrl: string, key: string) =>

@@ -46,7 +46,7 @@ describe('the official @kluai/core SDK against Lectern', () => {
     const slow = await klu.actions.create({ name: 'SDK slow', appId: app.guid, modelId: 'mock/slow', prompt: '{{text}}' } as any);
     const streamed = await klu.actions.stream(slow.guid, { text: 'tokens arrive one at a time' });
     const tokens: string[] = [];
-    for await (const token of streamed.streamingData) tokens.push(token);
+    for await (const token of streamed.streamingData) tokens.push(String(token));
     expect(tokens.join('')).toBe('tokens arrive one at a time');
     expect(tokens.length).toBe(6);
 
@@ -66,7 +66,7 @@ describe('the official @kluai/core SDK against Lectern', () => {
     const streamed = await klu.actions.stream(action.guid, { text });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const tokens: string[] = [];
-    for await (const token of streamed.streamingData) tokens.push(token);
+    for await (const token of streamed.streamingData) tokens.push(String(token));
     expect(tokens.join('')).toBe(text);
   });
 

@@ -17,6 +17,12 @@ type Registration = {
   onFinalFailure?: JobFailureHandler<unknown>;
 };
 
+/**
+ * A claim holds a job this long; a running job renews it every third of that (the heartbeat), so a
+ * node that dies releases its jobs within this time however long they may run.
+ */
+const lockSeconds = 15;
+
 type ClaimedJob = { id: string; name: string; payload: unknown; attempts: number; max_attempts: number };
 
 export type DatabaseJobQueueOptions = {
@@ -55,7 +61,7 @@ export function createDatabaseJobQueue(
     if (names.length === 0) return undefined;
     const result = await database.execute(sql`
       UPDATE ${jobs} SET status = 'running', attempts = attempts + 1, updated_at = now(),
-        locked_until = now() + make_interval(secs => (${sql.raw(lockSecondsCase())}))
+        locked_until = now() + make_interval(secs => ${lockSeconds})
       WHERE id = (
         SELECT id FROM ${jobs}
         WHERE name IN (${sql.join(
@@ -66,17 +72,6 @@ export function createDatabaseJobQueue(
         ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING id, name, payload, attempts, max_attempts`);
     return rowsOf<ClaimedJob>(result)[0];
-  }
-
-  // Lock time per job name, so a long job is not taken over while it still runs.
-  function lockSecondsCase(): string {
-    const branches = [...registrations.values()]
-      .map(
-        ({ definition }) =>
-          `WHEN name = '${definition.name.replace(/'/g, "''")}' THEN ${Math.ceil(definition.timeoutMs / 1000) + 30}`,
-      )
-      .join(' ');
-    return `CASE ${branches} ELSE 300 END`;
   }
 
   async function finish(job: ClaimedJob, error: Error | undefined): Promise<void> {
@@ -109,6 +104,13 @@ export function createDatabaseJobQueue(
   async function execute(job: ClaimedJob): Promise<void> {
     const registration = registrations.get(job.name)!;
     const controller = new AbortController();
+    const heartbeat = setInterval(() => {
+      database
+        .execute(
+          sql`UPDATE ${jobs} SET locked_until = now() + make_interval(secs => ${lockSeconds}) WHERE id = ${job.id} AND status = 'running'`,
+        )
+        .catch((error: unknown) => logger.warn({ err: error, job: job.id }, 'job heartbeat failed'));
+    }, (lockSeconds * 1000) / 3);
     let timeout: NodeJS.Timeout | undefined;
     let failure: Error | undefined;
     try {
@@ -126,6 +128,7 @@ export function createDatabaseJobQueue(
       failure = error instanceof Error ? error : new Error(String(error));
     } finally {
       clearTimeout(timeout);
+      clearInterval(heartbeat);
     }
     await finish(job, failure);
   }

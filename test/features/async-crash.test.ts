@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { serve } from '../helpers/lectern-process.js';
+import { createEmptyPostgresDatabase, databaseUrl, eventually, temporaryDirectory } from '../helpers/test-app.js';
+
+const apiKey = 'lec_crash_test_key_0123456789abcdefghijklmnop';
+let environment: Record<string, string>;
+let dropDatabase = async () => undefined as unknown;
+
+beforeAll(async () => {
+  environment = {
+    ...process.env,
+    LECTERN_DATA_DIR: temporaryDirectory(),
+    LECTERN_INIT_API_KEY: apiKey,
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+  } as Record<string, string>;
+  if (databaseUrl) {
+    const empty = await createEmptyPostgresDatabase();
+    environment.DATABASE_URL = empty.url;
+    dropDatabase = empty.drop;
+  }
+});
+afterAll(() => dropDatabase());
+
+async function call(baseUrl: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+it('finishes an async run after the process is killed mid-job and started again', async () => {
+  const first = await serve(environment);
+  const app = await call(first.baseUrl, 'POST', '/v1/apps', { name: 'crash' });
+  const action = await call(first.baseUrl, 'POST', '/v1/actions/create', {
+    app: app.body.guid,
+    name: 'slow',
+    model: 'mock/slow',
+    prompt: '{{text}}',
+  });
+  // 60 words at 50 ms each: the job runs for about three seconds.
+  const text = Array.from({ length: 60 }, (_, index) => `w${index}`).join(' ');
+  const queued = await call(first.baseUrl, 'POST', `/v1/actions/${action.body.guid}/prompt`, {
+    input: { text },
+    async_mode: true,
+  });
+  const resultPath = new URL(queued.body.result_url).pathname;
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  expect((await call(first.baseUrl, 'GET', resultPath)).body.status).toBe('PENDING');
+  first.child.kill('SIGKILL');
+  await new Promise((resolve) => first.child.once('exit', resolve));
+
+  const second = await serve(environment);
+  try {
+    const done = await eventually(async () => {
+      const poll = await call(second.baseUrl, 'GET', resultPath);
+      return poll.body.status === 'SUCCESS' ? poll.body : undefined;
+    }, 45_000);
+    expect(done.msg).toBe(text);
+    const data = await call(second.baseUrl, 'GET', `/v1/actions/${action.body.guid}/data`);
+    expect(data.body.total_count).toBe(1);
+  } finally {
+    await second.stop();
+  }
+}, 90_000);

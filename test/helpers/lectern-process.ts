@@ -1,0 +1,50 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+const projectRoot = new URL('../..', import.meta.url).pathname;
+
+/** `lectern <args>` as a separate process from the sources (`node --import tsx src/main.ts`). */
+export function lectern(args: string[], environment: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: projectRoot,
+    env: environment,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export type ServingProcess = {
+  baseUrl: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+};
+
+/** Starts `lectern serve` on a free port; resolves once it listens. */
+export async function serve(environment: Record<string, string>): Promise<ServingProcess> {
+  const child = lectern(['serve'], { PORT: '0', ...environment });
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 60_000);
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
+  });
+  return {
+    baseUrl,
+    child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
