@@ -1,9 +1,10 @@
 #!/usr/bin/env node
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { AppError } from './errors.js';
 import { openDatabase } from './platform/database/connection.js';
-import { createLogger } from './platform/logger.js';
+import { createLogger, flushLogs } from './platform/logger.js';
 import { createPlatform } from './platform/platform.js';
 import { createServices } from './services.js';
 
@@ -47,6 +48,7 @@ async function serve(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     await app.close();
     await platform.close();
+    await flushLogs(logger);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -58,7 +60,8 @@ async function withServices<T>(
   work: (services: ReturnType<typeof createServices>) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig();
-  const logger = createLogger({ logLevel: 'warn' });
+  // Offline commands print their result on stdout; their warnings go to stderr, written at once.
+  const logger = createLogger({ logLevel: 'warn' }, pino.destination({ dest: 2, sync: true }));
   const platform = await createPlatform(config, logger);
   try {
     return await work(createServices(platform));

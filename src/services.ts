@@ -28,7 +28,11 @@ const noRetrieval: Retriever = async () => [];
 export function createServices(platform: Platform) {
   const database = platform.database.database;
   const providerRepository = createProviderRepository(database);
-  const models = createModelResolver(providerRepository, platform.secretBox, platform.config.providerFallbacks);
+  const models = createModelResolver(
+    providerRepository,
+    platform.secretBox,
+    platform.config.providerFallbacks,
+  );
   const apps = createAppService(createAppRepository(database));
   const actions = createActionService(createActionRepository(database), apps, models);
   const requireAction = async (workspaceId: string, actionId: string) => {
@@ -59,7 +63,7 @@ export function createServices(platform: Platform) {
   return {
     workspaces: createWorkspaceService(createWorkspaceRepository(database)),
     apps,
-    providers: createProviderService(providerRepository, platform.secretBox),
+    providers: createProviderService(providerRepository, platform.secretBox, models.invalidate),
     models,
     actions,
     sessions,

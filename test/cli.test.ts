@@ -1,37 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServices } from '../src/services.js';
-import {
-  createEmptyPostgresDatabase,
-  databaseUrl,
-  openEmptyDatabase,
-  request,
-  startTestApp,
-  temporaryDirectory,
-} from './helpers/test-app.js';
 import { lectern, serve as startServing } from './helpers/lectern-process.js';
+import { openEmptyDatabase, request, startTestApp, useProcessEnvironment } from './helpers/test-app.js';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-let environment: Record<string, string>;
-let dropDatabase = async () => undefined as unknown;
-
-beforeAll(async () => {
-  environment = {
-    ...process.env,
-    LECTERN_DATA_DIR: temporaryDirectory(),
-    LOG_LEVEL: 'info',
-    HOST: '127.0.0.1',
-  } as Record<string, string>;
-  if (databaseUrl) {
-    const empty = await createEmptyPostgresDatabase();
-    environment.DATABASE_URL = empty.url;
-    dropDatabase = empty.drop;
-  }
-});
-afterAll(() => dropDatabase());
+const processEnvironment = useProcessEnvironment();
 
 function runToEnd(args: string[]): Promise<Run> {
-  const child = lectern(args, environment);
+  const child = lectern(args, processEnvironment.values);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -40,7 +17,7 @@ function runToEnd(args: string[]): Promise<Run> {
 }
 
 function serve(extra: Record<string, string> = {}) {
-  return startServing({ ...environment, ...extra });
+  return startServing({ ...processEnvironment.values, ...extra });
 }
 
 const status = async (baseUrl: string, key: string) =>

@@ -36,7 +36,12 @@ function filePart(file: Extract<MessagePart, { type: 'file' }>['file']): FilePar
     };
   }
   // A provider-side file id (OpenAI `file-…`); the adapter sends it as `file_id`.
-  return { type: 'file', data: file.file_id ?? '', mediaType: mediaTypeOfFilename(file.filename), filename: file.filename };
+  return {
+    type: 'file',
+    data: file.file_id ?? '',
+    mediaType: mediaTypeOfFilename(file.filename),
+    filename: file.filename,
+  };
 }
 
 function userPart(part: MessagePart): TextPart | ImagePart | FilePart {

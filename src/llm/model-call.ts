@@ -1,9 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
-  type Output as OutputNamespace,
   generateText,
   jsonSchema,
   type ModelMessage,
+  type Output as OutputNamespace,
   type StepResult,
   stepCountIs,
   streamText,
@@ -12,8 +12,8 @@ import {
 import type { ProviderError } from '../errors.js';
 import type { ModelConfig } from '../platform/database/schema.js';
 import type { TokenUsage } from './prices.js';
-import type { ProviderKind } from './provider-kinds.js';
 import { requestedRetryDelayMs, toProviderError } from './provider-errors.js';
+import type { ProviderKind } from './provider-kinds.js';
 import type { ServerTools } from './tool-registry.js';
 
 /** Tool rounds (model → tools → model) one run may take before it answers with what it has. */
@@ -82,7 +82,8 @@ function toolSet(call: ModelCall): ToolSet | undefined {
 
 function settings(call: ModelCall, signal: AbortSignal | undefined) {
   const { config } = call;
-  const schema = call.jsonSchema ?? (config.response_format === 'json_schema' ? config.json_schema : undefined);
+  const schema =
+    call.jsonSchema ?? (config.response_format === 'json_schema' ? config.json_schema : undefined);
   const wantsJson = schema !== undefined || config.response_format === 'json_object';
   const tools = toolSet(call);
   return {
@@ -102,11 +103,15 @@ function settings(call: ModelCall, signal: AbortSignal | undefined) {
     abortSignal: signal,
     ...(tools && { tools, stopWhen: stepCountIs(maximumToolRounds) }),
     ...(wantsJson && { output: jsonOutput(schema) }),
-    ...(call.store !== undefined && call.kind === 'openai' && { providerOptions: { openai: { store: call.store } } }),
+    ...(call.store !== undefined &&
+      call.kind === 'openai' && { providerOptions: { openai: { store: call.store } } }),
   };
 }
 
-function answerOf(steps: StepResult<ToolSet>[], usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number }): ModelAnswer {
+function answerOf(
+  steps: StepResult<ToolSet>[],
+  usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number },
+): ModelAnswer {
   const last = steps.at(-1);
   // Every step's text, as a stream shows it; tool-call steps rarely have any.
   const text = steps.map((step) => step.text).join('');
@@ -118,7 +123,10 @@ function answerOf(steps: StepResult<ToolSet>[], usage: { inputTokens?: number; o
       type: 'function',
       function: { name: call.toolName, arguments: JSON.stringify(call.input ?? {}) },
     }));
-  const msg = toolCalls.length > 0 ? JSON.stringify({ content: text === '' ? null : text, tool_calls: toolCalls }) : text;
+  const msg =
+    toolCalls.length > 0
+      ? JSON.stringify({ content: text === '' ? null : text, tool_calls: toolCalls })
+      : text;
   return {
     msg,
     text,
@@ -131,7 +139,11 @@ function answerOf(steps: StepResult<ToolSet>[], usage: { inputTokens?: number; o
   };
 }
 
-async function attempt(call: ModelCall, signal: AbortSignal | undefined, onFirstToken: () => void): Promise<ModelAnswer> {
+async function attempt(
+  call: ModelCall,
+  signal: AbortSignal | undefined,
+  onFirstToken: () => void,
+): Promise<ModelAnswer> {
   if (!call.onToken) {
     const result = await generateText(settings(call, signal));
     return answerOf(result.steps, result.totalUsage);
@@ -173,7 +185,8 @@ export async function callModel(call: ModelCall): Promise<ModelAnswer> {
   let streamed = false;
   for (let attemptNumber = 0; ; attemptNumber += 1) {
     const timeout = call.config.timeout ? AbortSignal.timeout(call.config.timeout * 1000) : undefined;
-    const signal = timeout && call.signal ? AbortSignal.any([timeout, call.signal]) : (timeout ?? call.signal);
+    const signal =
+      timeout && call.signal ? AbortSignal.any([timeout, call.signal]) : (timeout ?? call.signal);
     try {
       return await attempt(call, signal, () => {
         streamed = true;

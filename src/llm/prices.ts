@@ -16,7 +16,11 @@ function rounded(value: number): number {
  * never told to update). An OpenAI-compatible server's model is looked up by name across providers.
  * Undefined when the price is unknown, so `cost` is left out rather than reported as zero.
  */
-export function generationCost(kind: ProviderKind, modelName: string, usage: TokenUsage): GenerationCost | undefined {
+export function generationCost(
+  kind: ProviderKind,
+  modelName: string,
+  usage: TokenUsage,
+): GenerationCost | undefined {
   if (kind === 'mock') {
     const input = (usage.inputTokens * mockPricePerMillion.input) / 1_000_000;
     const output = (usage.outputTokens * mockPricePerMillion.output) / 1_000_000;
@@ -32,5 +36,9 @@ export function generationCost(kind: ProviderKind, modelName: string, usage: Tok
     kind === 'openai-compatible' ? undefined : { providerId: kind },
   );
   if (!price) return undefined;
-  return { input: rounded(price.input_price), output: rounded(price.output_price), generation: rounded(price.total_price) };
+  return {
+    input: rounded(price.input_price),
+    output: rounded(price.output_price),
+    generation: rounded(price.total_price),
+  };
 }

@@ -1,4 +1,4 @@
-import { Liquid } from 'liquidjs';
+import { Liquid, type Template } from 'liquidjs';
 
 /**
  * Prompt templates are LiquidJS with the dangerous parts off: no file system (`templates: {}` makes
@@ -27,9 +27,25 @@ export function templateParseError(source: string): string | undefined {
   }
 }
 
+const parsedTemplates = new Map<string, Template[]>();
+const parsedTemplateLimit = 2_000;
+
+/** Parsed once per distinct source: every run of an Action renders the same few templates. */
+function parsed(source: string): Template[] {
+  let templates = parsedTemplates.get(source);
+  if (!templates) {
+    templates = templateEngine.parse(source);
+    if (parsedTemplates.size >= parsedTemplateLimit) {
+      parsedTemplates.delete(parsedTemplates.keys().next().value!);
+    }
+    parsedTemplates.set(source, templates);
+  }
+  return templates;
+}
+
 /** The top-level variable names a template reads (`{{ user.name }}` → `user`). */
 export function templateVariables(source: string): string[] {
-  return templateEngine.globalVariablesSync(templateEngine.parse(source));
+  return templateEngine.globalVariablesSync(parsed(source));
 }
 
 /** Thrown for a variable the template needs and the input does not give. */
@@ -41,7 +57,7 @@ export class MissingVariableError extends Error {
 
 export async function renderTemplate(source: string, variables: Record<string, unknown>): Promise<string> {
   try {
-    return await templateEngine.parseAndRender(source, variables);
+    return await templateEngine.render(parsed(source), variables);
   } catch (error) {
     const undefinedVariable = /undefined variable: ([^,]+)/.exec((error as Error).message);
     if (undefinedVariable) throw new MissingVariableError(undefinedVariable[1]!);

@@ -28,13 +28,17 @@ export function createToolRegistry() {
     },
 
     /** The tools of one run: Action definitions first; a source's definition of the same name wins. */
-    async toolsFor(workspaceId: string, version: { skills: string[]; tools: ToolDefinition[] }): Promise<ServerTools> {
+    async toolsFor(
+      workspaceId: string,
+      version: { skills: string[]; tools: ToolDefinition[] },
+    ): Promise<ServerTools> {
       const definitions = new Map(version.tools.map((tool) => [tool.name, tool]));
       const implementations = new Map<string, ToolImplementation>();
       for (const source of sources) {
         const contributed = await source(workspaceId, version);
         for (const definition of contributed.definitions ?? []) definitions.set(definition.name, definition);
-        for (const [name, implementation] of contributed.implementations ?? []) implementations.set(name, implementation);
+        for (const [name, implementation] of contributed.implementations ?? [])
+          implementations.set(name, implementation);
       }
       return { definitions: [...definitions.values()], implementations };
     },

@@ -22,7 +22,14 @@ export const redactedPaths = [
 
 const tokenInQuery = /([?&](?:token|signature)=)[^&]*/gi;
 
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+/**
+ * Logs go to stdout asynchronously: a request's log lines no longer wait for a write system call,
+ * and lines written while one is in flight go out together. `flushLogs` before exiting.
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  destination: DestinationStream = pino.destination({ dest: 1, sync: false }),
+): Logger {
   return pino(
     {
       level: config.logLevel,
@@ -38,4 +45,8 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
     },
     destination,
   );
+}
+
+export function flushLogs(logger: Logger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
 }

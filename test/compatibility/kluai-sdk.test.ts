@@ -38,12 +38,21 @@ describe('the official @kluai/core SDK against Lectern', () => {
     expect(sync.msg).toBe('Hello SDK');
     expect(sync.feedbackUrl).toBe(`http://localhost:4000/v1/feedback/${(sync as any).data_guid}`);
 
-    const feedback = await klu.feedback.create({ dataGuid: (sync as any).data_guid, type: 'rating', value: 'positive' } as any);
+    const feedback = await klu.feedback.create({
+      dataGuid: (sync as any).data_guid,
+      type: 'rating',
+      value: 'positive',
+    } as any);
     expect(feedback).toMatchObject({ dataGuid: (sync as any).data_guid, type: 'rating', value: 'positive' });
     const record = await client.get(`/v1/data/${(sync as any).data_guid}`);
     expect(record.body.feedback).toHaveLength(1);
 
-    const slow = await klu.actions.create({ name: 'SDK slow', appId: app.guid, modelId: 'mock/slow', prompt: '{{text}}' } as any);
+    const slow = await klu.actions.create({
+      name: 'SDK slow',
+      appId: app.guid,
+      modelId: 'mock/slow',
+      prompt: '{{text}}',
+    } as any);
     const streamed = await klu.actions.stream(slow.guid, { text: 'tokens arrive one at a time' });
     const tokens: string[] = [];
     for await (const token of streamed.streamingData) tokens.push(String(token));
@@ -61,7 +70,12 @@ describe('the official @kluai/core SDK against Lectern', () => {
 
   it('replays a stream whose tokens were all buffered before the SDK connected', async () => {
     const app = await klu.apps.create({ name: 'SDK replay' } as any);
-    const action = await klu.actions.create({ name: 'fast', appId: app.guid, modelId: 'mock/echo', prompt: '{{text}}' } as any);
+    const action = await klu.actions.create({
+      name: 'fast',
+      appId: app.guid,
+      modelId: 'mock/echo',
+      prompt: '{{text}}',
+    } as any);
     const text = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
     const streamed = await klu.actions.stream(action.guid, { text });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -72,7 +86,12 @@ describe('the official @kluai/core SDK against Lectern', () => {
 
   it('uses sessions: create, get, prompt with history, list the session’s data, delete', async () => {
     const app = await klu.apps.create({ name: 'SDK sessions' } as any);
-    const action = await klu.actions.create({ name: 'chat', appId: app.guid, modelId: 'mock/echo', prompt: '{{q}}' } as any);
+    const action = await klu.actions.create({
+      name: 'chat',
+      appId: app.guid,
+      modelId: 'mock/echo',
+      prompt: '{{q}}',
+    } as any);
     const session = await klu.sessions.create({ action: action.guid, name: 'SDK chat' } as any);
     expect(session).toMatchObject({ guid: expect.any(String), action: action.guid, name: 'SDK chat' });
     expect((await klu.sessions.get(session.guid)).name).toBe('SDK chat');

@@ -1,38 +1,24 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { serve } from '../helpers/lectern-process.js';
-import { createEmptyPostgresDatabase, databaseUrl, eventually, temporaryDirectory } from '../helpers/test-app.js';
+import { eventually, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_crash_test_key_0123456789abcdefghijklmnop';
-let environment: Record<string, string>;
-let dropDatabase = async () => undefined as unknown;
-
-beforeAll(async () => {
-  environment = {
-    ...process.env,
-    LECTERN_DATA_DIR: temporaryDirectory(),
-    LECTERN_INIT_API_KEY: apiKey,
-    LOG_LEVEL: 'info',
-    HOST: '127.0.0.1',
-  } as Record<string, string>;
-  if (databaseUrl) {
-    const empty = await createEmptyPostgresDatabase();
-    environment.DATABASE_URL = empty.url;
-    dropDatabase = empty.drop;
-  }
-});
-afterAll(() => dropDatabase());
+const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey });
 
 async function call(baseUrl: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body && { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as any };
 }
 
 it('finishes an async run after the process is killed mid-job and started again', async () => {
-  const first = await serve(environment);
+  const first = await serve(processEnvironment.values);
   const app = await call(first.baseUrl, 'POST', '/v1/apps', { name: 'crash' });
   const action = await call(first.baseUrl, 'POST', '/v1/actions/create', {
     app: app.body.guid,
@@ -52,7 +38,7 @@ it('finishes an async run after the process is killed mid-job and started again'
   first.child.kill('SIGKILL');
   await new Promise((resolve) => first.child.once('exit', resolve));
 
-  const second = await serve(environment);
+  const second = await serve(processEnvironment.values);
   try {
     const done = await eventually(async () => {
       const poll = await call(second.baseUrl, 'GET', resultPath);

@@ -53,7 +53,10 @@ describe('async runs (SPEC §3)', () => {
 
   it('refuses bad input at request time and hides other workspaces’ results', async () => {
     const action = await createAction(context.client, { prompt: '{{a}} {{b}}' });
-    const bad = await context.client.post(`/v1/actions/${action.guid}/prompt`, { input: 'x', async_mode: true });
+    const bad = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: 'x',
+      async_mode: true,
+    });
     expect(bad.status).toBe(400);
     expect((await context.client.get(`/v1/actions/result/${unknownGuid}`)).status).toBe(404);
     expect((await context.client.get('/v1/actions/result/not-a-guid')).status).toBe(400);
@@ -63,7 +66,10 @@ describe('async runs (SPEC §3)', () => {
     const { client } = context;
     const action = await createAction(client, { model: 'mock/slow', prompt: 'v1 {{x}}' });
     await client.put(`/v1/actions/${action.guid}`, { prompt: 'v2 {{x}}' });
-    const response = await client.post(`/v1/actions/${action.guid}/prompt`, { input: { x: 'y' }, async_mode: true });
+    const response = await client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: { x: 'y' },
+      async_mode: true,
+    });
     await client.post(`/v1/actions/${action.guid}/deploy`, { version: 2, environment: 'production' });
     const done = await eventually(async () => {
       const poll = await client.get(resultPath(response.body.result_url));

@@ -32,11 +32,16 @@ describe('feedback (SPEC §4.2)', () => {
     });
     const numeric = await client.post(`/v1/feedback/${dataGuid}`, { type: 'rating', value: '5' });
     expect(numeric.body.value).toBe('5');
-    const correction = await client.post(`/v1/feedback/${dataGuid}`, { type: 'correction', value: 'Hello, data!' });
+    const correction = await client.post(`/v1/feedback/${dataGuid}`, {
+      type: 'correction',
+      value: 'Hello, data!',
+    });
     expect(correction.status).toBe(201);
 
     const record = await client.get(`/v1/data/${dataGuid}`);
-    expect(record.body.feedback.map((item: { type: string; value: string }) => [item.type, item.value])).toEqual([
+    expect(
+      record.body.feedback.map((item: { type: string; value: string }) => [item.type, item.value]),
+    ).toEqual([
       ['rating', 'positive'],
       ['rating', '5'],
       ['correction', 'Hello, data!'],
@@ -67,7 +72,12 @@ describe('feedback (SPEC §4.2)', () => {
       meta_data: { from: 'sdk' },
     });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ data: dataGuid, type: 'issue', value: 'too long', metadata: { from: 'sdk' } });
+    expect(response.body).toMatchObject({
+      data: dataGuid,
+      type: 'issue',
+      value: 'too long',
+      metadata: { from: 'sdk' },
+    });
     const missing = await context.client.post('/v1/feedback/', { data: unknownGuid, type: 'x', value: 'y' });
     expect(missing.body.message).toBe('Data not found');
   });
@@ -100,7 +110,10 @@ describe('data records (CONTRACT §6)', () => {
     });
     const list = await client.get(`/v1/actions/${action.guid}/data`);
     expect(list.body.total_count).toBe(2);
-    expect(list.body.data.map((record: { guid: string }) => record.guid)).toEqual([logged.body.guid, dataGuid]);
+    expect(list.body.data.map((record: { guid: string }) => record.guid)).toEqual([
+      logged.body.guid,
+      dataGuid,
+    ]);
     const page = await client.get(`/v1/actions/${action.guid}/data?skip=1&limit=1`);
     expect(page.body).toMatchObject({ total_count: 2, has_next_page: false });
   });

@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAction, createApp, eventually, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
+import {
+  createAction,
+  createApp,
+  eventually,
+  newWorkspace,
+  unknownGuid,
+  useTestWorkspace,
+} from '../helpers/test-app.js';
 
 const context = useTestWorkspace();
 
@@ -51,12 +58,18 @@ describe('experiments (CONTRACT §10)', () => {
     const app = await createApp(client);
     const action = await createAction(client, { app });
     const same = await client.post('/v1/experiments', {
-      name: 'x', app_guid: app, action_primary_guid: action.guid, action_secondary_guid: action.guid,
+      name: 'x',
+      app_guid: app,
+      action_primary_guid: action.guid,
+      action_secondary_guid: action.guid,
     });
     expect(same.status).toBe(400);
     expect(same.body.message).toMatch(/^action_secondary_guid:/);
     const unknown = await client.post('/v1/experiments', {
-      name: 'x', app_guid: app, action_primary_guid: action.guid, action_secondary_guid: unknownGuid,
+      name: 'x',
+      app_guid: app,
+      action_primary_guid: action.guid,
+      action_secondary_guid: unknownGuid,
     });
     expect(unknown.status).toBe(404);
     const { experiment } = await experimentFixture();
@@ -85,8 +98,14 @@ describe('experiments (CONTRACT §10)', () => {
     expect(arms).toEqual(new Set([primary.guid, secondary.guid]));
 
     const allSecondary = await experimentFixture(1);
-    const routed = await client.post(`/v1/experiments/${allSecondary.experiment.guid}/prompt`, { input: { q: 'x' } });
-    expect(routed.body).toMatchObject({ action: allSecondary.secondary.guid, variant: 'secondary', msg: 'B x' });
+    const routed = await client.post(`/v1/experiments/${allSecondary.experiment.guid}/prompt`, {
+      input: { q: 'x' },
+    });
+    expect(routed.body).toMatchObject({
+      action: allSecondary.secondary.guid,
+      variant: 'secondary',
+      msg: 'B x',
+    });
     const forced = await client.post(`/v1/experiments/${allSecondary.experiment.guid}/prompt`, {
       input: { q: 'x' },
       force_action: allSecondary.primary.guid,
@@ -139,6 +158,10 @@ describe('experiments (CONTRACT §10)', () => {
     });
     expect(first.positive_rating.low).toBeCloseTo(0.3006, 3);
     expect(first.positive_rating.high).toBeCloseTo(0.9544, 3);
-    expect(second).toMatchObject({ runs: 3, feedback: { rating: { negative: 2 } }, positive_rating: { rate: 0 } });
+    expect(second).toMatchObject({
+      runs: 3,
+      feedback: { rating: { negative: 2 } },
+      positive_rating: { rate: 0 },
+    });
   });
 });

@@ -68,7 +68,9 @@ describe('input shapes (CONTRACT §5)', () => {
     const ambiguous = await context.client.post(`/v1/actions/${action.guid}/prompt`, { input: 'Ada' });
     expect(ambiguous.status).toBe(400);
     expect(ambiguous.body.message).toMatch(/^input: .*greeting, name/);
-    const missing = await context.client.post(`/v1/actions/${action.guid}/prompt`, { input: { greeting: 'Hi' } });
+    const missing = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: { greeting: 'Hi' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toBe('input: missing template variable "name"');
   });
@@ -125,12 +127,18 @@ describe('input shapes (CONTRACT §5)', () => {
     const action = await createAction(context.client, { prompt: 'Echo {{text}}' });
     const payloads = ["{{constructor.constructor('return process')()}}", '{{__proto__}}', '{% raw %}{{7*7}}'];
     for (const payload of payloads) {
-      const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, { input: { text: payload } });
+      const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
+        input: { text: payload },
+      });
       expect(response.status).toBe(200);
       expect(response.body.msg).toBe(`Echo ${payload}`);
     }
-    const protoTemplate = await createAction(context.client, { prompt: 'x {{__proto__}} {{text.constructor}}' });
-    const response = await context.client.post(`/v1/actions/${protoTemplate.guid}/prompt`, { input: { text: 'a' } });
+    const protoTemplate = await createAction(context.client, {
+      prompt: 'x {{__proto__}} {{text.constructor}}',
+    });
+    const response = await context.client.post(`/v1/actions/${protoTemplate.guid}/prompt`, {
+      input: { text: 'a' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.message).toMatch(/missing template variable/);
     expect(JSON.stringify(response.body)).not.toMatch(/function|process|Object/);
@@ -226,12 +234,17 @@ describe('run options', () => {
       modelOptions: { provider: 'mock', model: 'json', jsonSchema: { type: 'object' } },
     });
     expect(schema.status).toBe(200);
-    const unknown = await context.client.post(url, { input: { x: 'hi' }, modelOptions: { provider: 'nope' } });
+    const unknown = await context.client.post(url, {
+      input: { x: 'hi' },
+      modelOptions: { provider: 'nope' },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toMatch(/^model: unknown provider "nope"/);
 
     const locked = await newWorkspace(context.test);
-    await context.test.app.services.workspaces.updateSettings(locked.workspaceGuid, { allowModelOverrides: false });
+    await context.test.app.services.workspaces.updateSettings(locked.workspaceGuid, {
+      allowModelOverrides: false,
+    });
     const lockedAction = await createAction(locked, { prompt: 'say {{x}}' });
     const refused = await locked.post(`/v1/actions/${lockedAction.guid}/prompt`, {
       input: { x: 'hi' },
@@ -266,7 +279,7 @@ describe('run options', () => {
     );
     expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
     expect(new Set(responses.map((response) => response.body.data_guid)).size).toBe(50);
-    responses.forEach((response, index) => expect(response.body.msg).toBe(`Hello n${index}`));
+    for (const [index, response] of responses.entries()) expect(response.body.msg).toBe(`Hello n${index}`);
     const data = await context.client.get(`/v1/actions/${action.guid}/data?limit=100`);
     expect(data.body.total_count).toBe(50);
     expect(new Set(data.body.data.map((record: { output: string }) => record.output)).size).toBe(50);
@@ -289,7 +302,11 @@ describe('tools', () => {
     const message = JSON.parse(response.body.msg);
     expect(message.content).toBeNull();
     expect(message.tool_calls).toEqual([
-      { id: expect.any(String), type: 'function', function: { name: 'lookup', arguments: '{"input":"kiwi"}' } },
+      {
+        id: expect.any(String),
+        type: 'function',
+        function: { name: 'lookup', arguments: '{"input":"kiwi"}' },
+      },
     ]);
   });
 
@@ -345,7 +362,9 @@ describe('older clients and gateway_payload', () => {
       model_config: { temperature: 0.2, max_response_length: 64, stop: ['END'] },
       tools: [{ name: 'search', parameters: { type: 'object' } }],
     });
-    const response = await client.post(`/v1/actions/${action.guid}/gateway_payload`, { input: { text: 'this' } });
+    const response = await client.post(`/v1/actions/${action.guid}/gateway_payload`, {
+      input: { text: 'this' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body).toEqual({

@@ -7,14 +7,26 @@ describe('sessions (SPEC §4.3)', () => {
   it('creates, reads, renames, lists by extUserId and deletes sessions', async () => {
     const { client } = context;
     const action = await createAction(client);
-    const created = await client.post('/v1/sessions', { action: action.guid, name: 'Chat', extUserId: 'user-a' });
+    const created = await client.post('/v1/sessions', {
+      action: action.guid,
+      name: 'Chat',
+      extUserId: 'user-a',
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ guid: expect.any(String), name: 'Chat', action: action.guid, ext_user_id: 'user-a' });
+    expect(created.body).toMatchObject({
+      guid: expect.any(String),
+      name: 'Chat',
+      action: action.guid,
+      ext_user_id: 'user-a',
+    });
     const unnamed = await client.post('/v1/sessions', { action: action.guid });
     expect(unnamed.body).toMatchObject({ name: null, ext_user_id: null });
 
     expect((await client.get(`/v1/sessions/${created.body.guid}`)).body.name).toBe('Chat');
-    const renamed = await client.put(`/v1/sessions/${created.body.guid}`, { name: 'Support chat', extUserId: 'user-b' });
+    const renamed = await client.put(`/v1/sessions/${created.body.guid}`, {
+      name: 'Support chat',
+      extUserId: 'user-b',
+    });
     expect(renamed.body).toMatchObject({ name: 'Support chat', ext_user_id: 'user-b' });
     const noName = await client.put(`/v1/sessions/${created.body.guid}`, { extUserId: 'user-c' });
     expect(noName.status).toBe(400);
@@ -47,7 +59,8 @@ describe('sessions (SPEC §4.3)', () => {
     const { client } = context;
     const action = await createAction(client, { prompt: 'Q: {{q}}', system_message: 'Chat.' });
     const session = (await client.post('/v1/sessions', { action: action.guid })).body;
-    const run = (q: string) => client.post(`/v1/actions/${action.guid}/prompt`, { input: { q }, session: session.guid });
+    const run = (q: string) =>
+      client.post(`/v1/actions/${action.guid}/prompt`, { input: { q }, session: session.guid });
 
     const first = await run('one');
     expect(first.body.full_prompt_sent).toEqual([
@@ -77,13 +90,22 @@ describe('sessions (SPEC §4.3)', () => {
     const owner = await createAction(client);
     const stranger = await createAction(client);
     const session = (await client.post('/v1/sessions', { action: owner.guid })).body;
-    const wrong = await client.post(`/v1/actions/${stranger.guid}/prompt`, { input: 'x', session: session.guid });
+    const wrong = await client.post(`/v1/actions/${stranger.guid}/prompt`, {
+      input: 'x',
+      session: session.guid,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toBe('session: this session belongs to another Action');
-    const unknown = await client.post(`/v1/actions/${owner.guid}/prompt`, { input: 'x', session: unknownGuid });
+    const unknown = await client.post(`/v1/actions/${owner.guid}/prompt`, {
+      input: 'x',
+      session: unknownGuid,
+    });
     expect(unknown.status).toBe(404);
     await client.delete(`/v1/sessions/${session.guid}`);
-    const deleted = await client.post(`/v1/actions/${owner.guid}/prompt`, { input: 'x', session: session.guid });
+    const deleted = await client.post(`/v1/actions/${owner.guid}/prompt`, {
+      input: 'x',
+      session: session.guid,
+    });
     expect(deleted.status).toBe(404);
   });
 });

@@ -1,6 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { atAddress, createAction, eventually, listen, parseEvents, useTestWorkspace } from '../helpers/test-app.js';
+import {
+  atAddress,
+  createAction,
+  eventually,
+  listen,
+  parseEvents,
+  useTestWorkspace,
+} from '../helpers/test-app.js';
 
 const context = useTestWorkspace();
 let address: string;

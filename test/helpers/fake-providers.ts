@@ -11,7 +11,12 @@ import type { AddressInfo } from 'node:net';
  */
 export type Protocol = 'openai' | 'anthropic' | 'google' | 'mistral' | 'groq' | 'compatible';
 
-export type RecordedRequest = { protocol: Protocol; path: string; headers: IncomingMessage['headers']; body: any };
+export type RecordedRequest = {
+  protocol: Protocol;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+};
 
 export type FakeProviders = {
   url: string;
@@ -22,7 +27,8 @@ export type FakeProviders = {
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (part && typeof part.text === 'string' ? part.text : '')).join('');
+  if (Array.isArray(content))
+    return content.map((part) => (part && typeof part.text === 'string' ? part.text : '')).join('');
   return '';
 }
 
@@ -39,24 +45,34 @@ const words = (text: string) => text.split(/(?<=\S)(?=\s)/).filter(Boolean);
 
 function errorBody(protocol: Protocol, status: number, message: string): unknown {
   if (protocol === 'anthropic') {
-    return { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'invalid_request_error', message } };
+    return {
+      type: 'error',
+      error: { type: status === 429 ? 'rate_limit_error' : 'invalid_request_error', message },
+    };
   }
   if (protocol === 'google') {
-    return { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' } };
+    return {
+      error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' },
+    };
   }
-  if (protocol === 'mistral') return { object: 'error', message, type: 'invalid_request_error', param: null, code: null };
-  return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'invalid_request_error', code: null } };
+  if (protocol === 'mistral')
+    return { object: 'error', message, type: 'invalid_request_error', param: null, code: null };
+  return {
+    error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'invalid_request_error', code: null },
+  };
 }
 
 function sse(response: ServerResponse, events: { event?: string; data: unknown }[]): void {
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   for (const { event, data } of events) {
-    response.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+    response.write(
+      `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+    );
   }
   response.end();
 }
 
-function answer(protocol: Protocol, body: any, model: string, text: string, stream: boolean, response: ServerResponse) {
+function answer(protocol: Protocol, model: string, text: string, stream: boolean, response: ServerResponse) {
   const inputTokens = 7;
   const outputTokens = words(text).length;
   const tokens = words(text);
@@ -79,12 +95,21 @@ function answer(protocol: Protocol, body: any, model: string, text: string, stre
         data: {
           type: 'message_start',
           message: {
-            id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
             usage: { input_tokens: inputTokens, output_tokens: 1 },
           },
         },
       },
-      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
+      {
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      },
       ...tokens.map((token) => ({
         event: 'content_block_delta',
         data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: token } },
@@ -92,13 +117,21 @@ function answer(protocol: Protocol, body: any, model: string, text: string, stre
       { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
       {
         event: 'message_delta',
-        data: { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: outputTokens } },
+        data: {
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: outputTokens },
+        },
       },
       { event: 'message_stop', data: { type: 'message_stop' } },
     ]);
   }
   if (protocol === 'google') {
-    const usageMetadata = { promptTokenCount: inputTokens, candidatesTokenCount: outputTokens, totalTokenCount: inputTokens + outputTokens };
+    const usageMetadata = {
+      promptTokenCount: inputTokens,
+      candidatesTokenCount: outputTokens,
+      totalTokenCount: inputTokens + outputTokens,
+    };
     if (!stream) {
       return json(response, 200, {
         candidates: [{ content: { parts: [{ text }], role: 'model' }, finishReason: 'STOP', index: 0 }],
@@ -122,7 +155,11 @@ function answer(protocol: Protocol, body: any, model: string, text: string, stre
     );
   }
   // OpenAI chat completions and the servers that copy it (Mistral, Groq, OpenAI-compatible).
-  const usage = { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
+  const usage = {
+    prompt_tokens: inputTokens,
+    completion_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+  };
   const base = { id: 'chatcmpl-1', created: 1_700_000_000, model };
   if (!stream) {
     return json(response, 200, {
@@ -133,14 +170,21 @@ function answer(protocol: Protocol, body: any, model: string, text: string, stre
     });
   }
   const chunk = (delta: object, finishReason: string | null, extra: object = {}) => ({
-    data: { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra },
+    data: {
+      ...base,
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+      ...extra,
+    },
   });
   const usageExtra = protocol === 'groq' ? { x_groq: { usage } } : protocol === 'mistral' ? { usage } : {};
   sse(response, [
     chunk({ role: 'assistant', content: '' }, null),
     ...tokens.map((token) => chunk({ content: token }, null)),
     chunk({}, 'stop', usageExtra),
-    ...(protocol === 'openai' || protocol === 'compatible' ? [{ data: { ...base, object: 'chat.completion.chunk', choices: [], usage } }] : []),
+    ...(protocol === 'openai' || protocol === 'compatible'
+      ? [{ data: { ...base, object: 'chat.completion.chunk', choices: [], usage } }]
+      : []),
     { data: '[DONE]' },
   ]);
 }
@@ -165,9 +209,11 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       const body = raw ? JSON.parse(raw) : {};
       requests.push({ protocol, path: url.pathname + url.search, headers: request.headers, body });
       const text = lastUserText(protocol, body);
-      const stream = protocol === 'google' ? url.pathname.includes(':streamGenerateContent') : body.stream === true;
+      const stream =
+        protocol === 'google' ? url.pathname.includes(':streamGenerateContent') : body.stream === true;
       const model = protocol === 'google' ? (/models\/([^:]+)/.exec(url.pathname)?.[1] ?? '') : body.model;
-      if (text.includes('FAIL400')) return json(response, 400, errorBody(protocol, 400, 'the request was refused (FAIL400)'));
+      if (text.includes('FAIL400'))
+        return json(response, 400, errorBody(protocol, 400, 'the request was refused (FAIL400)'));
       if (text.includes('RATE429')) {
         const key = `${protocol}:${text}`;
         const failures = rateLimited.get(key) ?? 0;
@@ -176,7 +222,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
           return json(response, 429, errorBody(protocol, 429, 'slow down (RATE429)'), { 'retry-after': '0' });
         }
       }
-      answer(protocol, body, model, `reply: ${text}`, stream, response);
+      answer(protocol, model, `reply: ${text}`, stream, response);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -234,3 +234,30 @@ export async function eventually<Value>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * The environment for `lectern` processes of one test file: a data dir of their own and, on
+ * PostgreSQL, an empty database of their own (dropped after the file). Read `.values` inside tests.
+ */
+export function useProcessEnvironment(extra: Record<string, string> = {}): {
+  values: Record<string, string>;
+} {
+  const environment = { values: {} as Record<string, string> };
+  let drop = async (): Promise<unknown> => undefined;
+  beforeAll(async () => {
+    environment.values = {
+      ...(process.env as Record<string, string>),
+      LECTERN_DATA_DIR: temporaryDirectory(),
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      ...extra,
+    };
+    if (databaseUrl) {
+      const empty = await createEmptyPostgresDatabase();
+      environment.values.DATABASE_URL = empty.url;
+      drop = empty.drop;
+    }
+  });
+  afterAll(() => drop());
+  return environment;
+}

@@ -30,12 +30,54 @@ type AdapterCase = {
 };
 
 const cases: AdapterCase[] = [
-  { kind: 'openai', protocol: 'openai', path: '/openai/v1', model: 'gpt-4o-mini', priced: true, credentialHeader: ['authorization', 'Bearer sk-openai'] },
-  { kind: 'anthropic', protocol: 'anthropic', path: '/anthropic/v1', model: 'claude-sonnet-4-5', priced: true, credentialHeader: ['x-api-key', 'sk-anthropic'] },
-  { kind: 'google', protocol: 'google', path: '/google/v1beta', model: 'gemini-2.5-flash', priced: true, credentialHeader: ['x-goog-api-key', 'sk-google'] },
-  { kind: 'mistral', protocol: 'mistral', path: '/mistral/v1', model: 'mistral-large-latest', priced: true, credentialHeader: ['authorization', 'Bearer sk-mistral'] },
-  { kind: 'groq', protocol: 'groq', path: '/groq/openai/v1', model: 'llama-3.3-70b-versatile', priced: true, credentialHeader: ['authorization', 'Bearer sk-groq'] },
-  { kind: 'openai-compatible', protocol: 'compatible', path: '/compatible/v1', model: 'local-model', priced: false, credentialHeader: ['authorization', 'Bearer sk-openai-compatible'] },
+  {
+    kind: 'openai',
+    protocol: 'openai',
+    path: '/openai/v1',
+    model: 'gpt-4o-mini',
+    priced: true,
+    credentialHeader: ['authorization', 'Bearer sk-openai'],
+  },
+  {
+    kind: 'anthropic',
+    protocol: 'anthropic',
+    path: '/anthropic/v1',
+    model: 'claude-sonnet-4-5',
+    priced: true,
+    credentialHeader: ['x-api-key', 'sk-anthropic'],
+  },
+  {
+    kind: 'google',
+    protocol: 'google',
+    path: '/google/v1beta',
+    model: 'gemini-2.5-flash',
+    priced: true,
+    credentialHeader: ['x-goog-api-key', 'sk-google'],
+  },
+  {
+    kind: 'mistral',
+    protocol: 'mistral',
+    path: '/mistral/v1',
+    model: 'mistral-large-latest',
+    priced: true,
+    credentialHeader: ['authorization', 'Bearer sk-mistral'],
+  },
+  {
+    kind: 'groq',
+    protocol: 'groq',
+    path: '/groq/openai/v1',
+    model: 'llama-3.3-70b-versatile',
+    priced: true,
+    credentialHeader: ['authorization', 'Bearer sk-groq'],
+  },
+  {
+    kind: 'openai-compatible',
+    protocol: 'compatible',
+    path: '/compatible/v1',
+    model: 'local-model',
+    priced: false,
+    credentialHeader: ['authorization', 'Bearer sk-openai-compatible'],
+  },
 ];
 
 async function setUp(adapter: AdapterCase): Promise<{ client: Client; actionGuid: string }> {
@@ -46,19 +88,26 @@ async function setUp(adapter: AdapterCase): Promise<{ client: Client; actionGuid
     url: `${fake.url}${adapter.path}`,
   });
   expect(provider.status).toBe(201);
-  const action = await createAction(client, { model: `${adapter.kind}/${adapter.model}`, prompt: '{{text}}' });
+  const action = await createAction(client, {
+    model: `${adapter.kind}/${adapter.model}`,
+    prompt: '{{text}}',
+  });
   return { client, actionGuid: action.guid };
 }
 
 function requestsFor(protocol: Protocol, marker: string) {
-  return fake.requests.filter((request) => request.protocol === protocol && JSON.stringify(request.body).includes(marker));
+  return fake.requests.filter(
+    (request) => request.protocol === protocol && JSON.stringify(request.body).includes(marker),
+  );
 }
 
 describe.each(cases)('the $kind adapter against its wire protocol', (adapter) => {
   it('runs synchronously with the credential, usage and cost', async () => {
     const { client, actionGuid } = await setUp(adapter);
     const marker = `sync-${adapter.kind}`;
-    const response = await client.post(`/v1/actions/${actionGuid}/prompt`, { input: { text: `Hello ${marker}` } });
+    const response = await client.post(`/v1/actions/${actionGuid}/prompt`, {
+      input: { text: `Hello ${marker}` },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.msg).toBe(`reply: Hello ${marker}`);
     if (adapter.priced) expect(response.body.cost.generation).toBeGreaterThan(0);
@@ -66,7 +115,12 @@ describe.each(cases)('the $kind adapter against its wire protocol', (adapter) =>
     const [sent] = requestsFor(adapter.protocol, marker);
     expect(sent?.headers[adapter.credentialHeader[0]]).toBe(adapter.credentialHeader[1]);
     const record = await client.get(`/v1/data/${response.body.data_guid}`);
-    expect(record.body).toMatchObject({ model: adapter.model, model_provider: adapter.kind, num_input_tokens: 7, num_output_tokens: 3 });
+    expect(record.body).toMatchObject({
+      model: adapter.model,
+      model_provider: adapter.kind,
+      num_input_tokens: 7,
+      num_output_tokens: 3,
+    });
   });
 
   it('streams tokens through the stream URL and stores their concatenation', async () => {
@@ -80,7 +134,9 @@ describe.each(cases)('the $kind adapter against its wire protocol', (adapter) =>
     const body = await (await fetch(atAddress(response.body.streaming_url, address))).text();
     const events = parseEvents(body);
     expect(events.at(-1)).toEqual({ data: 'END_STREAM' });
-    const tokens = events.filter((event) => event.data.startsWith('{')).map((event) => JSON.parse(event.data).token);
+    const tokens = events
+      .filter((event) => event.data.startsWith('{'))
+      .map((event) => JSON.parse(event.data).token);
     expect(tokens.join('')).toBe(`reply: Stream ${marker} please`);
     expect(tokens.length).toBeGreaterThan(1);
     const record = await client.get(`/v1/data/${response.body.data_guid}`);
@@ -123,13 +179,24 @@ describe('provider request options', () => {
     });
     const marker = 'options-openai';
     const run = () =>
-      client.post(`/v1/actions/${actionGuid}/prompt`, { input: { text: marker }, version: 2, store: true, cache: true });
+      client.post(`/v1/actions/${actionGuid}/prompt`, {
+        input: { text: marker },
+        version: 2,
+        store: true,
+        cache: true,
+      });
     expect((await run()).status).toBe(200);
     const cached = await run();
     expect(cached.status).toBe(200);
     const sent = requestsFor('openai', marker);
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.body).toMatchObject({ store: true, temperature: 0.3, max_tokens: 50, stop: ['END'], seed: 7 });
+    expect(sent[0]!.body).toMatchObject({
+      store: true,
+      temperature: 0.3,
+      max_tokens: 50,
+      stop: ['END'],
+      seed: 7,
+    });
     expect((await client.get(`/v1/data/${cached.body.data_guid}`)).body.cached).toBe(true);
   });
 

@@ -4,6 +4,7 @@ import type { Pagination } from '../../http/pagination.js';
 import { isGuid } from '../../http/params.js';
 import { templateParseError } from '../../llm/templates.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
+import { createReadCache } from '../../platform/read-cache.js';
 import type { AppService } from '../apps/service.js';
 import type { ModelResolver } from '../providers/model-resolution.js';
 import type {
@@ -99,7 +100,13 @@ function slugConflict(error: unknown): never {
   throw error;
 }
 
+/** How long another node may still run a previous deployment after a change (this node forgets at once). */
+const runResolutionCacheMs = 5_000;
+
 export function createActionService(repository: ActionRepository, apps: AppService, models: ModelResolver) {
+  const runResolutions = createReadCache<ResolvedAction>({ ttlMs: runResolutionCacheMs });
+  const changed = (workspaceId: string) => runResolutions.invalidate(`${workspaceId}:`);
+
   async function present(row: ActionWithVersion): Promise<ActionRecord> {
     const deployments = await repository.deployments([row.action.id]);
     return presentAction(row, deployments.get(row.action.id) ?? {});
@@ -123,6 +130,31 @@ export function createActionService(repository: ActionRepository, apps: AppServi
   async function validateVersion(workspaceId: string, version: NewActionVersion): Promise<void> {
     assertTemplatesParse(version);
     await models.validate(workspaceId, version.model);
+  }
+
+  async function resolveUncached(
+    workspaceId: string,
+    guidOrSlug: string,
+    selection: { version?: number; environment?: string },
+  ): Promise<ResolvedAction> {
+    const row = await repository.findLatest(
+      workspaceId,
+      isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
+    );
+    if (!row) throw new NotFoundError('Action not found');
+    if (row.action.disabled) throw new ValidationError('this Action is disabled', 'action');
+    if (selection.version !== undefined) {
+      const version = await repository.findVersion(row.action.id, selection.version);
+      if (!version) throw new ValidationError(`the Action has no version ${selection.version}`, 'version');
+      return { action: row.action, version, environment: selection.environment ?? null };
+    }
+    const environment = selection.environment ?? row.action.defaultEnvironment;
+    const deployed = (await repository.deployments([row.action.id])).get(row.action.id)?.[environment];
+    if (deployed === undefined) {
+      throw new ValidationError(`nothing is deployed to "${environment}"`, 'environment');
+    }
+    const version = await repository.findVersion(row.action.id, deployed);
+    return { action: row.action, version: version!, environment };
   }
 
   return {
@@ -156,6 +188,7 @@ export function createActionService(repository: ActionRepository, apps: AppServi
           version,
         )
         .catch(slugConflict);
+      changed(workspaceId);
       return present(await requireById(workspaceId, id));
     },
 
@@ -194,6 +227,7 @@ export function createActionService(repository: ActionRepository, apps: AppServi
         .insertVersion(workspaceId, id, actionChanges, (latest) => mergeVersion(latest, input))
         .catch(slugConflict);
       if (saved === undefined) throw new NotFoundError('Action not found');
+      changed(workspaceId);
       return present(await requireById(workspaceId, id));
     },
 
@@ -202,6 +236,7 @@ export function createActionService(repository: ActionRepository, apps: AppServi
       const version = await repository.findVersion(id, input.version);
       if (!version) throw new ValidationError(`Action has no version ${input.version}`, 'version');
       await repository.deploy(id, input.environment, input.version);
+      changed(workspaceId);
       return present(await requireById(workspaceId, id));
     },
 
@@ -226,34 +261,19 @@ export function createActionService(repository: ActionRepository, apps: AppServi
      * The Action and version a run uses (CONTRACT §5): `version` runs that version, `environment` the
      * version deployed there, neither the default environment's; a missing one is a 400.
      */
-    async resolveForRun(
+    resolveForRun(
       workspaceId: string,
       guidOrSlug: string,
       selection: { version?: number; environment?: string },
     ): Promise<ResolvedAction> {
-      const row = await repository.findLatest(
-        workspaceId,
-        isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
-      );
-      if (!row) throw new NotFoundError('Action not found');
-      if (row.action.disabled) throw new ValidationError('this Action is disabled', 'action');
-      if (selection.version !== undefined) {
-        const version = await repository.findVersion(row.action.id, selection.version);
-        if (!version) throw new ValidationError(`the Action has no version ${selection.version}`, 'version');
-        return { action: row.action, version, environment: selection.environment ?? null };
-      }
-      const environment = selection.environment ?? row.action.defaultEnvironment;
-      const deployed = (await repository.deployments([row.action.id])).get(row.action.id)?.[environment];
-      if (deployed === undefined) {
-        throw new ValidationError(`nothing is deployed to "${environment}"`, 'environment');
-      }
-      const version = await repository.findVersion(row.action.id, deployed);
-      return { action: row.action, version: version!, environment };
+      const key = `${workspaceId}:${guidOrSlug}:${selection.version ?? ''}:${selection.environment ?? ''}`;
+      return runResolutions.get(key, () => resolveUncached(workspaceId, guidOrSlug, selection));
     },
 
     async setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<ActionRecord> {
       if (!(await repository.setDisabled(workspaceId, id, disabled)))
         throw new NotFoundError('Action not found');
+      changed(workspaceId);
       return present(await requireById(workspaceId, id));
     },
   };

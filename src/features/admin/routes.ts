@@ -7,7 +7,10 @@ import type { WorkspaceService } from '../workspaces/service.js';
 
 const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
 const settingsBody = z.strictObject({
-  allow_model_overrides: z.boolean().optional().describe('whether runs may override provider and model (modelOptions)'),
+  allow_model_overrides: z
+    .boolean()
+    .optional()
+    .describe('whether runs may override provider and model (modelOptions)'),
 });
 
 /** The instance admin API (CONTRACT §2), mounted only when LECTERN_ADMIN_TOKEN is set. */

@@ -36,17 +36,29 @@ export function createGenerationRepository(database: Database) {
     },
 
     listByAction(workspaceId: string, actionId: string, skip: number, limit: number) {
-      return page(and(eq(generations.workspaceId, workspaceId), eq(generations.actionId, actionId)), skip, limit);
+      return page(
+        and(eq(generations.workspaceId, workspaceId), eq(generations.actionId, actionId)),
+        skip,
+        limit,
+      );
     },
 
     listBySession(workspaceId: string, sessionId: string, skip: number, limit: number) {
-      return page(and(eq(generations.workspaceId, workspaceId), eq(generations.sessionId, sessionId)), skip, limit);
+      return page(
+        and(eq(generations.workspaceId, workspaceId), eq(generations.sessionId, sessionId)),
+        skip,
+        limit,
+      );
     },
 
     /** The session's latest turns, oldest first. */
     async sessionTurns(workspaceId: string, sessionId: string) {
       const latest = await database
-        .select({ turn: generations.turnMessages, output: generations.output, createdAt: generations.createdAt })
+        .select({
+          turn: generations.turnMessages,
+          output: generations.output,
+          createdAt: generations.createdAt,
+        })
         .from(generations)
         .where(and(eq(generations.workspaceId, workspaceId), eq(generations.sessionId, sessionId)))
         .orderBy(desc(generations.createdAt), desc(generations.id))
@@ -59,7 +71,13 @@ export function createGenerationRepository(database: Database) {
       const [row] = await database
         .select()
         .from(generations)
-        .where(and(eq(generations.workspaceId, workspaceId), eq(generations.cacheKey, cacheKey), eq(generations.cached, false)))
+        .where(
+          and(
+            eq(generations.workspaceId, workspaceId),
+            eq(generations.cacheKey, cacheKey),
+            eq(generations.cached, false),
+          ),
+        )
         .orderBy(desc(generations.createdAt))
         .limit(1);
       return row;

@@ -21,7 +21,11 @@ export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
       '/actions/:guid/data',
       { schema: { tags: ['actions', 'data'], params: guidParams, querystring: paginationQuery } },
       async (request) => {
-        const { rows, total } = await data.listForAction(workspaceOf(request).id, request.params.guid, request.query);
+        const { rows, total } = await data.listForAction(
+          workspaceOf(request).id,
+          request.params.guid,
+          request.query,
+        );
         return listEnvelope(rows, total, request.query);
       },
     );

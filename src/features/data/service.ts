@@ -97,13 +97,23 @@ export function createDataService(
 
     async listForAction(workspaceId: string, actionId: string, pagination: Pagination) {
       await owners.requireAction(workspaceId, actionId);
-      const { rows, total } = await repository.listByAction(workspaceId, actionId, pagination.skip, pagination.limit);
+      const { rows, total } = await repository.listByAction(
+        workspaceId,
+        actionId,
+        pagination.skip,
+        pagination.limit,
+      );
       return { rows: rows.map(presentGeneration), total };
     },
 
     async listForSession(workspaceId: string, sessionId: string, pagination: Pagination) {
       await owners.requireSession(workspaceId, sessionId);
-      const { rows, total } = await repository.listBySession(workspaceId, sessionId, pagination.skip, pagination.limit);
+      const { rows, total } = await repository.listBySession(
+        workspaceId,
+        sessionId,
+        pagination.skip,
+        pagination.limit,
+      );
       return { rows: rows.map(presentGeneration), total };
     },
 

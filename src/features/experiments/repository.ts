@@ -35,7 +35,12 @@ export function createExperimentRepository(database: Database) {
     async update(
       workspaceId: string,
       id: string,
-      changes: Partial<Pick<ExperimentRow, 'name' | 'primaryActionId' | 'secondaryActionId' | 'split' | 'status' | 'deletedAt'>>,
+      changes: Partial<
+        Pick<
+          ExperimentRow,
+          'name' | 'primaryActionId' | 'secondaryActionId' | 'split' | 'status' | 'deletedAt'
+        >
+      >,
     ): Promise<ExperimentRow | undefined> {
       const [row] = await database
         .update(experiments)

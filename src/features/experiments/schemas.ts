@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { guid } from '../../http/params.js';
 import { runFields } from '../runs/schemas.js';
 
-const split = z.number().min(0).max(1).describe('share of traffic sent to the secondary Action (default 0.5)');
+const split = z
+  .number()
+  .min(0)
+  .max(1)
+  .describe('share of traffic sent to the secondary Action (default 0.5)');
 
 /** CONTRACT §10, with the official SDK's field names. */
 export const createExperimentBody = z.strictObject({

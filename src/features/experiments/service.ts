@@ -104,7 +104,8 @@ export function createExperimentService(dependencies: {
       const current = await require(workspaceId, id);
       const primary = input.action_primary_guid ?? current.primaryActionId;
       const secondary = input.action_secondary_guid ?? current.secondaryActionId;
-      if (input.action_primary_guid || input.action_secondary_guid) await checkArms(workspaceId, primary, secondary);
+      if (input.action_primary_guid || input.action_secondary_guid)
+        await checkArms(workspaceId, primary, secondary);
       const row = await repository.update(workspaceId, id, {
         name: input.name,
         primaryActionId: primary,
@@ -127,8 +128,15 @@ export function createExperimentService(dependencies: {
       const experiment = await require(caller.workspaceId, id);
       const actionId = await assign(caller.workspaceId, experiment, input);
       const { force_action: _forced, ...request } = input;
-      const response = await runs.run(caller, actionId, request, { source: 'experiment', experimentId: experiment.id });
-      return { ...response, action: actionId, variant: actionId === experiment.primaryActionId ? 'primary' : 'secondary' };
+      const response = await runs.run(caller, actionId, request, {
+        source: 'experiment',
+        experimentId: experiment.id,
+      });
+      return {
+        ...response,
+        action: actionId,
+        variant: actionId === experiment.primaryActionId ? 'primary' : 'secondary',
+      };
     },
 
     /** Per-arm run counts and feedback counts; for a two-valued rating, the positive rate with a 95% interval. */

@@ -33,6 +33,7 @@ export function proportionWithInterval(successes: number, trials: number) {
   const rate = successes / trials;
   const denominator = 1 + (z * z) / trials;
   const centre = (rate + (z * z) / (2 * trials)) / denominator;
-  const margin = (z * Math.sqrt((rate * (1 - rate)) / trials + (z * z) / (4 * trials * trials))) / denominator;
+  const margin =
+    (z * Math.sqrt((rate * (1 - rate)) / trials + (z * z) / (4 * trials * trials))) / denominator;
   return { rate, low: Math.max(0, centre - margin), high: Math.min(1, centre + margin), trials };
 }

@@ -12,7 +12,12 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
       { schema: { tags, params: dataGuidParams, body: feedbackBody } },
       async (request, reply) => {
         const workspace = workspaceOf(request);
-        const record = await feedback.create(workspace.id, workspace.apiKeyId, request.params.dataGuid, request.body);
+        const record = await feedback.create(
+          workspace.id,
+          workspace.apiKeyId,
+          request.params.dataGuid,
+          request.body,
+        );
         return reply.status(201).send(record);
       },
     );

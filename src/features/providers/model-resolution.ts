@@ -10,6 +10,7 @@ import {
   splitModelReference,
 } from '../../llm/provider-kinds.js';
 import { createLanguageModel, type ProviderCredentials } from '../../llm/provider-registry.js';
+import { createReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ProviderRepository, ProviderRow } from './repository.js';
 
@@ -22,6 +23,9 @@ export type ResolvedModel = {
   /** Decrypted; only gateway_payload hands it out (SPEC §4.8). */
   credentials: ProviderCredentials;
 };
+
+/** How long another node may still use a provider's previous key or URL after a change. */
+const resolvedModelCacheMs = 5_000;
 
 type Target = { kind: ProviderKind; modelName: string; provider?: ProviderRow };
 
@@ -58,6 +62,8 @@ export function createModelResolver(
     return { kind: parts.prefix, modelName: parts.model };
   }
 
+  const resolved = createReadCache<ResolvedModel>({ ttlMs: resolvedModelCacheMs });
+
   function credentials({ kind, provider }: Target): ProviderCredentials | undefined {
     if (provider) {
       const apiKey = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
@@ -72,6 +78,21 @@ export function createModelResolver(
     return undefined;
   }
 
+  async function resolveUncached(workspaceId: string, reference: string): Promise<ResolvedModel> {
+    const found = await target(workspaceId, reference);
+    const resolvedCredentials = credentials(found);
+    if (!resolvedCredentials) {
+      throw new ProviderError(`No API key is configured for provider "${found.kind}"`, false, 400);
+    }
+    return {
+      kind: found.kind,
+      modelName: found.modelName,
+      providerGuid: found.provider?.id,
+      languageModel: createLanguageModel(found.kind, found.modelName, resolvedCredentials),
+      credentials: resolvedCredentials,
+    };
+  }
+
   return {
     /** Checks a reference when an Action is saved: it must name a known provider and, for mock, a mock model. */
     async validate(workspaceId: string, reference: string): Promise<void> {
@@ -84,19 +105,14 @@ export function createModelResolver(
       }
     },
 
-    async resolve(workspaceId: string, reference: string): Promise<ResolvedModel> {
-      const found = await target(workspaceId, reference);
-      const resolvedCredentials = credentials(found);
-      if (!resolvedCredentials) {
-        throw new ProviderError(`No API key is configured for provider "${found.kind}"`, false, 400);
-      }
-      return {
-        kind: found.kind,
-        modelName: found.modelName,
-        providerGuid: found.provider?.id,
-        languageModel: createLanguageModel(found.kind, found.modelName, resolvedCredentials),
-        credentials: resolvedCredentials,
-      };
+    /** Resolved models are kept a few seconds: provider lookups and key decryption are off the hot path. */
+    resolve(workspaceId: string, reference: string): Promise<ResolvedModel> {
+      return resolved.get(`${workspaceId}:${reference}`, () => resolveUncached(workspaceId, reference));
+    },
+
+    /** Forgets a workspace's resolved models after its providers or model records changed. */
+    invalidate(workspaceId: string): void {
+      resolved.invalidate(`${workspaceId}:`);
     },
   };
 }

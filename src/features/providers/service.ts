@@ -38,7 +38,12 @@ function nicknameConflict(error: unknown): never {
   throw error;
 }
 
-export function createProviderService(repository: ProviderRepository, secretBox: SecretBox) {
+/** `changed` tells the model resolver that a workspace's providers changed, so it forgets them. */
+export function createProviderService(
+  repository: ProviderRepository,
+  secretBox: SecretBox,
+  changed: (workspaceId: string) => void,
+) {
   async function requireProvider(workspaceId: string, id: string): Promise<ProviderRow> {
     const row = await repository.find(workspaceId, id);
     if (!row) throw new NotFoundError('Provider not found');
@@ -58,6 +63,7 @@ export function createProviderService(repository: ProviderRepository, secretBox:
           isDefault: input.default ?? false,
         })
         .catch(nicknameConflict);
+      changed(workspaceId);
       return presentProvider(row);
     },
 
@@ -94,6 +100,7 @@ export function createProviderService(repository: ProviderRepository, secretBox:
           existing.id,
         )
         .catch(nicknameConflict);
+      changed(workspaceId);
       return presentProvider(row);
     },
 
@@ -103,6 +110,7 @@ export function createProviderService(repository: ProviderRepository, secretBox:
       if (modelCount > 0)
         throw new ConflictError(`Provider has ${modelCount} model record(s); delete them first`);
       await repository.remove(workspaceId, id);
+      changed(workspaceId);
       return { guid: id, deleted: true };
     },
 
@@ -131,6 +139,7 @@ export function createProviderService(repository: ProviderRepository, secretBox:
 
     async removeModel(workspaceId: string, id: string) {
       if (!(await repository.removeModel(workspaceId, id))) throw new NotFoundError('Model not found');
+      changed(workspaceId);
       return { guid: id, deleted: true };
     },
   };

@@ -114,7 +114,8 @@ export function createRunEngine(dependencies: {
     }
     const actionModel = await models.resolve(caller.workspaceId, version.model);
     const reference = modelReference(version.model, actionModel, request.modelOptions);
-    const model = reference === version.model ? actionModel : await models.resolve(caller.workspaceId, reference);
+    const model =
+      reference === version.model ? actionModel : await models.resolve(caller.workspaceId, reference);
     const sessionId = request.session ?? null;
     if (sessionId) await sessions.requireForRun(caller.workspaceId, sessionId, action.id);
     const contextChunks =
@@ -166,7 +167,11 @@ export function createRunEngine(dependencies: {
     };
   }
 
-  function generationRow(run: PreparedRun, answer: ModelAnswer, extra: Partial<NewGeneration>): NewGeneration {
+  function generationRow(
+    run: PreparedRun,
+    answer: ModelAnswer,
+    extra: Partial<NewGeneration>,
+  ): NewGeneration {
     return {
       id: run.generationId,
       workspaceId: run.caller.workspaceId,
@@ -192,7 +197,10 @@ export function createRunEngine(dependencies: {
   }
 
   /** A stored answer for the same cache key, replayed without a provider call (DESIGN.md §4). */
-  async function fromCache(run: PreparedRun, onToken?: (token: string) => void): Promise<RunOutcome | undefined> {
+  async function fromCache(
+    run: PreparedRun,
+    onToken?: (token: string) => void,
+  ): Promise<RunOutcome | undefined> {
     if (!run.cacheKey) return undefined;
     const hit = await data.findByCacheKey(run.caller.workspaceId, run.cacheKey);
     if (!hit) return undefined;
@@ -205,7 +213,13 @@ export function createRunEngine(dependencies: {
       usage: { inputTokens: hit.numInputTokens ?? 0, outputTokens: hit.numOutputTokens ?? 0 },
     };
     await data.store(generationRow(run, answer, { cached: true, cost, latencyMs: 0 }));
-    return { generationId: run.generationId, msg: hit.output, fullPromptSent: run.prompt.messages, cost, cached: true };
+    return {
+      generationId: run.generationId,
+      msg: hit.output,
+      fullPromptSent: run.prompt.messages,
+      cost,
+      cached: true,
+    };
   }
 
   /** Calls the model (or the cache) and stores the complete generation; nothing is stored on failure. */
@@ -233,7 +247,13 @@ export function createRunEngine(dependencies: {
     const latencyMs = Math.round(performance.now() - started);
     const cost = generationCost(run.model.kind, run.model.modelName, answer.usage);
     await data.store(generationRow(run, answer, { cost: cost ?? null, latencyMs }));
-    return { generationId: run.generationId, msg: answer.msg, fullPromptSent: run.prompt.messages, cost, cached: false };
+    return {
+      generationId: run.generationId,
+      msg: answer.msg,
+      fullPromptSent: run.prompt.messages,
+      cost,
+      cached: false,
+    };
   }
 
   return { prepare, execute };

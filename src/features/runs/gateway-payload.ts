@@ -7,7 +7,9 @@ import type { PreparedRun } from './engine.js';
  */
 export function gatewayPayload(run: PreparedRun, serviceApiKey: string) {
   const config = run.resolved.version.modelConfig;
-  const schema = run.request.modelOptions?.jsonSchema ?? (config.response_format === 'json_schema' ? config.json_schema : undefined);
+  const schema =
+    run.request.modelOptions?.jsonSchema ??
+    (config.response_format === 'json_schema' ? config.json_schema : undefined);
   const responseFormat = schema
     ? { type: 'json_schema', json_schema: { name: 'response', schema } }
     : config.response_format === 'json_object'

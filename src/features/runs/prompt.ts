@@ -24,8 +24,11 @@ type PromptParts = {
 };
 
 function templateSources(version: PromptParts['version']): string[] {
-  return [version.systemMessage, ...(version.messages ?? []).map((message) => message.content), version.prompt]
-    .filter((source): source is string => typeof source === 'string');
+  return [
+    version.systemMessage,
+    ...(version.messages ?? []).map((message) => message.content),
+    version.prompt,
+  ].filter((source): source is string => typeof source === 'string');
 }
 
 /**
@@ -35,8 +38,10 @@ function templateSources(version: PromptParts['version']): string[] {
 function variablesFor(input: RunInput, templateVariableNames: string[]) {
   if (Array.isArray(input)) return { variables: {}, appended: input as PromptMessage[] };
   if (typeof input !== 'string') return { variables: input, appended: [] };
-  if (templateVariableNames.length === 0) return { variables: {}, appended: [{ role: 'user', content: input }] };
-  if (templateVariableNames.length === 1) return { variables: { [templateVariableNames[0]!]: input }, appended: [] };
+  if (templateVariableNames.length === 0)
+    return { variables: {}, appended: [{ role: 'user', content: input }] };
+  if (templateVariableNames.length === 1)
+    return { variables: { [templateVariableNames[0]!]: input }, appended: [] };
   throw new ValidationError(
     `a string fills a template with exactly one variable; this one has ${templateVariableNames.length} (${templateVariableNames.join(', ')}): send an object`,
     'input',
@@ -48,7 +53,10 @@ async function render(source: string, variables: Record<string, unknown>): Promi
     return await renderTemplate(source, variables);
   } catch (error) {
     if (error instanceof MissingVariableError) throw new ValidationError(error.message, 'input');
-    throw new ValidationError(`template failed to render: ${(error as Error).message.split('\n')[0]}`, 'input');
+    throw new ValidationError(
+      `template failed to render: ${(error as Error).message.split('\n')[0]}`,
+      'input',
+    );
   }
 }
 
@@ -68,9 +76,13 @@ export async function buildPrompt(parts: PromptParts): Promise<BuiltPrompt> {
     : variables;
 
   const prefix: PromptMessage[] = [];
-  if (version.systemMessage) prefix.push({ role: 'system', content: await render(version.systemMessage, scope) });
+  if (version.systemMessage)
+    prefix.push({ role: 'system', content: await render(version.systemMessage, scope) });
   if (!usesContext && chunks.length > 0) {
-    prefix.push({ role: 'system', content: `Use the following context to answer.\n\n${chunks.join('\n\n')}` });
+    prefix.push({
+      role: 'system',
+      content: `Use the following context to answer.\n\n${chunks.join('\n\n')}`,
+    });
   }
   for (const message of version.messages ?? []) {
     prefix.push({ role: message.role, content: await render(message.content, scope) });
@@ -78,6 +90,7 @@ export async function buildPrompt(parts: PromptParts): Promise<BuiltPrompt> {
   const turn: PromptMessage[] = [];
   if (version.prompt) turn.push({ role: 'user', content: await render(version.prompt, scope) });
   turn.push(...appended, ...(parts.extraMessages ?? []));
-  if (prefix.length + turn.length === 0) throw new ValidationError('the run has no messages to send', 'input');
+  if (prefix.length + turn.length === 0)
+    throw new ValidationError('the run has no messages to send', 'input');
   return { messages: [...prefix, ...(parts.history ?? []), ...turn], turn };
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerToken, workspaceOf } from '../../http/authentication.js';
+import { guidOrSlugParams } from '../actions/schemas.js';
 import type { AuthenticatedWorkspace } from '../workspaces/service.js';
 import type { RunCaller, RunEngine } from './engine.js';
 import { gatewayPayload } from './gateway-payload.js';
 import { gatewayPayloadBody, legacyRunBody, resultParams, runBody } from './schemas.js';
-import { guidOrSlugParams } from '../actions/schemas.js';
 import type { RunService } from './service.js';
 
 export function callerOf(workspace: AuthenticatedWorkspace): RunCaller {
@@ -36,9 +36,14 @@ export function runRoutes(runs: RunService, engine: RunEngine): FastifyPluginAsy
       '/actions/:guidOrSlug/gateway_payload',
       { schema: { tags, params: guidOrSlugParams, body: gatewayPayloadBody } },
       async (request, reply) => {
-        const run = await engine.prepare(callerOf(workspaceOf(request)), request.params.guidOrSlug, request.body, {
-          source: 'sync',
-        });
+        const run = await engine.prepare(
+          callerOf(workspaceOf(request)),
+          request.params.guidOrSlug,
+          request.body,
+          {
+            source: 'sync',
+          },
+        );
         // Holds the provider key: never cached, never logged (SPEC §4.8).
         reply.header('cache-control', 'no-store');
         return gatewayPayload(run, bearerToken(request)!);

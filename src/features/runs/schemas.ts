@@ -37,7 +37,10 @@ export const messagePart = z.discriminatedUnion('type', [
         file_data: z
           .string()
           .max(30_000_000)
-          .refine((data) => dataUrl.test(data) || base64.safeParse(data).success, 'must be Base64 or a data URL')
+          .refine(
+            (data) => dataUrl.test(data) || base64.safeParse(data).success,
+            'must be Base64 or a data URL',
+          )
           .optional(),
         file_id: z.string().min(1).max(500).optional(),
         filename: z.string().min(1).max(500).optional(),
@@ -55,11 +58,17 @@ export const promptMessage = z.object({
 });
 
 /** A template variable's value: anything JSON except that the top level is a name → value map. */
-const variables = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'variable names are identifiers'), z.unknown());
+const variables = z.record(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'variable names are identifiers'),
+  z.unknown(),
+);
 
-export const runInput = z.union([z.string().max(10_000_000), z.array(promptMessage).min(1).max(1_000), variables], {
-  error: 'must be a string, an object of template variables or an array of messages',
-});
+export const runInput = z.union(
+  [z.string().max(10_000_000), z.array(promptMessage).min(1).max(1_000), variables],
+  {
+    error: 'must be a string, an object of template variables or an array of messages',
+  },
+);
 
 export const modelOptions = z.strictObject({
   provider: z.string().min(1).max(100).optional(),

@@ -126,7 +126,7 @@ export function createRunService(dependencies: {
     asyncRunJob,
     async (payload, context) => {
       const run = await asyncRuns.find(payload.workspaceId, payload.runId);
-      if (!run || run.status !== 'pending') return;
+      if (run?.status !== 'pending') return;
       // A previous attempt may have stored the generation and died before saying so.
       const stored = await data.find(payload.workspaceId, run.generationId);
       if (stored) return asyncRuns.markSucceeded(run.id, stored.output);
@@ -141,7 +141,11 @@ export function createRunService(dependencies: {
         await asyncRuns.markSucceeded(run.id, outcome.msg);
       } catch (error) {
         if (!isFinal(error)) throw error;
-        await asyncRuns.markFailed(run.id, { status: error.status, code: error.code, message: error.message });
+        await asyncRuns.markFailed(run.id, {
+          status: error.status,
+          code: error.code,
+          message: error.message,
+        });
       }
     },
     async (payload, error) => {
@@ -168,7 +172,11 @@ export function createRunService(dependencies: {
       if (!run) throw new NotFoundError('Run not found');
       if (run.status === 'pending') return { msg: 'Generation in Progress', status: 'PENDING' };
       if (run.status === 'failed') {
-        throw new AppError(run.errorStatus ?? 502, run.errorCode ?? 'run_failed', `The run failed: ${run.error}`);
+        throw new AppError(
+          run.errorStatus ?? 502,
+          run.errorCode ?? 'run_failed',
+          `The run failed: ${run.error}`,
+        );
       }
       return {
         msg: run.output ?? '',
@@ -179,7 +187,11 @@ export function createRunService(dependencies: {
     },
 
     /** Checks a stream URL and claims it: only the first consumer gets the events. */
-    async claimStream(streamId: string, token: string, signal: AbortSignal): Promise<AsyncIterable<StreamEvent>> {
+    async claimStream(
+      streamId: string,
+      token: string,
+      signal: AbortSignal,
+    ): Promise<AsyncIterable<StreamEvent>> {
       const verification = signer.verify(streamPurpose, streamId, token);
       if (verification === 'invalid') throw new UnauthorizedError('Invalid stream token');
       if (verification === 'expired') throw new NotFoundError('No data found in cache');

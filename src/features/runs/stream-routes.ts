@@ -22,38 +22,42 @@ function eventText(event: StreamEvent): string {
 /** `GET /api/streamByURL`: authenticated by the signed token in the URL, not by a Bearer key. */
 export function streamRoutes(runs: RunService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/api/streamByURL', { schema: { tags: ['runs'], querystring: streamQuery } }, async (request, reply) => {
-      const disconnected = new AbortController();
-      const events = await runs.claimStream(request.query.guid, request.query.token, disconnected.signal);
-      reply.hijack();
-      const response = reply.raw;
-      response.on('close', () => disconnected.abort());
-      response.socket?.setNoDelay(true);
-      response.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      let lastWrite: number | undefined;
-      const write = async (text: string) => {
-        if (lastWrite !== undefined) {
-          await sleep(Math.max(shortestPauseMs, lastWrite + eventSpacingMs - performance.now()));
+    app.get(
+      '/api/streamByURL',
+      { schema: { tags: ['runs'], querystring: streamQuery } },
+      async (request, reply) => {
+        const disconnected = new AbortController();
+        const events = await runs.claimStream(request.query.guid, request.query.token, disconnected.signal);
+        reply.hijack();
+        const response = reply.raw;
+        response.on('close', () => disconnected.abort());
+        response.socket?.setNoDelay(true);
+        response.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
+        let lastWrite: number | undefined;
+        const write = async (text: string) => {
+          if (lastWrite !== undefined) {
+            await sleep(Math.max(shortestPauseMs, lastWrite + eventSpacingMs - performance.now()));
+          }
+          response.write(text);
+          lastWrite = performance.now();
+        };
+        try {
+          await write('data: BEGIN_STREAM\n\n');
+          for await (const event of events) {
+            if (disconnected.signal.aborted) break;
+            await write(eventText(event));
+          }
+        } catch (error) {
+          request.log.warn({ err: error }, 'stream delivery failed');
+        } finally {
+          response.end();
         }
-        response.write(text);
-        lastWrite = performance.now();
-      };
-      try {
-        await write('data: BEGIN_STREAM\n\n');
-        for await (const event of events) {
-          if (disconnected.signal.aborted) break;
-          await write(eventText(event));
-        }
-      } catch (error) {
-        request.log.warn({ err: error }, 'stream delivery failed');
-      } finally {
-        response.end();
-      }
-    });
+      },
+    );
   };
 }

@@ -15,7 +15,11 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
     });
 
     app.get('/sessions', { schema: { tags, querystring: sessionListQuery } }, async (request) => {
-      const { rows, total } = await sessions.list(workspaceOf(request).id, request.query, request.query.extUserId);
+      const { rows, total } = await sessions.list(
+        workspaceOf(request).id,
+        request.query,
+        request.query.extUserId,
+      );
       return listEnvelope(rows, total, request.query);
     });
 
@@ -23,9 +27,13 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
       return sessions.get(workspaceOf(request).id, request.params.guid);
     });
 
-    app.put('/sessions/:guid', { schema: { tags, params: guidParams, body: updateSessionBody } }, async (request) => {
-      return sessions.update(workspaceOf(request).id, request.params.guid, request.body);
-    });
+    app.put(
+      '/sessions/:guid',
+      { schema: { tags, params: guidParams, body: updateSessionBody } },
+      async (request) => {
+        return sessions.update(workspaceOf(request).id, request.params.guid, request.body);
+      },
+    );
 
     app.delete('/sessions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return sessions.remove(workspaceOf(request).id, request.params.guid);
@@ -35,7 +43,11 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
       '/sessions/:guid/data',
       { schema: { tags, params: guidParams, querystring: paginationQuery } },
       async (request) => {
-        const { rows, total } = await data.listForSession(workspaceOf(request).id, request.params.guid, request.query);
+        const { rows, total } = await data.listForSession(
+          workspaceOf(request).id,
+          request.params.guid,
+          request.query,
+        );
         return listEnvelope(rows, total, request.query);
       },
     );

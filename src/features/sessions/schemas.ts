@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { guid } from '../../http/params.js';
 import { paginationQuery } from '../../http/pagination.js';
+import { guid } from '../../http/params.js';
 
 const name = z.string().trim().min(1).max(500);
 const extUserId = z.string().min(1).max(256).describe('an opaque application identifier; never a secret');

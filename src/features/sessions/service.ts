@@ -55,7 +55,12 @@ export function createSessionService(
     },
 
     async list(workspaceId: string, pagination: Pagination, extUserId?: string) {
-      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit, extUserId);
+      const { rows, total } = await repository.list(
+        workspaceId,
+        pagination.skip,
+        pagination.limit,
+        extUserId,
+      );
       return { rows: rows.map(presentSession), total };
     },
 

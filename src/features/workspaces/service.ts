@@ -3,6 +3,7 @@ import { NotFoundError } from '../../errors.js';
 import type { Pagination } from '../../http/pagination.js';
 import { isGuid } from '../../http/params.js';
 import type { WorkspaceSettings } from '../../platform/database/schema.js';
+import { createReadCache } from '../../platform/read-cache.js';
 import type { WorkspaceRepository, WorkspaceRow } from './repository.js';
 
 export type AuthenticatedWorkspace = {
@@ -36,7 +37,12 @@ export function presentWorkspace(row: WorkspaceRow) {
   };
 }
 
+/** How long another node may still accept a revoked key or old settings (this node forgets at once). */
+export const authenticationCacheMs = 5_000;
+
 export function createWorkspaceService(repository: WorkspaceRepository) {
+  const authenticated = createReadCache<AuthenticatedWorkspace | undefined>({ ttlMs: authenticationCacheMs });
+
   return {
     /** A new workspace with its first API key; the key is returned once and only its hash is kept. */
     async createWorkspace(name: string) {
@@ -72,6 +78,7 @@ export function createWorkspaceService(repository: WorkspaceRepository) {
     async updateSettings(workspaceGuid: string, settings: WorkspaceSettings) {
       const row = await repository.updateSettings(workspaceGuid, settings);
       if (!row) throw new NotFoundError('Workspace not found');
+      authenticated.invalidate();
       return presentWorkspace(row);
     },
 
@@ -95,6 +102,7 @@ export function createWorkspaceService(repository: WorkspaceRepository) {
 
     async revokeApiKey(keyGuid: string) {
       const revoked = await repository.revokeApiKey(keyGuid);
+      authenticated.invalidate();
       if (revoked) return { guid: revoked.id, revoked_at: revoked.revokedAt!.toISOString() };
       const existing = await repository.findApiKey(keyGuid);
       if (!existing) throw new NotFoundError('API key not found');
@@ -102,10 +110,13 @@ export function createWorkspaceService(repository: WorkspaceRepository) {
     },
 
     async authenticate(apiKey: string): Promise<AuthenticatedWorkspace | undefined> {
-      const found = await repository.findWorkspaceByKeyHash(hashApiKey(apiKey));
-      if (!found) return undefined;
-      const { workspace, keyId } = found;
-      return { id: workspace.id, name: workspace.name, settings: workspace.settings, apiKeyId: keyId };
+      const keyHash = hashApiKey(apiKey);
+      return authenticated.get(keyHash, async () => {
+        const found = await repository.findWorkspaceByKeyHash(keyHash);
+        if (!found) return undefined;
+        const { workspace, keyId } = found;
+        return { id: workspace.id, name: workspace.name, settings: workspace.settings, apiKeyId: keyId };
+      });
     },
   };
 }

@@ -17,12 +17,22 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+/** Soft delete: set when a resource is deleted; public reads leave such rows out. */
+const deletedAt = () => timestamp('deleted_at', { withTimezone: true, mode: 'date' });
 
 export const workspaces = pgTable('workspaces', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
   settings: jsonb('settings').$type<WorkspaceSettings>().notNull().default({}),
   createdAt: createdAt(),
+});
+
+/** The key and owner every tenant-owned table starts with. */
+const tenantKey = () => ({
+  id: uuid('id').primaryKey(),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
 });
 
 export type WorkspaceSettings = {
@@ -33,10 +43,7 @@ export type WorkspaceSettings = {
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     prefix: text('prefix').notNull(),
     keyHash: text('key_hash').notNull(),
     createdAt: createdAt(),
@@ -48,15 +55,12 @@ export const apiKeys = pgTable(
 export const apps = pgTable(
   'apps',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    deletedAt: deletedAt(),
   },
   (table) => [index('apps_workspace_index').on(table.workspaceId, table.createdAt)],
 );
@@ -64,10 +68,7 @@ export const apps = pgTable(
 export const actions = pgTable(
   'actions',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     appId: uuid('app_id')
       .notNull()
       .references(() => apps.id),
@@ -139,10 +140,7 @@ export const actionDeployments = pgTable(
 export const providers = pgTable(
   'providers',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     kind: text('kind').notNull(),
     nickname: text('nickname'),
     url: text('url'),
@@ -163,10 +161,7 @@ export const providers = pgTable(
 export const models = pgTable(
   'models',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     providerId: uuid('provider_id')
       .notNull()
       .references(() => providers.id),
@@ -210,10 +205,7 @@ export type GenerationCost = { input: number; output: number; generation: number
 export const sessions = pgTable(
   'sessions',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     actionId: uuid('action_id')
       .notNull()
       .references(() => actions.id, { onDelete: 'cascade' }),
@@ -221,7 +213,7 @@ export const sessions = pgTable(
     extUserId: text('ext_user_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    deletedAt: deletedAt(),
   },
   (table) => [index('sessions_workspace_index').on(table.workspaceId, table.extUserId, table.createdAt)],
 );
@@ -229,10 +221,7 @@ export const sessions = pgTable(
 export const experiments = pgTable(
   'experiments',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     appId: uuid('app_id')
       .notNull()
       .references(() => apps.id),
@@ -248,7 +237,7 @@ export const experiments = pgTable(
     status: text('status').notNull().default('running'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    deletedAt: deletedAt(),
   },
   (table) => [index('experiments_workspace_index').on(table.workspaceId, table.createdAt)],
 );
@@ -257,10 +246,7 @@ export const experiments = pgTable(
 export const generations = pgTable(
   'generations',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     actionId: uuid('action_id')
       .notNull()
       .references(() => actions.id, { onDelete: 'cascade' }),
@@ -300,10 +286,7 @@ export const generations = pgTable(
 export const feedback = pgTable(
   'feedback',
   {
-    id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    ...tenantKey(),
     generationId: uuid('generation_id')
       .notNull()
       .references(() => generations.id, { onDelete: 'cascade' }),
@@ -321,10 +304,7 @@ export const feedback = pgTable(
 
 /** An asynchronous run: what `result_url` polls. The generation is stored under `generation_id`. */
 export const asyncRuns = pgTable('async_runs', {
-  id: uuid('id').primaryKey(),
-  workspaceId: uuid('workspace_id')
-    .notNull()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  ...tenantKey(),
   actionId: uuid('action_id')
     .notNull()
     .references(() => actions.id, { onDelete: 'cascade' }),

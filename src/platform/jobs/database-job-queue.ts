@@ -104,13 +104,16 @@ export function createDatabaseJobQueue(
   async function execute(job: ClaimedJob): Promise<void> {
     const registration = registrations.get(job.name)!;
     const controller = new AbortController();
-    const heartbeat = setInterval(() => {
-      database
-        .execute(
-          sql`UPDATE ${jobs} SET locked_until = now() + make_interval(secs => ${lockSeconds}) WHERE id = ${job.id} AND status = 'running'`,
-        )
-        .catch((error: unknown) => logger.warn({ err: error, job: job.id }, 'job heartbeat failed'));
-    }, (lockSeconds * 1000) / 3);
+    const heartbeat = setInterval(
+      () => {
+        database
+          .execute(
+            sql`UPDATE ${jobs} SET locked_until = now() + make_interval(secs => ${lockSeconds}) WHERE id = ${job.id} AND status = 'running'`,
+          )
+          .catch((error: unknown) => logger.warn({ err: error, job: job.id }, 'job heartbeat failed'));
+      },
+      (lockSeconds * 1000) / 3,
+    );
     let timeout: NodeJS.Timeout | undefined;
     let failure: Error | undefined;
     try {

@@ -1,0 +1,133 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import { serve } from '../test/helpers/lectern-process.js';
+import { format, measure, measurePair, percentile } from './measure.js';
+
+/**
+ * Sync runs through Lectern against a local OpenAI-compatible server vs the same calls made directly
+ * to that server, sequential and at concurrency 20. Lectern runs as its own process (embedded PGlite
+ * unless DATABASE_URL is set), the upstream in a worker thread, the client here.
+ */
+const apiKey = 'lec_bench_key_0123456789abcdefghijklmnopqrstuv';
+const sequentialCalls = Number(process.env.BENCH_SEQUENTIAL ?? 500);
+const concurrentCalls = Number(process.env.BENCH_CONCURRENT ?? 2000);
+const concurrency = 20;
+
+async function startUpstream(): Promise<{ url: string; stop(): Promise<number> }> {
+  // Plain JavaScript: worker threads do not inherit the tsx loader.
+  const worker = new Worker(new URL('./openai-compatible-server.mjs', import.meta.url));
+  const port = await new Promise<number>((resolve) => worker.once('message', resolve));
+  return { url: `http://127.0.0.1:${port}/v1`, stop: () => worker.terminate() };
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200)
+    throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  await response.arrayBuffer();
+}
+
+/** With DATABASE_URL, a database of the bench's own (bootstrap needs an empty one), dropped afterwards. */
+async function benchDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return { drop: async () => undefined };
+  const name = `lectern_bench_${Date.now()}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function main(): Promise<void> {
+  const upstream = await startUpstream();
+  const database = await benchDatabase();
+  const lectern = await serve({
+    ...(process.env as Record<string, string>),
+    ...(database.url && { DATABASE_URL: database.url }),
+    LECTERN_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectern-bench-')),
+    LECTERN_INIT_API_KEY: apiKey,
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+  });
+  try {
+    const authorization = { authorization: `Bearer ${apiKey}` };
+    const setUp = async (route: string, body: unknown) => {
+      const response = await fetch(`${lectern.baseUrl}${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...authorization },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as { guid: string };
+    };
+    await setUp('/v1/providers', { provider: 'openai-compatible', url: upstream.url, nickname: 'bench' });
+    const app = await setUp('/v1/apps', { name: 'bench' });
+    const action = await setUp('/v1/actions/create', {
+      app: app.guid,
+      name: 'bench',
+      model: 'bench/bench-model',
+      prompt: 'Say {{text}}',
+    });
+
+    const direct = () =>
+      post(`${upstream.url}/chat/completions`, {
+        model: 'bench-model',
+        messages: [{ role: 'user', content: 'Say hello' }],
+      });
+    const throughLectern = () =>
+      post(
+        `${lectern.baseUrl}/v1/actions/${action.guid}/prompt`,
+        { input: { text: 'hello' } },
+        authorization,
+      );
+
+    // Warm both paths (JIT, connection pools, prepared plans).
+    await measure(direct, 200, 4);
+    await measure(throughLectern, 200, 4);
+
+    console.log(
+      `run-overhead: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, Node ${process.version}`,
+    );
+    for (const [label, total, inFlight] of [
+      ['sequential', sequentialCalls, 1],
+      [`concurrency ${concurrency}`, concurrentCalls, concurrency],
+    ] as const) {
+      const { baseline: directLatencies, candidate: lecternLatencies } = await measurePair(
+        direct,
+        throughLectern,
+        {
+          total,
+          concurrency: inFlight,
+          rounds: 10,
+        },
+      );
+      const directP50 = percentile(directLatencies, 0.5);
+      const lecternP50 = percentile(lecternLatencies, 0.5);
+      const directP99 = percentile(directLatencies, 0.99);
+      const lecternP99 = percentile(lecternLatencies, 0.99);
+      console.log(
+        `${label.padEnd(15)} n=${total}  direct p50 ${format(directP50)} p99 ${format(directP99)}  |  ` +
+          `lectern p50 ${format(lecternP50)} p99 ${format(lecternP99)}  |  ` +
+          `overhead p50 ${format(lecternP50 - directP50)} (${(lecternP50 / directP50).toFixed(2)}×), ` +
+          `p99 ${format(lecternP99 - directP99)}`,
+      );
+    }
+  } finally {
+    await lectern.stop();
+    await upstream.stop();
+    await database.drop();
+  }
+}
+
+await main();

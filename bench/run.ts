@@ -1,0 +1,2 @@
+// `npm run bench`: every benchmark in turn; each prints its figures against a same-run baseline.
+await import('./run-overhead.js');
