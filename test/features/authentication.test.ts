@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newWorkspace, request, startTestApp, type TestApp, unknownGuid } from '../helpers/test-app.js';
+import {
+  createAction,
+  newWorkspace,
+  request,
+  startTestApp,
+  type TestApp,
+  unknownGuid,
+} from '../helpers/test-app.js';
 
 const adminToken = 'admin-token-for-tests-0123456789';
 let test: TestApp;
@@ -99,6 +106,31 @@ describe('admin API', () => {
     expect(listed.body.data).toHaveLength(1);
     expect(listed.body.total_count).toBeGreaterThanOrEqual(2);
     expect(listed.body.has_next_page).toBe(true);
+  });
+
+  it('sets whether a workspace allows model overrides, taking effect on its next run', async () => {
+    const client = await newWorkspace(test);
+    const action = await createAction(client);
+    const run = () =>
+      client.post(`/v1/actions/${action.guid}/prompt`, {
+        input: { name: 'x' },
+        modelOptions: { model: 'json' },
+      });
+    expect((await run()).status).toBe(200);
+    const locked = await admin('PUT', `/admin/v1/workspaces/${client.workspaceGuid}/settings`, {
+      allow_model_overrides: false,
+    });
+    expect(locked.status).toBe(200);
+    expect(locked.body.settings).toEqual({ allow_model_overrides: false });
+    expect((await run()).status).toBe(400);
+    await admin('PUT', `/admin/v1/workspaces/${client.workspaceGuid}/settings`, {
+      allow_model_overrides: true,
+    });
+    expect((await run()).status).toBe(200);
+    expect((await admin('PUT', `/admin/v1/workspaces/${unknownGuid}/settings`, {})).status).toBe(404);
+    expect(
+      (await admin('PUT', `/admin/v1/workspaces/${client.workspaceGuid}/settings`, { other: 1 })).status,
+    ).toBe(400);
   });
 
   it('validates its input and answers 404 for unknown workspaces and keys', async () => {

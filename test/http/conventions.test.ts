@@ -115,7 +115,16 @@ describe('HTTP conventions', () => {
     expect(document.status).toBe(200);
     expect(document.body.openapi).toMatch(/^3\./);
     expect(Object.keys(document.body.paths)).toEqual(
-      expect.arrayContaining(['/v1/actions/create', '/v1/providers']),
+      expect.arrayContaining([
+        '/v1/actions/create',
+        '/v1/providers',
+        '/v1/actions/{guidOrSlug}/prompt',
+        '/v1/actions/result/{resultKey}',
+        '/v1/feedback/{dataGuid}',
+        '/v1/sessions',
+        '/v1/experiments/{guid}/results',
+        '/api/streamByURL',
+      ]),
     );
     const docs = await request(context.test.app, 'GET', '/docs/');
     expect(docs.status).toBe(200);
