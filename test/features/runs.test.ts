@@ -344,6 +344,13 @@ describe('older clients and gateway_payload', () => {
     expect(bySlug.body.msg).toBe('Hello slug');
     const missing = await context.client.post('/v1/actions/', { action: unknownGuid, input: 'x' });
     expect(missing.status).toBe(404);
+    const badFilter = await context.client.post('/v1/actions/', {
+      action: action.guid,
+      input: 'x',
+      metadata_filter: { nested: { no: 1 } },
+    });
+    expect(badFilter.status).toBe(400);
+    expect(badFilter.body.message).toMatch(/body\.metadata_filter\.nested/);
   });
 
   it('answers gateway_payload with the rendered request and the keys, marked no-store, without running', async () => {

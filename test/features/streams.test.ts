@@ -140,3 +140,38 @@ describe('streaming runs (SPEC §4.1 rule 3, CONTRACT §7)', () => {
     await fetch(atAddress(response.body.streaming_url, address)).then((stream) => stream.text());
   });
 });
+
+describe('streamed tool calls and timeouts', () => {
+  it('streams a tool-call answer as the JSON the record stores', async () => {
+    const tools = [
+      { name: 'lookup', parameters: { type: 'object', properties: { input: { type: 'string' } } } },
+    ];
+    const { url, response } = await startStream(
+      { model: 'mock/tool', prompt: '{{q}}', tools },
+      { q: 'kiwi' },
+    );
+    const body = await (await fetch(url)).text();
+    const tokens = parseEvents(body)
+      .filter((event) => event.data.startsWith('{'))
+      .map((event) => JSON.parse(event.data).token);
+    const record = await context.client.get(`/v1/data/${response.data_guid}`);
+    expect(tokens.join('')).toBe(record.body.output);
+    expect(JSON.parse(record.body.output).tool_calls[0].function).toEqual({
+      name: 'lookup',
+      arguments: '{"input":"kiwi"}',
+    });
+  });
+
+  it('fails a model call that outlives model_config.timeout', async () => {
+    const action = await createAction(context.client, {
+      model: 'mock/slow',
+      prompt: '{{text}}',
+      model_config: { timeout: 0.1, num_retries: 0 },
+    });
+    const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: { text: 'this takes far longer than a tenth of a second' },
+    });
+    expect(response.status).toBe(504);
+    expect(response.body.message).toBe('mock did not answer in time');
+  });
+});

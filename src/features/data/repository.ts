@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { generations } from '../../platform/database/schema.js';
 
@@ -8,7 +8,64 @@ export type NewGeneration = typeof generations.$inferInsert;
 /** Earlier turns replayed into a session's prompt; older ones are left out to bound the prompt. */
 const sessionHistoryTurns = 100;
 
+/** Every column an insert sets; the rest (timestamps) take their defaults. */
+const insertedColumns = [
+  'id',
+  'workspaceId',
+  'actionId',
+  'sessionId',
+  'experimentId',
+  'input',
+  'output',
+  'fullPromptSent',
+  'turnMessages',
+  'model',
+  'modelProvider',
+  'numInputTokens',
+  'numOutputTokens',
+  'latencyMs',
+  'cost',
+  'environment',
+  'version',
+  'extUserId',
+  'metadata',
+  'source',
+  'cached',
+  'cacheKey',
+] as const satisfies readonly (keyof NewGeneration)[];
+
+function insertValues(row: NewGeneration): Record<(typeof insertedColumns)[number], unknown> {
+  return {
+    ...row,
+    sessionId: row.sessionId ?? null,
+    experimentId: row.experimentId ?? null,
+    input: row.input ?? null,
+    fullPromptSent: row.fullPromptSent ?? [],
+    turnMessages: row.turnMessages ?? [],
+    model: row.model ?? null,
+    modelProvider: row.modelProvider ?? null,
+    numInputTokens: row.numInputTokens ?? null,
+    numOutputTokens: row.numOutputTokens ?? null,
+    latencyMs: row.latencyMs ?? null,
+    cost: row.cost ?? null,
+    environment: row.environment ?? null,
+    version: row.version ?? null,
+    extUserId: row.extUserId ?? null,
+    metadata: row.metadata ?? {},
+    cached: row.cached ?? false,
+    cacheKey: row.cacheKey ?? null,
+  };
+}
+
 export function createGenerationRepository(database: Database) {
+  // Every run inserts one row: prepared once, the statement skips drizzle's per-call query building.
+  const placeholders = Object.fromEntries(insertedColumns.map((column) => [column, sql.placeholder(column)]));
+  const insertGeneration = database
+    .insert(generations)
+    .values(placeholders as unknown as NewGeneration)
+    .onConflictDoNothing({ target: generations.id })
+    .prepare('insert_generation');
+
   async function page(where: ReturnType<typeof and>, skip: number, limit: number) {
     const rows = await database
       .select()
@@ -24,7 +81,7 @@ export function createGenerationRepository(database: Database) {
   return {
     /** Idempotent by id: a retried job that already stored its generation stores nothing more. */
     async insert(row: NewGeneration): Promise<void> {
-      await database.insert(generations).values(row).onConflictDoNothing({ target: generations.id });
+      await insertGeneration.execute(insertValues(row));
     },
 
     async find(workspaceId: string, id: string): Promise<GenerationRow | undefined> {

@@ -71,9 +71,22 @@ export function createRunService(dependencies: {
       appended = appended.then(() => streams.append(streamId, event));
       return appended;
     };
+    let streamed = '';
     const task = engine
-      .execute(run, { onToken: (token) => void append({ type: 'token', token }) })
-      .then(() => append({ type: 'end' }))
+      .execute(run, {
+        onToken: (token) => {
+          streamed += token;
+          void append({ type: 'token', token });
+        },
+      })
+      .then(async (outcome) => {
+        // Tool calls arrive whole, not as text: send what the record holds beyond the text, so the
+        // stored output is the concatenation of the tokens.
+        if (outcome.msg !== streamed && outcome.msg.startsWith(streamed)) {
+          await append({ type: 'token', token: outcome.msg.slice(streamed.length) });
+        }
+        await append({ type: 'end' });
+      })
       .catch(async (error: unknown) => {
         logger.warn({ err: error, generation: streamId }, 'streamed generation failed');
         await append({ type: 'error', message: error instanceof Error ? error.message : String(error) });
