@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as afterPendingInput, setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { StreamEvent } from '../../platform/streams/stream-bus.js';
 import { streamQuery } from './schemas.js';
@@ -42,6 +42,9 @@ export function streamRoutes(runs: RunService): FastifyPluginAsyncZod {
         const write = async (text: string) => {
           if (lastWrite !== undefined) {
             await sleep(Math.max(shortestPauseMs, lastWrite + eventSpacingMs - performance.now()));
+            // A due timer runs before pending input is read, and the check phase comes after the poll
+            // phase: a reader in this same process (tests, an embedding app) has taken the last event.
+            await afterPendingInput();
           }
           response.write(text);
           lastWrite = performance.now();
