@@ -31,18 +31,23 @@ export function format(milliseconds: number): string {
 
 /**
  * Measures two calls in alternating rounds, so that noise from a shared machine (other processes,
- * frequency changes) lands on both alike instead of on whichever ran second.
+ * frequency changes) lands on both alike instead of on whichever ran second. Besides all samples it
+ * returns each round's difference of medians: their median is an overhead figure that a noisy spell
+ * during one round cannot move much.
  */
 export async function measurePair(
   baseline: () => Promise<void>,
   candidate: () => Promise<void>,
   options: { total: number; concurrency: number; rounds: number },
-): Promise<{ baseline: number[]; candidate: number[] }> {
+): Promise<{ baseline: number[]; candidate: number[]; roundOverheads: number[] }> {
   const perRound = Math.ceil(options.total / options.rounds);
-  const result = { baseline: [] as number[], candidate: [] as number[] };
+  const result = { baseline: [] as number[], candidate: [] as number[], roundOverheads: [] as number[] };
   for (let round = 0; round < options.rounds; round += 1) {
-    result.baseline.push(...(await measure(baseline, perRound, options.concurrency)));
-    result.candidate.push(...(await measure(candidate, perRound, options.concurrency)));
+    const baselineRound = await measure(baseline, perRound, options.concurrency);
+    const candidateRound = await measure(candidate, perRound, options.concurrency);
+    result.baseline.push(...baselineRound);
+    result.candidate.push(...candidateRound);
+    result.roundOverheads.push(percentile(candidateRound, 0.5) - percentile(baselineRound, 0.5));
   }
   return result;
 }
