@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { asyncRuns } from '../../src/platform/database/schema.js';
 import { createAction, eventually, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
 const context = useTestWorkspace();
@@ -77,4 +79,29 @@ describe('async runs (SPEC §3)', () => {
     });
     expect(done.msg).toBe('v1 y');
   });
+});
+
+it('leaves no run pending when the job cannot be queued', async () => {
+  const action = await createAction(context.client);
+  const jobs = context.test.platform.jobs;
+  const enqueue = jobs.enqueue;
+  jobs.enqueue = async () => {
+    throw new Error('queue down');
+  };
+  try {
+    const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: { name: 'x' },
+      async_mode: true,
+    });
+    expect(response.status).toBe(500);
+  } finally {
+    jobs.enqueue = enqueue;
+  }
+  const rows = await context.test.platform.database.database
+    .select()
+    .from(asyncRuns)
+    .where(eq(asyncRuns.actionId, action.guid));
+  expect(rows.map((row) => [row.status, row.errorCode, row.error])).toEqual([
+    ['failed', 'queue_unavailable', 'queue down'],
+  ]);
 });

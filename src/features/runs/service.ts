@@ -123,7 +123,7 @@ export function createRunService(dependencies: {
       async_mode: false,
       streaming: false,
     };
-    await jobs.enqueue(asyncRunJob, {
+    const payload = {
       runId,
       workspaceId: run.caller.workspaceId,
       actionId: run.resolved.action.id,
@@ -131,6 +131,12 @@ export function createRunService(dependencies: {
       request,
       source: run.source,
       experimentId: run.experimentId,
+    };
+    await jobs.enqueue(asyncRunJob, payload).catch(async (error: unknown) => {
+      // A run without a job would poll PENDING forever: record why it never started, then fail.
+      const message = error instanceof Error ? error.message : String(error);
+      await asyncRuns.markFailed(runId, { status: 503, code: 'queue_unavailable', message });
+      throw error;
     });
     return { msg: 'Running', full_prompt_sent: null, result_url: `${baseUrl}/v1/actions/result/${runId}` };
   }
