@@ -94,7 +94,7 @@ async function main(): Promise<void> {
 
     // Warm both paths (JIT, connection pools, prepared plans).
     await measure(direct, 200, 4);
-    await measure(throughLectern, 200, 4);
+    await measure(throughLectern, 1000, 1);
 
     console.log(
       `run-overhead: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, Node ${process.version}`,
@@ -103,7 +103,11 @@ async function main(): Promise<void> {
       ['sequential', sequentialCalls, 1],
       [`concurrency ${concurrency}`, concurrentCalls, concurrency],
     ] as const) {
-      const pair = await measurePair(direct, throughLectern, { total, concurrency: inFlight, rounds: 20 });
+      const pair = await measurePair(direct, throughLectern, {
+        total,
+        concurrency: inFlight,
+        rounds: Number(process.env.BENCH_ROUNDS ?? 20),
+      });
       const { baseline: directLatencies, candidate: lecternLatencies, roundOverheads } = pair;
       const directP50 = percentile(directLatencies, 0.5);
       const lecternP50 = percentile(lecternLatencies, 0.5);

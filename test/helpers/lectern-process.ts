@@ -24,14 +24,17 @@ export async function serve(environment: Record<string, string>): Promise<Servin
   const child = lectern(['serve'], { PORT: '0', ...environment });
   let output = '';
   child.stderr!.on('data', (chunk) => (output += chunk));
+  let listening: string | undefined;
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 60_000);
     child.stdout!.on('data', (chunk) => {
       output += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
+      // Scan only until it listens: rescanning a busy server's growing log would eat the caller's CPU.
+      if (listening) return;
+      listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      if (listening) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(listening);
       }
     });
     child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
