@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -33,7 +33,16 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
     bodyLimit: platform.config.bodyLimitBytes,
     // Older clients add a trailing slash (CONTRACT §3).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // One access-log line per request, written when it completes (see the onResponse hook below).
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { req: request, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
