@@ -95,7 +95,7 @@ ALTER TABLE "sessions" ADD CONSTRAINT "sessions_action_id_actions_id_fk" FOREIGN
 CREATE INDEX "experiments_workspace_index" ON "experiments" USING btree ("workspace_id","created_at");--> statement-breakpoint
 CREATE INDEX "feedback_generation_index" ON "feedback" USING btree ("generation_id","created_at");--> statement-breakpoint
 CREATE INDEX "generations_action_index" ON "generations" USING btree ("workspace_id","action_id","created_at");--> statement-breakpoint
-CREATE INDEX "generations_session_index" ON "generations" USING btree ("session_id","created_at");--> statement-breakpoint
-CREATE INDEX "generations_cache_index" ON "generations" USING btree ("workspace_id","cache_key");--> statement-breakpoint
-CREATE INDEX "generations_experiment_index" ON "generations" USING btree ("experiment_id");--> statement-breakpoint
+CREATE INDEX "generations_session_index" ON "generations" USING btree ("session_id","created_at") WHERE "generations"."session_id" is not null;--> statement-breakpoint
+CREATE INDEX "generations_cache_index" ON "generations" USING btree ("workspace_id","cache_key") WHERE "generations"."cache_key" is not null;--> statement-breakpoint
+CREATE INDEX "generations_experiment_index" ON "generations" USING btree ("experiment_id") WHERE "generations"."experiment_id" is not null;--> statement-breakpoint
 CREATE INDEX "sessions_workspace_index" ON "sessions" USING btree ("workspace_id","ext_user_id","created_at");

@@ -56,7 +56,7 @@ describe('lectern CLI', () => {
     expect(await status(second.baseUrl, workspaceKey!)).toBe(200);
     expect(await status(second.baseUrl, extraKey!)).toBe(401);
     expect(await second.stop()).toBe(0);
-  });
+  }, 120_000); // Several processes each open the embedded database: slow on a loaded machine, not wrong.
 });
 
 describe('bootstrap', () => {

@@ -391,6 +391,12 @@ describe('older clients and gateway_payload', () => {
       },
     });
     expect((await client.get(`/v1/actions/${action.guid}/data`)).body.total_count).toBe(0);
+    const unknownField = await client.post(`/v1/actions/${action.guid}/gateway_payload`, {
+      input: { text: 'this' },
+      streaming: true,
+    });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.message).toMatch(/streaming/);
     expect(context.test.logs.join('\n')).not.toContain('sk-provider-secret');
     expect(context.test.logs.join('\n')).not.toContain(client.apiKey);
   });

@@ -106,12 +106,15 @@ export const legacyRunBody = z.object({
   metadata_filter: metadataFilter.nullable().optional(),
 });
 
-export const gatewayPayloadBody = z.object({
+/** What `gateway_payload` renders; it runs nothing, so the run-mode fields have no place here. */
+export const gatewayPayloadBody = z.strictObject({
   input: runInput,
   messages: runFields.messages,
   environment: runFields.environment,
   version: runFields.version,
   session: runFields.session,
+  metadata: runFields.metadata,
+  filter: runFields.filter,
   modelOptions: runFields.modelOptions,
 });
 
@@ -119,7 +122,6 @@ export const resultParams = z.object({ resultKey: guid });
 
 export const streamQuery = z.object({ guid, token: z.string().min(1).max(200) });
 
-export type PromptMessageInput = z.infer<typeof promptMessage>;
 export type RunInput = z.infer<typeof runInput>;
 export type RunRequest = z.infer<typeof runBody>;
 export type ModelOptions = z.infer<typeof modelOptions>;

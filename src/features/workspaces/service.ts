@@ -38,7 +38,7 @@ export function presentWorkspace(row: WorkspaceRow) {
 }
 
 /** How long another node may still accept a revoked key or old settings (this node forgets at once). */
-export const authenticationCacheMs = 5_000;
+const authenticationCacheMs = 5_000;
 
 export function createWorkspaceService(repository: WorkspaceRepository) {
   const authenticated = createReadCache<AuthenticatedWorkspace | undefined>({ ttlMs: authenticationCacheMs });

@@ -277,9 +277,16 @@ export const generations = pgTable(
   },
   (table) => [
     index('generations_action_index').on(table.workspaceId, table.actionId, table.createdAt),
-    index('generations_session_index').on(table.sessionId, table.createdAt),
-    index('generations_cache_index').on(table.workspaceId, table.cacheKey),
-    index('generations_experiment_index').on(table.experimentId),
+    // Partial: most generations have no session, cache key or experiment, and every run inserts one.
+    index('generations_session_index')
+      .on(table.sessionId, table.createdAt)
+      .where(sql`${table.sessionId} is not null`),
+    index('generations_cache_index')
+      .on(table.workspaceId, table.cacheKey)
+      .where(sql`${table.cacheKey} is not null`),
+    index('generations_experiment_index')
+      .on(table.experimentId)
+      .where(sql`${table.experimentId} is not null`),
   ],
 );
 
