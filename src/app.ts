@@ -10,7 +10,9 @@ import {
 import { actionRoutes } from './features/actions/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { appRoutes } from './features/apps/routes.js';
+import { contextRoutes, unversionedContextSearchRoute } from './features/contexts/routes.js';
 import { dataRoutes } from './features/data/routes.js';
+import { documentRoutes } from './features/documents/routes.js';
 import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
@@ -76,12 +78,19 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
       await v1.register(feedbackRoutes(services.feedback));
       await v1.register(sessionRoutes(services.sessions, services.data));
       await v1.register(experimentRoutes(services.experiments));
+      await v1.register(contextRoutes(services.contexts, services.contextSearch, services.contextPrompt));
+      await v1.register(documentRoutes(services.documents));
     },
     { prefix: '/v1' },
   );
+  await app.register(async (unversioned) => {
+    requireWorkspaceKey(unversioned, services.workspaces);
+    await unversioned.register(unversionedContextSearchRoute(services.contexts, services.contextSearch));
+  });
   await app.register(streamRoutes(services.runs));
   // Streamed generations keep running after their client leaves; let them store their output.
   app.addHook('onClose', () => services.runs.drain());
+  app.addHook('onClose', () => services.close());
 
   if (platform.config.adminToken) {
     await app.register(adminRoutes(services.workspaces, platform.config.adminToken), { prefix: '/admin/v1' });

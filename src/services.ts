@@ -2,8 +2,15 @@ import { createActionRepository } from './features/actions/repository.js';
 import { createActionService } from './features/actions/service.js';
 import { createAppRepository } from './features/apps/repository.js';
 import { createAppService } from './features/apps/service.js';
+import { createContextPrompt } from './features/contexts/context-prompt.js';
+import { createEmbedderResolver } from './features/contexts/embedders.js';
+import { createContextRepository } from './features/contexts/repository.js';
+import { createContextSearch } from './features/contexts/search.js';
+import { createContextService } from './features/contexts/service.js';
 import { createGenerationRepository } from './features/data/repository.js';
 import { createDataService } from './features/data/service.js';
+import { createDocumentRepository } from './features/documents/repository.js';
+import { createDocumentService, type DocumentService } from './features/documents/service.js';
 import { createExperimentRepository } from './features/experiments/repository.js';
 import { createExperimentService } from './features/experiments/service.js';
 import { createFeedbackRepository } from './features/feedback/repository.js';
@@ -20,9 +27,8 @@ import { createWorkspaceRepository } from './features/workspaces/repository.js';
 import { createWorkspaceService } from './features/workspaces/service.js';
 import { createToolRegistry } from './llm/tool-registry.js';
 import type { Platform } from './platform/platform.js';
-
-// Contexts (retrieval) come with their own feature; until one is wired, attached Context GUIDs find nothing.
-const noRetrieval: Retriever = async () => [];
+import { createOfflineEmbedder } from './retrieval/embedders/offline-embedder.js';
+import { createVectorStore } from './retrieval/vector-store.js';
 
 /** Every service, wired once per process from the platform. */
 export function createServices(platform: Platform) {
@@ -48,8 +54,36 @@ export function createServices(platform: Platform) {
       else await sessions.require(workspaceId, sessionId);
     },
   });
+  const offlineEmbedder = createOfflineEmbedder();
+  const embedders = createEmbedderResolver(models, offlineEmbedder);
+  const vectors = createVectorStore(database, platform.database.hasVectorExtension);
+  let documents: DocumentService | undefined;
+  const contexts = createContextService({
+    repository: createContextRepository(database),
+    embedders,
+    embeddingModelChanged: (workspaceId, contextId) => documents!.reembedContext(workspaceId, contextId),
+  });
+  documents = createDocumentService({
+    repository: createDocumentRepository(database),
+    requireContext: contexts.require,
+    embedders,
+    vectors,
+    jobs: platform.jobs,
+    logger: platform.logger.child({ component: 'documents' }),
+  });
+  const contextSearch = createContextSearch({ database, vectors, embedders });
+  // An Action's attached Contexts, searched with the run's input and filters (DESIGN.md §4).
+  const retriever: Retriever = async (query) => {
+    const found = await contexts.findMany(query.workspaceId, query.contextIds);
+    const hits = await contextSearch.searchContexts(query.workspaceId, found, {
+      text: query.text,
+      metadata: query.metadataFilter,
+      legacyFilter: query.legacyFilter,
+    });
+    return hits.map((hit) => hit.content);
+  };
   const tools = createToolRegistry();
-  const engine = createRunEngine({ actions, models, sessions, data, tools, retriever: noRetrieval });
+  const engine = createRunEngine({ actions, models, sessions, data, tools, retriever });
   const runs = createRunService({
     engine,
     data,
@@ -72,6 +106,12 @@ export function createServices(platform: Platform) {
     tools,
     engine,
     runs,
+    contexts,
+    documents,
+    contextSearch,
+    contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
+    /** Stops the offline embedder's worker thread. */
+    close: () => offlineEmbedder.close(),
     experiments: createExperimentService({
       repository: createExperimentRepository(database),
       apps,

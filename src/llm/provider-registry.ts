@@ -4,7 +4,7 @@ import { createGroq } from '@ai-sdk/groq';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
 import { ValidationError } from '../errors.js';
 import { isMockModelName, MockLanguageModel } from './mock-model.js';
 import type { ProviderKind } from './provider-kinds.js';
@@ -43,5 +43,36 @@ export function createLanguageModel(
       if (!isMockModelName(modelName))
         throw new ValidationError(`unknown mock model "${modelName}"`, 'model');
       return new MockLanguageModel(modelName);
+  }
+}
+
+/** Kinds whose AI SDK provider offers text embeddings. */
+export const embeddingKinds: ReadonlySet<ProviderKind> = new Set([
+  'openai',
+  'google',
+  'mistral',
+  'openai-compatible',
+]);
+
+/** An AI SDK embedding model for a Context's configured embedder. */
+export function createEmbeddingModel(
+  kind: ProviderKind,
+  modelName: string,
+  credentials: ProviderCredentials,
+): EmbeddingModelV3 {
+  const apiKey = credentials.apiKey;
+  const baseURL = credentials.baseUrl;
+  switch (kind) {
+    case 'openai':
+      return createOpenAI({ apiKey, baseURL }).embedding(modelName);
+    case 'google':
+      return createGoogleGenerativeAI({ apiKey, baseURL }).embedding(modelName);
+    case 'mistral':
+      return createMistral({ apiKey, baseURL }).embedding(modelName);
+    case 'openai-compatible':
+      if (!baseURL) throw new ValidationError('an openai-compatible provider needs a url', 'provider.url');
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey }).embeddingModel(modelName);
+    default:
+      throw new ValidationError(`provider "${kind}" has no embedding models`, 'embeddingModel');
   }
 }

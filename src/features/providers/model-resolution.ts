@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
 import type { ProviderFallbacks } from '../../config.js';
 import { ProviderError, ValidationError } from '../../errors.js';
 import { isGuid } from '../../http/params.js';
@@ -9,10 +9,21 @@ import {
   type ProviderKind,
   splitModelReference,
 } from '../../llm/provider-kinds.js';
-import { createLanguageModel, type ProviderCredentials } from '../../llm/provider-registry.js';
+import {
+  createEmbeddingModel,
+  createLanguageModel,
+  embeddingKinds,
+  type ProviderCredentials,
+} from '../../llm/provider-registry.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ProviderRepository, ProviderRow } from './repository.js';
+
+export type ResolvedEmbeddingModel = {
+  kind: ProviderKind;
+  modelName: string;
+  embeddingModel: EmbeddingModelV3;
+};
 
 export type ResolvedModel = {
   kind: ProviderKind;
@@ -39,10 +50,10 @@ export function createModelResolver(
   secretBox: SecretBox,
   fallbacks: ProviderFallbacks,
 ) {
-  async function target(workspaceId: string, reference: string): Promise<Target> {
+  async function target(workspaceId: string, reference: string, field = 'model'): Promise<Target> {
     if (isGuid(reference)) {
       const found = await repository.findModel(workspaceId, reference);
-      if (!found) throw new ValidationError('no model record has this GUID', 'model');
+      if (!found) throw new ValidationError('no model record has this GUID', field);
       return {
         kind: found.provider.kind as ProviderKind,
         modelName: found.model.name,
@@ -50,13 +61,13 @@ export function createModelResolver(
       };
     }
     const parts = splitModelReference(reference);
-    if (!parts) throw new ValidationError('must be "<provider>/<model>" or a model GUID', 'model');
+    if (!parts) throw new ValidationError('must be "<provider>/<model>" or a model GUID', field);
     const provider = await repository.findByPrefix(workspaceId, parts.prefix);
     if (provider) return { kind: provider.kind as ProviderKind, modelName: parts.model, provider };
     if (!isProviderKind(parts.prefix)) {
       throw new ValidationError(
         `unknown provider "${parts.prefix}" (not a provider kind or nickname)`,
-        'model',
+        field,
       );
     }
     return { kind: parts.prefix, modelName: parts.model };
@@ -78,12 +89,17 @@ export function createModelResolver(
     return undefined;
   }
 
-  async function resolveUncached(workspaceId: string, reference: string): Promise<ResolvedModel> {
-    const found = await target(workspaceId, reference);
+  function requireCredentials(found: Target): ProviderCredentials {
     const resolvedCredentials = credentials(found);
     if (!resolvedCredentials) {
       throw new ProviderError(`No API key is configured for provider "${found.kind}"`, false, 400);
     }
+    return resolvedCredentials;
+  }
+
+  async function resolveUncached(workspaceId: string, reference: string): Promise<ResolvedModel> {
+    const found = await target(workspaceId, reference);
+    const resolvedCredentials = requireCredentials(found);
     return {
       kind: found.kind,
       modelName: found.modelName,
@@ -108,6 +124,25 @@ export function createModelResolver(
     /** Resolved models are kept a few seconds: provider lookups and key decryption are off the hot path. */
     resolve(workspaceId: string, reference: string): Promise<ResolvedModel> {
       return resolved.get(`${workspaceId}:${reference}`, () => resolveUncached(workspaceId, reference));
+    },
+
+    /** The workspace's default model (a model record of its default provider), else `fallback`. */
+    async defaultReference(workspaceId: string, fallback: string): Promise<string> {
+      return (await repository.findDefaultModel(workspaceId))?.id ?? fallback;
+    },
+
+    /** A configured provider's embedding model (a Context's `embeddingModel`); not cached: indexing is not a hot path. */
+    async resolveEmbedding(workspaceId: string, reference: string): Promise<ResolvedEmbeddingModel> {
+      const found = await target(workspaceId, reference, 'embeddingModel');
+      if (!embeddingKinds.has(found.kind)) {
+        throw new ValidationError(`provider "${found.kind}" has no embedding models`, 'embeddingModel');
+      }
+      const resolvedCredentials = requireCredentials(found);
+      return {
+        kind: found.kind,
+        modelName: found.modelName,
+        embeddingModel: createEmbeddingModel(found.kind, found.modelName, resolvedCredentials),
+      };
     },
 
     /** Forgets a workspace's resolved models after its providers or model records changed. */

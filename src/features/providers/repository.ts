@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { models, providers } from '../../platform/database/schema.js';
 
@@ -98,6 +98,17 @@ export function createProviderRepository(database: Database) {
         .innerJoin(providers, eq(providers.id, models.providerId))
         .where(and(eq(models.workspaceId, workspaceId), eq(models.id, id)));
       return row;
+    },
+    /** The oldest model record of the workspace's default provider: the workspace's default model. */
+    async findDefaultModel(workspaceId: string): Promise<ModelRow | undefined> {
+      const [row] = await database
+        .select({ model: models })
+        .from(models)
+        .innerJoin(providers, eq(providers.id, models.providerId))
+        .where(and(eq(models.workspaceId, workspaceId), eq(providers.isDefault, true)))
+        .orderBy(asc(models.createdAt))
+        .limit(1);
+      return row?.model;
     },
     async listModels(workspaceId: string, skip: number, limit: number) {
       const rows = await database

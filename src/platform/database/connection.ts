@@ -41,6 +41,12 @@ function once(close: () => Promise<void>): () => Promise<void> {
   };
 }
 
+/**
+ * pgvector 0.8: an HNSW scan filtered by Context and metadata keeps going until it has enough rows,
+ * instead of returning fewer than asked for when other Contexts' vectors are nearer.
+ */
+const iterativeScan = 'SET hnsw.iterative_scan = relaxed_order';
+
 /** Serialises migrations when several nodes start against one PostgreSQL at once. */
 const migrationLockKey = 4_242_001;
 
@@ -70,6 +76,7 @@ async function openPglite(dataDirectory: string | 'memory', snapshot?: Blob): Pr
   }
   const client = await PGlite.create({ dataDir, loadDataDir: snapshot, extensions: { vector } });
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
+  await client.exec(iterativeScan);
   const database = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(database as never, { migrationsFolder });
   return {
@@ -83,6 +90,9 @@ async function openPglite(dataDirectory: string | 'memory', snapshot?: Blob): Pr
 
 async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  pool.on('connect', (connection) => {
+    if (hasVectorExtension) connection.query(iterativeScan).catch(() => undefined);
+  });
   const client = await pool.connect();
   let hasVectorExtension = false;
   try {
@@ -90,6 +100,7 @@ async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise
     try {
       await client.query('CREATE EXTENSION IF NOT EXISTS vector');
       hasVectorExtension = true;
+      await client.query(iterativeScan);
     } catch {
       warn(
         'PostgreSQL has no pgvector extension: vector search falls back to exact cosine over real[] (slower on large Contexts).',
@@ -103,4 +114,10 @@ async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise
   const database = drizzleNodePostgres(pool, { schema }) as unknown as Database;
   await database.execute(sql`select 1`);
   return { kind: 'postgres', database, hasVectorExtension, close: once(() => pool.end()) };
+}
+
+/** A `uuid[]` parameter (drizzle's `sql` would spread a JavaScript array into a value list). */
+export function uuidArray(ids: string[]) {
+  for (const id of ids) if (!/^[0-9a-f-]{36}$/i.test(id)) throw new Error(`Not a GUID: ${id}`);
+  return sql`${`{${ids.join(',')}}`}::uuid[]`;
 }

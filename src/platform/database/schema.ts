@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -324,4 +325,116 @@ export const asyncRuns = pgTable('async_runs', {
   error: text('error'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+});
+
+export type SplitterName = 'sentence' | 'token' | 'recursive' | 'character' | 'markdown';
+/** How a Context cuts text into Documents; sizes count tokens for `token`, characters otherwise. */
+export type SplitterConfig = { chunkSize: number; chunkOverlap: number; splitter: SplitterName };
+
+/** A document library indexed for retrieval (SPEC §2 Context). */
+export const contexts = pgTable(
+  'contexts',
+  {
+    ...tenantKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    responseLength: integer('response_length'),
+    splitterConfig: jsonb('splitter_config').$type<SplitterConfig>().notNull(),
+    /** `"<provider>/<model>"` of a configured embedding model; null = the offline default embedder. */
+    embeddingModel: text('embedding_model'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    createdById: text('created_by_id').notNull(),
+    /** BM25 statistics, kept in step with every Document write (N and the total of document lengths). */
+    documentCount: integer('document_count').notNull().default(0),
+    termTotal: bigint('term_total', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('contexts_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+export type IndexingStatus = 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED';
+export type IndexingMetadata = { documents: number; chunks: number; error?: string };
+export type LoaderConfigItem = { name: string; value: unknown; required?: boolean };
+
+/** A repeatable file loader that fills a Context (SPEC §2 Context Source). */
+export const contextSources = pgTable(
+  'context_sources',
+  {
+    ...tenantKey(),
+    contextId: uuid('context_id')
+      .notNull()
+      .references(() => contexts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    loaderId: text('loader_id').notNull().default('file'),
+    loaderConfig: jsonb('loader_config').$type<LoaderConfigItem[]>().notNull().default([]),
+    splitterConfig: jsonb('splitter_config').$type<SplitterConfig>().notNull(),
+    indexingStatus: text('indexing_status').$type<IndexingStatus>().notNull().default('PENDING'),
+    indexedAt: timestamp('indexed_at', { withTimezone: true, mode: 'date' }),
+    indexingMetadata: jsonb('indexing_metadata').$type<IndexingMetadata>(),
+    createdById: text('created_by_id').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('context_sources_context_index').on(table.contextId, table.createdAt)],
+);
+
+export type EmbeddingStatus = 'pending' | 'embedded' | 'failed';
+
+/** One retrievable chunk (SPEC §2 Document). The embedding is filled by the embedding job. */
+export const documents = pgTable(
+  'documents',
+  {
+    ...tenantKey(),
+    contextId: uuid('context_id')
+      .notNull()
+      .references(() => contexts.id, { onDelete: 'cascade' }),
+    sourceId: uuid('source_id').references(() => contextSources.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    filter: text('filter'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** Number of indexed terms (BM25 document length). */
+    termCount: integer('term_count').notNull(),
+    /**
+     * Unit-length vector. Stored as real[] so one schema serves PostgreSQL with and without pgvector;
+     * with pgvector an HNSW index over `embedding::vector(n)` per dimension serves the search.
+     */
+    embedding: real('embedding').array(),
+    embeddingDimensions: integer('embedding_dimensions'),
+    embeddingStatus: text('embedding_status').$type<EmbeddingStatus>().notNull().default('pending'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('documents_context_index').on(table.contextId, table.createdAt, table.id),
+    index('documents_pending_index').on(table.contextId).where(sql`${table.embeddingStatus} = 'pending'`),
+    index('documents_source_index').on(table.sourceId).where(sql`${table.sourceId} is not null`),
+  ],
+);
+
+/** BM25 postings: one row per (Document, stemmed term), written with the Document. */
+export const documentTerms = pgTable(
+  'document_terms',
+  {
+    contextId: uuid('context_id').notNull(),
+    term: text('term').notNull(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    frequency: integer('frequency').notNull(),
+    documentLength: integer('document_length').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.contextId, table.term, table.documentId] }),
+    index('document_terms_document_index').on(table.documentId),
+  ],
+);
+
+/** An uploaded file (SPEC §4.7); the bytes live in the blob store under `files/<workspace>/<id>`. */
+export const files = pgTable('files', {
+  ...tenantKey(),
+  mimeType: text('mime_type').notNull(),
+  size: integer('size').notNull(),
+  createdAt: createdAt(),
 });

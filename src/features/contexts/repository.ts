@@ -1,0 +1,90 @@
+import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../../platform/database/connection.js';
+import { contexts } from '../../platform/database/schema.js';
+
+export type ContextRow = typeof contexts.$inferSelect;
+export type ContextWithState = ContextRow & { processed: boolean };
+
+/**
+ * CONTRACT §11: nothing left to embed and no Context Source waiting or running. (Spelled out as
+ * `contexts.id`: drizzle renders a column of the selected table unqualified, which the subqueries
+ * would take for their own `id`.)
+ */
+const processed = sql<boolean>`(
+  NOT EXISTS (SELECT 1 FROM documents d WHERE d.context_id = contexts.id AND d.embedding_status = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM context_sources s WHERE s.context_id = contexts.id
+                  AND s.indexing_status IN ('PENDING', 'PROCESSING')))`;
+
+export function createContextRepository(database: Database) {
+  const owned = (workspaceId: string, id: string) =>
+    and(eq(contexts.workspaceId, workspaceId), eq(contexts.id, id));
+  const withState = { ...getTableColumns(contexts), processed };
+
+  return {
+    async insert(row: typeof contexts.$inferInsert): Promise<ContextRow> {
+      const [inserted] = await database.insert(contexts).values(row).returning();
+      return inserted!;
+    },
+
+    async find(workspaceId: string, id: string): Promise<ContextRow | undefined> {
+      const [row] = await database.select().from(contexts).where(owned(workspaceId, id));
+      return row;
+    },
+
+    async findWithState(workspaceId: string, id: string): Promise<ContextWithState | undefined> {
+      const [row] = await database.select(withState).from(contexts).where(owned(workspaceId, id));
+      return row;
+    },
+
+    /** Contexts of the workspace among `ids` (an Action's attached Contexts); unknown ones are left out. */
+    async findMany(workspaceId: string, ids: string[]): Promise<ContextRow[]> {
+      if (ids.length === 0) return [];
+      return database
+        .select()
+        .from(contexts)
+        .where(and(eq(contexts.workspaceId, workspaceId), inArray(contexts.id, ids)));
+    },
+
+    async list(workspaceId: string, skip: number, limit: number) {
+      const scope = eq(contexts.workspaceId, workspaceId);
+      const rows = await database
+        .select(withState)
+        .from(contexts)
+        .where(scope)
+        .orderBy(desc(contexts.createdAt), desc(contexts.id))
+        .offset(skip)
+        .limit(limit);
+      const [total] = await database.select({ value: count() }).from(contexts).where(scope);
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    async update(
+      workspaceId: string,
+      id: string,
+      changes: Partial<
+        Pick<
+          ContextRow,
+          'name' | 'description' | 'responseLength' | 'splitterConfig' | 'embeddingModel' | 'metadata'
+        >
+      >,
+    ): Promise<ContextRow | undefined> {
+      const [row] = await database
+        .update(contexts)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(owned(workspaceId, id))
+        .returning();
+      return row;
+    },
+
+    /** Deletes the Context with its Documents, postings and Context Sources (foreign-key cascades). */
+    async delete(workspaceId: string, id: string): Promise<boolean> {
+      const deleted = await database
+        .delete(contexts)
+        .where(owned(workspaceId, id))
+        .returning({ id: contexts.id });
+      return deleted.length > 0;
+    },
+  };
+}
+
+export type ContextRepository = ReturnType<typeof createContextRepository>;

@@ -1,0 +1,108 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import type { createContextPrompt } from './context-prompt.js';
+import {
+  contextPromptBody,
+  createContextBody,
+  type SearchInput,
+  searchBody,
+  updateContextBody,
+} from './schemas.js';
+import { type ContextSearch, presentHit } from './search.js';
+import type { ContextService } from './service.js';
+
+type ContextPrompt = ReturnType<typeof createContextPrompt>;
+
+/** A search body, current or legacy (CONTRACT §12), as one search request. */
+async function runSearch(
+  contexts: ContextService,
+  search: ContextSearch,
+  workspaceId: string,
+  contextId: string,
+  body: SearchInput,
+) {
+  const context = await contexts.require(workspaceId, contextId);
+  const hits = await search.searchContext(workspaceId, context, {
+    text: body.prompt,
+    limit: body.number_of_results,
+    threshold: body.score ?? body.similarity_score,
+    metadata: body.metadata_filter ?? body.metadata,
+    legacyFilter: body.filter,
+    mode: body.mode,
+  });
+  return hits.map(presentHit);
+}
+
+export function contextRoutes(
+  contexts: ContextService,
+  search: ContextSearch,
+  prompt: ContextPrompt,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['contexts'];
+
+    app.post('/contexts', { schema: { tags, body: createContextBody } }, async (request, reply) => {
+      const caller = workspaceOf(request);
+      return reply.status(201).send(await contexts.create(caller.id, caller.apiKeyId, request.body));
+    });
+
+    app.get('/contexts', { schema: { tags, querystring: paginationQuery } }, async (request) => {
+      const { rows, total } = await contexts.list(workspaceOf(request).id, request.query);
+      return listEnvelope(rows, total, request.query);
+    });
+
+    app.get('/contexts/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return contexts.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.put(
+      '/contexts/:guid',
+      { schema: { tags, params: guidParams, body: updateContextBody } },
+      async (request) => contexts.update(workspaceOf(request).id, request.params.guid, request.body),
+    );
+
+    app.delete('/contexts/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return contexts.remove(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.post(
+      '/contexts/:guid/search',
+      { schema: { tags, params: guidParams, body: searchBody } },
+      async (request) =>
+        runSearch(contexts, search, workspaceOf(request).id, request.params.guid, request.body),
+    );
+
+    // CONTRACT §12: the singular path of older clients answers `{ data }`.
+    app.post(
+      '/context/:guid/search',
+      { schema: { tags, params: guidParams, body: searchBody, hide: true } },
+      async (request) => ({
+        data: await runSearch(contexts, search, workspaceOf(request).id, request.params.guid, request.body),
+      }),
+    );
+
+    app.post(
+      '/contexts/:guid/prompt',
+      { schema: { tags, params: guidParams, body: contextPromptBody } },
+      async (request) => prompt(workspaceOf(request).id, request.params.guid, request.body),
+    );
+  };
+}
+
+/** CONTRACT §12: `POST /context/{guid}/search` without the `/v1` prefix. */
+export function unversionedContextSearchRoute(
+  contexts: ContextService,
+  search: ContextSearch,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/context/:guid/search',
+      { schema: { tags: ['contexts'], params: guidParams, body: searchBody, hide: true } },
+      async (request) => ({
+        data: await runSearch(contexts, search, workspaceOf(request).id, request.params.guid, request.body),
+      }),
+    );
+  };
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError } from '../../errors.js';
+import type { Pagination } from '../../http/pagination.js';
+import { offlineEmbeddingModel } from '../../retrieval/embedders/offline-embedder.js';
+import { defaultSplitterConfig } from '../../retrieval/splitters.js';
+import type { EmbedderResolver } from './embedders.js';
+import type { ContextRepository, ContextRow, ContextWithState } from './repository.js';
+import type { CreateContextInput, UpdateContextInput } from './schemas.js';
+
+/** SPEC §2 Context, plus its creation inputs and embedding model. */
+export function presentContext(row: ContextWithState) {
+  return {
+    guid: row.id,
+    name: row.name,
+    description: row.description,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    createdById: row.createdById,
+    processed: row.processed,
+    metadata: row.metadata ?? null,
+    responseLength: row.responseLength,
+    splitterConfig: row.splitterConfig,
+    embeddingModel: row.embeddingModel ?? offlineEmbeddingModel,
+  };
+}
+
+export type ContextServiceDependencies = {
+  repository: ContextRepository;
+  embedders: EmbedderResolver;
+  /** Re-embeds a Context's Documents (the documents feature) after its embedding model changed. */
+  embeddingModelChanged: (workspaceId: string, contextId: string) => Promise<void>;
+};
+
+export function createContextService(dependencies: ContextServiceDependencies) {
+  const { repository, embedders } = dependencies;
+
+  async function require(workspaceId: string, id: string): Promise<ContextRow> {
+    const row = await repository.find(workspaceId, id);
+    if (!row) throw new NotFoundError('Context not found');
+    return row;
+  }
+
+  async function present(workspaceId: string, id: string) {
+    const row = await repository.findWithState(workspaceId, id);
+    if (!row) throw new NotFoundError('Context not found');
+    return presentContext(row);
+  }
+
+  const sameModel = (left: string | null, right: string | null) =>
+    (left ?? offlineEmbeddingModel) === (right ?? offlineEmbeddingModel);
+
+  return {
+    require,
+
+    /** The Contexts of the workspace among `ids`; unknown or deleted ones are skipped. */
+    findMany: (workspaceId: string, ids: string[]) => repository.findMany(workspaceId, ids),
+
+    async create(workspaceId: string, createdById: string, input: CreateContextInput) {
+      await embedders.validate(workspaceId, input.embeddingModel);
+      const row = await repository.insert({
+        id: randomUUID(),
+        workspaceId,
+        name: input.name,
+        description: input.description,
+        responseLength: input.responseLength ?? null,
+        splitterConfig: input.splitterConfig ?? defaultSplitterConfig,
+        embeddingModel: sameModel(input.embeddingModel ?? null, null) ? null : input.embeddingModel!,
+        createdById,
+      });
+      return presentContext({ ...row, processed: true });
+    },
+
+    get: present,
+
+    async list(workspaceId: string, pagination: Pagination) {
+      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit);
+      return { rows: rows.map(presentContext), total };
+    },
+
+    async update(workspaceId: string, id: string, input: UpdateContextInput) {
+      const before = await require(workspaceId, id);
+      if (input.embeddingModel !== undefined) await embedders.validate(workspaceId, input.embeddingModel);
+      const modelChanged =
+        input.embeddingModel !== undefined && !sameModel(before.embeddingModel, input.embeddingModel);
+      const changes: Parameters<ContextRepository['update']>[2] = {};
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.responseLength !== undefined) changes.responseLength = input.responseLength;
+      if (input.splitterConfig !== undefined) changes.splitterConfig = input.splitterConfig;
+      if (input.metadata !== undefined) changes.metadata = input.metadata;
+      if (modelChanged) {
+        changes.embeddingModel = sameModel(input.embeddingModel ?? null, null) ? null : input.embeddingModel!;
+      }
+      const row = await repository.update(workspaceId, id, changes);
+      if (!row) throw new NotFoundError('Context not found');
+      if (modelChanged) await dependencies.embeddingModelChanged(workspaceId, id);
+      return present(workspaceId, id);
+    },
+
+    /** Deletes the Context with its Documents and Context Sources. */
+    async remove(workspaceId: string, id: string) {
+      const deleted = await repository.delete(workspaceId, id);
+      if (!deleted) throw new NotFoundError('Context not found');
+      return { status: 'success' };
+    },
+  };
+}
+
+export type ContextService = ReturnType<typeof createContextService>;

@@ -1,0 +1,244 @@
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type Database, rowsOf } from '../../platform/database/connection.js';
+import { contexts, documents } from '../../platform/database/schema.js';
+import { indexTerms, termCountOf } from '../../retrieval/hybrid-search.js';
+import { realArray } from '../../retrieval/vector-store.js';
+
+export type DocumentRow = typeof documents.$inferSelect;
+export type NewDocument = {
+  id: string;
+  content: string;
+  filter: string | null;
+  metadata: Record<string, unknown>;
+};
+
+const publicColumns = {
+  id: documents.id,
+  contextId: documents.contextId,
+  sourceId: documents.sourceId,
+  content: documents.content,
+  filter: documents.filter,
+  metadata: documents.metadata,
+  embeddingStatus: documents.embeddingStatus,
+  createdAt: documents.createdAt,
+  updatedAt: documents.updatedAt,
+};
+
+export type DocumentSummary = Pick<DocumentRow, keyof typeof publicColumns>;
+
+/** A LIKE pattern matching `text` literally anywhere. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * Documents and their BM25 postings. Every write keeps the Context's statistics (N, total length)
+ * in the same transaction, so lexical scores never see half a write.
+ */
+export function createDocumentRepository(database: Database) {
+  const owned = (workspaceId: string, contextId: string) =>
+    and(eq(documents.workspaceId, workspaceId), eq(documents.contextId, contextId));
+
+  async function adjustStatistics(
+    transaction: Database,
+    contextId: string,
+    documentDelta: number,
+    termDelta: number,
+  ) {
+    if (documentDelta === 0 && termDelta === 0) return;
+    await transaction
+      .update(contexts)
+      .set({
+        documentCount: sql`${contexts.documentCount} + ${documentDelta}`,
+        termTotal: sql`${contexts.termTotal} + ${termDelta}`,
+      })
+      .where(eq(contexts.id, contextId));
+  }
+
+  async function deleteWhere(
+    workspaceId: string,
+    contextId: string,
+    condition: ReturnType<typeof and>,
+  ): Promise<number> {
+    return database.transaction(async (transaction) => {
+      const deleted = await transaction
+        .delete(documents)
+        .where(and(owned(workspaceId, contextId), condition))
+        .returning({ termCount: documents.termCount });
+      const terms = deleted.reduce((total, row) => total + row.termCount, 0);
+      await adjustStatistics(transaction as unknown as Database, contextId, -deleted.length, -terms);
+      return deleted.length;
+    });
+  }
+
+  return {
+    /** Stores Documents (lexically searchable at once, embedding pending). */
+    async insertMany(
+      workspaceId: string,
+      contextId: string,
+      sourceId: string | null,
+      rows: NewDocument[],
+    ): Promise<void> {
+      if (rows.length === 0) return;
+      await database.transaction(async (transaction) => {
+        const inserted = rowsOf<{ term_count: number }>(
+          await transaction.execute(sql`
+            INSERT INTO documents (id, workspace_id, context_id, source_id, content, filter, metadata, term_count)
+            SELECT r.id, ${workspaceId}, ${contextId}, ${sourceId}, r.content, r.filter, r.metadata,
+                   ${termCountOf(sql`r.content`)}
+            FROM json_to_recordset(${JSON.stringify(rows)}::json)
+              AS r(id uuid, content text, filter text, metadata jsonb)
+            RETURNING term_count`),
+        );
+        await indexTerms(
+          transaction as unknown as Database,
+          rows.map((row) => row.id),
+        );
+        const terms = inserted.reduce((total, row) => total + Number(row.term_count), 0);
+        await adjustStatistics(transaction as unknown as Database, contextId, inserted.length, terms);
+      });
+    },
+
+    async find(workspaceId: string, contextId: string, id: string): Promise<DocumentSummary | undefined> {
+      const [row] = await database
+        .select(publicColumns)
+        .from(documents)
+        .where(and(owned(workspaceId, contextId), eq(documents.id, id)));
+      return row;
+    },
+
+    async list(workspaceId: string, contextId: string, skip: number, limit: number, query?: string) {
+      const scope = and(
+        owned(workspaceId, contextId),
+        query ? sql`${documents.content} ILIKE ${containing(query)}` : undefined,
+      );
+      const rows = await database
+        .select(publicColumns)
+        .from(documents)
+        .where(scope)
+        .orderBy(desc(documents.createdAt), desc(documents.id))
+        .offset(skip)
+        .limit(limit);
+      const [total] = await database.select({ value: count() }).from(documents).where(scope);
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    /** New content: postings rebuilt, embedding dropped until the embedding job runs again. */
+    async replaceContent(
+      workspaceId: string,
+      contextId: string,
+      id: string,
+      changes: { content: string; metadata?: Record<string, unknown> },
+    ): Promise<DocumentSummary | undefined> {
+      return database.transaction(async (transaction) => {
+        const [before] = await transaction
+          .select({ termCount: documents.termCount })
+          .from(documents)
+          .where(and(owned(workspaceId, contextId), eq(documents.id, id)))
+          .for('update');
+        if (!before) return undefined;
+        await transaction.execute(sql`DELETE FROM document_terms WHERE document_id = ${id}`);
+        const [row] = await transaction
+          .update(documents)
+          .set({
+            content: changes.content,
+            ...(changes.metadata === undefined ? {} : { metadata: changes.metadata }),
+            termCount: termCountOf(sql`${changes.content}::text`),
+            embedding: null,
+            embeddingDimensions: null,
+            embeddingStatus: 'pending',
+            updatedAt: new Date(),
+          })
+          .where(eq(documents.id, id))
+          .returning({ ...publicColumns, termCount: documents.termCount });
+        await indexTerms(transaction as unknown as Database, [id]);
+        await adjustStatistics(
+          transaction as unknown as Database,
+          contextId,
+          0,
+          row!.termCount - before.termCount,
+        );
+        return row;
+      });
+    },
+
+    /** Marks Documents for the embedding job; all of the Context's when `ids` is absent. */
+    async markPending(workspaceId: string, contextId: string, ids?: string[]): Promise<string[]> {
+      const rows = await database
+        .update(documents)
+        .set({
+          embedding: null,
+          embeddingDimensions: null,
+          embeddingStatus: 'pending',
+          updatedAt: new Date(),
+        })
+        .where(and(owned(workspaceId, contextId), ids ? inArray(documents.id, ids) : undefined))
+        .returning({ id: documents.id });
+      return rows.map((row) => row.id);
+    },
+
+    async delete(workspaceId: string, contextId: string, id: string): Promise<boolean> {
+      return (await deleteWhere(workspaceId, contextId, eq(documents.id, id))) > 0;
+    },
+
+    /** All of the Context's Documents, or those whose legacy `filter` equals the given one. */
+    async deleteAll(workspaceId: string, contextId: string, filter?: string): Promise<number> {
+      return deleteWhere(
+        workspaceId,
+        contextId,
+        filter === undefined ? undefined : eq(documents.filter, filter),
+      );
+    },
+
+    async deleteOfSource(workspaceId: string, contextId: string, sourceId: string): Promise<number> {
+      return deleteWhere(workspaceId, contextId, eq(documents.sourceId, sourceId));
+    },
+
+    /** Pending Documents among `ids`, with what the embedder needs. */
+    async pendingEmbedding(contextId: string, ids: string[]) {
+      return database
+        .select({ id: documents.id, content: documents.content, updatedAt: documents.updatedAt })
+        .from(documents)
+        .where(
+          and(
+            eq(documents.contextId, contextId),
+            inArray(documents.id, ids),
+            eq(documents.embeddingStatus, 'pending'),
+          ),
+        );
+    },
+
+    /** Stores vectors unless the Document changed since it was read (a newer job embeds that content). */
+    async storeEmbeddings(
+      rows: Array<{ id: string; updatedAt: Date; vector: Float32Array | undefined }>,
+    ): Promise<void> {
+      if (rows.length === 0) return;
+      const values = rows.map(
+        (row) =>
+          sql`(${row.id}::uuid, ${row.updatedAt.toISOString()}::timestamptz, ${row.vector ? realArray(row.vector) : null}::real[])`,
+      );
+      await database.execute(sql`
+        UPDATE documents AS d
+        SET embedding = v.embedding, embedding_dimensions = array_length(v.embedding, 1),
+            embedding_status = 'embedded'
+        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, read_at, embedding)
+        WHERE d.id = v.id AND date_trunc('milliseconds', d.updated_at) = v.read_at AND d.embedding_status = 'pending'`);
+    },
+
+    async markFailed(contextId: string, ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await database
+        .update(documents)
+        .set({ embeddingStatus: 'failed' })
+        .where(
+          and(
+            eq(documents.contextId, contextId),
+            inArray(documents.id, ids),
+            eq(documents.embeddingStatus, 'pending'),
+          ),
+        );
+    },
+  };
+}
+
+export type DocumentRepository = ReturnType<typeof createDocumentRepository>;

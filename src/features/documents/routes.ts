@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope } from '../../http/pagination.js';
+import {
+  addDocumentBody,
+  contextParams,
+  deleteDocumentsBody,
+  documentListQuery,
+  documentParams,
+  updateDocumentBody,
+} from './schemas.js';
+import type { DocumentService } from './service.js';
+
+export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['documents'];
+    const base = '/contexts/:contextGuid/documents';
+
+    app.post(base, { schema: { tags, params: contextParams, body: addDocumentBody } }, async (request) => {
+      return documents.add(workspaceOf(request).id, request.params.contextGuid, request.body);
+    });
+
+    app.get(
+      base,
+      { schema: { tags, params: contextParams, querystring: documentListQuery } },
+      async (request) => {
+        const { rows, total } = await documents.list(
+          workspaceOf(request).id,
+          request.params.contextGuid,
+          request.query,
+          request.query.query,
+        );
+        return listEnvelope(rows, total, request.query);
+      },
+    );
+
+    // SPEC §4.6: DELETE …/documents/ with an optional legacy `filter` removes all (or the matching) Documents.
+    app.delete(
+      base,
+      { schema: { tags, params: contextParams, body: deleteDocumentsBody } },
+      async (request) =>
+        documents.removeAll(workspaceOf(request).id, request.params.contextGuid, request.body?.filter),
+    );
+
+    app.get(`${base}/:guid`, { schema: { tags, params: documentParams } }, async (request) => {
+      const { contextGuid, guid } = request.params;
+      return documents.get(workspaceOf(request).id, contextGuid, guid);
+    });
+
+    app.put(
+      `${base}/:guid`,
+      { schema: { tags, params: documentParams, body: updateDocumentBody } },
+      async (request) => {
+        const { contextGuid, guid } = request.params;
+        return documents.update(workspaceOf(request).id, contextGuid, guid, request.body);
+      },
+    );
+
+    app.post(`${base}/:guid/embed`, { schema: { tags, params: documentParams } }, async (request) => {
+      const { contextGuid, guid } = request.params;
+      return documents.embed(workspaceOf(request).id, contextGuid, guid);
+    });
+
+    app.delete(`${base}/:guid`, { schema: { tags, params: documentParams } }, async (request) => {
+      const { contextGuid, guid } = request.params;
+      return documents.remove(workspaceOf(request).id, contextGuid, guid);
+    });
+  };
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { NotFoundError } from '../../errors.js';
+import type { Pagination } from '../../http/pagination.js';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import { createSplitter } from '../../retrieval/splitters.js';
+import type { VectorStore } from '../../retrieval/vector-store.js';
+import type { EmbedderResolver } from '../contexts/embedders.js';
+import type { ContextRow } from '../contexts/repository.js';
+import { type EmbedDocumentsPayload, embedDocumentsJob, embeddingBatchSize } from './embedding-job.js';
+import type { DocumentRepository, DocumentSummary, NewDocument } from './repository.js';
+import type { AddDocumentInput, UpdateDocumentInput } from './schemas.js';
+
+/** SPEC §2 Document; `embedding` is always empty in public answers. */
+export function presentDocument(row: DocumentSummary) {
+  return {
+    guid: row.id,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    content: row.content,
+    filter: row.filter,
+    metadata: row.metadata,
+    embedding: [] as number[],
+    embedding_status: row.embeddingStatus,
+  };
+}
+
+/** Document ids per embedding job, so a huge load becomes several bounded jobs. */
+const documentsPerJob = 1_000;
+
+export type DocumentServiceDependencies = {
+  repository: DocumentRepository;
+  /** The Context of the workspace, or a 404. */
+  requireContext: (workspaceId: string, contextId: string) => Promise<ContextRow>;
+  embedders: EmbedderResolver;
+  vectors: VectorStore;
+  jobs: JobQueue;
+  logger: Logger;
+};
+
+export function createDocumentService(dependencies: DocumentServiceDependencies) {
+  const { repository, requireContext, embedders, vectors, jobs, logger } = dependencies;
+
+  async function require(workspaceId: string, contextId: string, id: string): Promise<DocumentSummary> {
+    await requireContext(workspaceId, contextId);
+    const row = await repository.find(workspaceId, contextId, id);
+    if (!row) throw new NotFoundError('Document not found');
+    return row;
+  }
+
+  async function queueEmbedding(workspaceId: string, contextId: string, documentIds: string[]) {
+    for (let start = 0; start < documentIds.length; start += documentsPerJob) {
+      const slice = documentIds.slice(start, start + documentsPerJob);
+      await jobs.enqueue(embedDocumentsJob, { workspaceId, contextId, documentIds: slice });
+    }
+  }
+
+  /** Stores Documents and queues their embedding; if the job cannot be queued nothing stays stored. */
+  async function store(
+    workspaceId: string,
+    contextId: string,
+    sourceId: string | null,
+    rows: NewDocument[],
+  ): Promise<string[]> {
+    await repository.insertMany(workspaceId, contextId, sourceId, rows);
+    const ids = rows.map((row) => row.id);
+    try {
+      await queueEmbedding(workspaceId, contextId, ids);
+    } catch (error) {
+      for (const id of ids) await repository.delete(workspaceId, contextId, id);
+      throw error;
+    }
+    return ids;
+  }
+
+  async function embedPending(payload: EmbedDocumentsPayload, signal: AbortSignal) {
+    const context = await requireContext(payload.workspaceId, payload.contextId).catch(() => undefined);
+    if (!context) return; // Deleted meanwhile: nothing to embed.
+    const embedder = await embedders.forContext(payload.workspaceId, context.embeddingModel);
+    const pending = await repository.pendingEmbedding(payload.contextId, payload.documentIds);
+    for (let start = 0; start < pending.length; start += embeddingBatchSize) {
+      signal.throwIfAborted();
+      const batch = pending.slice(start, start + embeddingBatchSize);
+      // Blank text has no meaning to embed (and gives a zero vector); it stays lexical-only.
+      const meaningful = batch.filter((row) => row.content.trim().length > 0);
+      const embeddings = await embedder.embed(
+        meaningful.map((row) => row.content),
+        'document',
+      );
+      const dimensions = embeddings[0]?.length;
+      if (dimensions) await vectors.prepare(dimensions);
+      const vectorOf = new Map(meaningful.map((row, index) => [row.id, embeddings[index]]));
+      await repository.storeEmbeddings(
+        batch.map((row) => ({ id: row.id, updatedAt: row.updatedAt, vector: vectorOf.get(row.id) })),
+      );
+    }
+  }
+
+  jobs.register(
+    embedDocumentsJob,
+    (payload, context) => embedPending(payload, context.signal),
+    async (payload, error) => {
+      logger.warn({ contextId: payload.contextId, error: error.message }, 'embedding failed');
+      await repository.markFailed(payload.contextId, payload.documentIds);
+    },
+  );
+
+  return {
+    /** SPEC §4.6 add: the content is split by the Context's splitter into one or more Documents. */
+    async add(workspaceId: string, contextId: string, input: AddDocumentInput) {
+      const context = await requireContext(workspaceId, contextId);
+      const content = input.content ?? input.text ?? '';
+      const chunks = await createSplitter(context.splitterConfig)(content);
+      const pieces = chunks.length > 0 ? chunks : [content];
+      const ids = await store(
+        workspaceId,
+        contextId,
+        null,
+        pieces.map((piece) => ({
+          id: randomUUID(),
+          content: piece,
+          filter: input.filter ?? null,
+          metadata: input.metadata ?? {},
+        })),
+      );
+      return { docs: ids, status: 'success' };
+    },
+
+    /** Chunks a Context Source produced (already split), with their metadata. */
+    async addFromSource(
+      workspaceId: string,
+      contextId: string,
+      sourceId: string,
+      chunks: Array<{ content: string; metadata: Record<string, unknown> }>,
+    ): Promise<string[]> {
+      return store(
+        workspaceId,
+        contextId,
+        sourceId,
+        chunks.map((chunk) => ({
+          id: randomUUID(),
+          content: chunk.content,
+          filter: null,
+          metadata: chunk.metadata,
+        })),
+      );
+    },
+
+    async list(workspaceId: string, contextId: string, pagination: Pagination, query?: string) {
+      await requireContext(workspaceId, contextId);
+      const { rows, total } = await repository.list(
+        workspaceId,
+        contextId,
+        pagination.skip,
+        pagination.limit,
+        query,
+      );
+      return { rows: rows.map(presentDocument), total };
+    },
+
+    async get(workspaceId: string, contextId: string, id: string) {
+      return presentDocument(await require(workspaceId, contextId, id));
+    },
+
+    /** SPEC §4.6 PUT: new content (and metadata) is re-indexed and re-embedded. */
+    async update(workspaceId: string, contextId: string, id: string, input: UpdateDocumentInput) {
+      await require(workspaceId, contextId, id);
+      const row = await repository.replaceContent(workspaceId, contextId, id, input);
+      if (!row) throw new NotFoundError('Document not found');
+      await queueEmbedding(workspaceId, contextId, [id]);
+      return presentDocument(row);
+    },
+
+    /** Queues re-embedding of unchanged content. */
+    async embed(workspaceId: string, contextId: string, id: string) {
+      await require(workspaceId, contextId, id);
+      await repository.markPending(workspaceId, contextId, [id]);
+      await queueEmbedding(workspaceId, contextId, [id]);
+      return { status: 'success' };
+    },
+
+    /** Every Document again, after the Context's embedding model changed. */
+    async reembedContext(workspaceId: string, contextId: string): Promise<void> {
+      const ids = await repository.markPending(workspaceId, contextId);
+      await queueEmbedding(workspaceId, contextId, ids);
+    },
+
+    async remove(workspaceId: string, contextId: string, id: string) {
+      await require(workspaceId, contextId, id);
+      await repository.delete(workspaceId, contextId, id);
+      return { status: 'success' };
+    },
+
+    async removeAll(workspaceId: string, contextId: string, filter?: string) {
+      await requireContext(workspaceId, contextId);
+      await repository.deleteAll(workspaceId, contextId, filter);
+      return { status: 'success' };
+    },
+
+    async removeOfSource(workspaceId: string, contextId: string, sourceId: string): Promise<number> {
+      return repository.deleteOfSource(workspaceId, contextId, sourceId);
+    },
+  };
+}
+
+export type DocumentService = ReturnType<typeof createDocumentService>;

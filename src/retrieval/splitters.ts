@@ -1,0 +1,105 @@
+import {
+  CharacterTextSplitter,
+  MarkdownTextSplitter,
+  RecursiveCharacterTextSplitter,
+} from '@langchain/textsplitters';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import type { SplitterConfig, SplitterName } from '../platform/database/schema.js';
+
+export const splitterNames = [
+  'sentence',
+  'token',
+  'recursive',
+  'character',
+  'markdown',
+] as const satisfies readonly SplitterName[];
+
+/** Used when a Context or Context Source gives no `splitterConfig` (documented in the OpenAPI schema). */
+export const defaultSplitterConfig: SplitterConfig = {
+  splitter: 'sentence',
+  chunkSize: 1024,
+  chunkOverlap: 128,
+};
+
+export type Splitter = (text: string) => Promise<string[]>;
+
+let encoder: Tiktoken | undefined;
+
+/** Tokens as OpenAI's cl100k_base counts them; the rank file ships inside js-tiktoken (no download). */
+export function countTokens(text: string): number {
+  encoder ??= new Tiktoken(cl100kBase);
+  return encoder.encode(text).length;
+}
+
+/** Cuts text into chunks of at most `chunkSize` (tokens for `token`, characters otherwise). */
+export function createSplitter(config: SplitterConfig): Splitter {
+  const sizes = { chunkSize: config.chunkSize, chunkOverlap: config.chunkOverlap };
+  const recursive = new RecursiveCharacterTextSplitter(sizes);
+  const withoutBlanks = (chunks: string[]) =>
+    chunks.map((chunk) => chunk.trim()).filter((chunk) => chunk.length > 0);
+  switch (config.splitter) {
+    case 'sentence':
+      return async (text) => withoutBlanks(await packSentences(text, config, recursive));
+    case 'token': {
+      const splitter = new RecursiveCharacterTextSplitter({ ...sizes, lengthFunction: countTokens });
+      return async (text) => withoutBlanks(await splitter.splitText(text));
+    }
+    case 'recursive':
+      return async (text) => withoutBlanks(await recursive.splitText(text));
+    case 'character': {
+      const splitter = new CharacterTextSplitter({ ...sizes, separator: '' });
+      return async (text) => withoutBlanks(await splitter.splitText(text));
+    }
+    case 'markdown': {
+      const splitter = new MarkdownTextSplitter(sizes);
+      return async (text) => withoutBlanks(await splitter.splitText(text));
+    }
+  }
+}
+
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/**
+ * Whole sentences packed greedily up to `chunkSize` characters; each chunk starts with the previous
+ * chunk's last sentences up to `chunkOverlap` characters. A sentence longer than a chunk is cut by
+ * the recursive splitter.
+ */
+async function packSentences(
+  text: string,
+  config: SplitterConfig,
+  recursive: RecursiveCharacterTextSplitter,
+): Promise<string[]> {
+  const sentences: string[] = [];
+  for (const { segment } of sentenceSegmenter.segment(text)) {
+    if (segment.trim().length === 0) continue;
+    if (segment.length > config.chunkSize) sentences.push(...(await recursive.splitText(segment)));
+    else sentences.push(segment);
+  }
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let length = 0;
+  for (const sentence of sentences) {
+    if (length + sentence.length > config.chunkSize && current.length > 0) {
+      chunks.push(current.join(''));
+      const overlap: string[] = [];
+      let overlapLength = 0;
+      for (let index = current.length - 1; index >= 0; index--) {
+        const previous = current[index]!;
+        if (overlapLength + previous.length > config.chunkOverlap) break;
+        overlap.unshift(previous);
+        overlapLength += previous.length;
+      }
+      // Keep room for the new sentence: the overlap never pushes a chunk past its size.
+      while (overlap.length > 0 && overlapLength + sentence.length > config.chunkSize) {
+        overlapLength -= overlap.shift()!.length;
+      }
+      current = overlap;
+      length = overlapLength;
+    }
+    current.push(sentence);
+    length += sentence.length;
+  }
+  if (current.length > 0) chunks.push(current.join(''));
+  return chunks;
+}
