@@ -1,3 +1,4 @@
+import { ValidationError } from './errors.js';
 import { createActionRepository } from './features/actions/repository.js';
 import { createActionService } from './features/actions/service.js';
 import { createAppRepository } from './features/apps/repository.js';
@@ -40,7 +41,27 @@ export function createServices(platform: Platform) {
     platform.config.providerFallbacks,
   );
   const apps = createAppService(createAppRepository(database));
-  const actions = createActionService(createActionRepository(database), apps, models);
+  const offlineEmbedder = createOfflineEmbedder();
+  const embedders = createEmbedderResolver(models, offlineEmbedder);
+  const vectors = createVectorStore(database, platform.database.hasVectorExtension);
+  let documents: DocumentService | undefined;
+  const contexts = createContextService({
+    repository: createContextRepository(database),
+    embedders,
+    embeddingModelChanged: (workspaceId, contextId) => documents!.reembedContext(workspaceId, contextId),
+  });
+  const actions = createActionService(
+    createActionRepository(database),
+    apps,
+    models,
+    async (workspaceId, version) => {
+      const attached = version.contexts ?? [];
+      const found = await contexts.findMany(workspaceId, attached);
+      const missing = attached.filter((id) => !found.some((context) => context.id === id));
+      if (missing.length > 0)
+        throw new ValidationError(`no Context has the GUID ${missing.join(', ')}`, 'contexts');
+    },
+  );
   const requireAction = async (workspaceId: string, actionId: string) => {
     await actions.get(workspaceId, actionId);
   };
@@ -53,15 +74,6 @@ export function createServices(platform: Platform) {
       if (actionId) await sessions.requireForRun(workspaceId, sessionId, actionId);
       else await sessions.require(workspaceId, sessionId);
     },
-  });
-  const offlineEmbedder = createOfflineEmbedder();
-  const embedders = createEmbedderResolver(models, offlineEmbedder);
-  const vectors = createVectorStore(database, platform.database.hasVectorExtension);
-  let documents: DocumentService | undefined;
-  const contexts = createContextService({
-    repository: createContextRepository(database),
-    embedders,
-    embeddingModelChanged: (workspaceId, contextId) => documents!.reembedContext(workspaceId, contextId),
   });
   documents = createDocumentService({
     repository: createDocumentRepository(database),

@@ -6,8 +6,10 @@ import type { VectorStore } from './vector-store.js';
 // BM25 with Anserini's defaults (k1 0.9, b 0.4), the strongest plain-BM25 setting on BEIR. Terms are
 // PostgreSQL's English stems (`to_tsvector('english', …)`: stop words dropped, Snowball stemmer),
 // kept per Document in `document_terms` with the Context's N and total length in `contexts`.
-const k1 = 0.9;
-const b = 0.4;
+// Inlined into the SQL (a parameter in `1 - $1` would be typed integer).
+const k1 = sql.raw('0.9');
+const k1PlusOne = sql.raw('1.9');
+const b = sql.raw('0.4');
 
 /** The lexical analysis every indexed text and every query goes through. */
 export const analysed = (text: SQL) => sql`to_tsvector('english', ${text})`;
@@ -120,7 +122,7 @@ export async function searchCandidates(
     ),
     lexical AS (
       SELECT p.document_id,
-             sum(w.query_frequency * w.idf * p.frequency * ${k1 + 1}
+             sum(w.query_frequency * w.idf * p.frequency * ${k1PlusOne}
                  / (p.frequency + ${k1} * (1 - ${b} + ${b} * p.document_length / s.average_length))) AS score
       FROM term_weights w
       JOIN document_terms p ON p.context_id = ${contextId} AND p.term = w.term
@@ -133,7 +135,7 @@ export async function searchCandidates(
     candidate_ids AS (SELECT id FROM lexical_top UNION SELECT id FROM vector_top)
     SELECT d.id, d.content, d.filter, d.metadata, d.created_at, d.updated_at,
            l.score AS lexical_score,
-           (SELECT sum(query_frequency * idf) * ${k1 + 1} FROM term_weights) AS lexical_maximum,
+           (SELECT sum(query_frequency * idf) * ${k1PlusOne} FROM term_weights) AS lexical_maximum,
            ${similarity} AS similarity
     FROM candidate_ids c
     JOIN documents d ON d.id = c.id

@@ -103,7 +103,15 @@ function slugConflict(error: unknown): never {
 /** How long another node may still run a previous deployment after a change (this node forgets at once). */
 const runResolutionCacheMs = 5_000;
 
-export function createActionService(repository: ActionRepository, apps: AppService, models: ModelResolver) {
+/** Checks that attached resources (Contexts) exist in the workspace; a 400 naming the field otherwise. */
+export type AttachmentValidator = (workspaceId: string, version: NewActionVersion) => Promise<void>;
+
+export function createActionService(
+  repository: ActionRepository,
+  apps: AppService,
+  models: ModelResolver,
+  validateAttachments: AttachmentValidator,
+) {
   const runResolutions = createReadCache<ResolvedAction>({ ttlMs: runResolutionCacheMs });
   const changed = (workspaceId: string) => runResolutions.invalidate(`${workspaceId}:`);
 
@@ -130,6 +138,7 @@ export function createActionService(repository: ActionRepository, apps: AppServi
   async function validateVersion(workspaceId: string, version: NewActionVersion): Promise<void> {
     assertTemplatesParse(version);
     await models.validate(workspaceId, version.model);
+    await validateAttachments(workspaceId, version);
   }
 
   async function resolveUncached(

@@ -90,11 +90,11 @@ async function openPglite(dataDirectory: string | 'memory', snapshot?: Blob): Pr
 
 async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  let hasVectorExtension = false;
   pool.on('connect', (connection) => {
     if (hasVectorExtension) connection.query(iterativeScan).catch(() => undefined);
   });
   const client = await pool.connect();
-  let hasVectorExtension = false;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
     try {
