@@ -10,11 +10,13 @@ import {
 import { actionRoutes } from './features/actions/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { appRoutes } from './features/apps/routes.js';
+import { contextSourceRoutes } from './features/context-sources/routes.js';
 import { contextRoutes, unversionedContextSearchRoute } from './features/contexts/routes.js';
 import { dataRoutes } from './features/data/routes.js';
 import { documentRoutes } from './features/documents/routes.js';
 import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
+import { fileDownloadRoutes, fileUploadRoutes } from './features/files/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { runRoutes } from './features/runs/routes.js';
 import { streamRoutes } from './features/runs/stream-routes.js';
@@ -80,6 +82,8 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
       await v1.register(experimentRoutes(services.experiments));
       await v1.register(contextRoutes(services.contexts, services.contextSearch, services.contextPrompt));
       await v1.register(documentRoutes(services.documents));
+      await v1.register(fileUploadRoutes(services.files));
+      await v1.register(contextSourceRoutes(services.contextSources));
     },
     { prefix: '/v1' },
   );
@@ -88,6 +92,7 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
     await unversioned.register(unversionedContextSearchRoute(services.contexts, services.contextSearch));
   });
   await app.register(streamRoutes(services.runs));
+  await app.register(fileDownloadRoutes(services.files));
   // Streamed generations keep running after their client leaves; let them store their output.
   app.addHook('onClose', () => services.runs.drain());
   app.addHook('onClose', () => services.close());

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 // The one place that reads process.env. Everything else receives a Config.
@@ -27,6 +28,13 @@ const environmentSchema = z.object({
     .int()
     .positive()
     .default(25 * 1024 * 1024),
+  LECTERN_FILE_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+  LECTERN_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  LECTERN_OUTBOUND_ALLOW: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
@@ -51,6 +59,11 @@ export type Config = {
   initialApiKey?: string;
   adminToken?: string;
   bodyLimitBytes: number;
+  /** Largest uploaded or fetched file. */
+  fileLimitBytes: number;
+  fetchTimeoutMs: number;
+  /** Private addresses or CIDR ranges Context Sources may still fetch from (an intranet file server). */
+  outboundAllow: string[];
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
   databaseUrl?: string;
   redisUrl?: string;
@@ -58,6 +71,22 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+/** `LECTERN_OUTBOUND_ALLOW`: comma-separated addresses or CIDR ranges. */
+function parseAllowList(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (!ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry)) {
+      throw new ConfigError(
+        `Invalid configuration: LECTERN_OUTBOUND_ALLOW: "${entry}" is not an address or CIDR range`,
+      );
+    }
+  }
+  return entries;
+}
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(environment);
@@ -84,6 +113,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     initialApiKey: values.LECTERN_INIT_API_KEY,
     adminToken: values.LECTERN_ADMIN_TOKEN,
     bodyLimitBytes: values.LECTERN_BODY_LIMIT_BYTES,
+    fileLimitBytes: values.LECTERN_FILE_LIMIT_BYTES,
+    fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,
+    outboundAllow: parseAllowList(values.LECTERN_OUTBOUND_ALLOW),
     logLevel: values.LOG_LEVEL,
     databaseUrl: values.DATABASE_URL,
     redisUrl: values.REDIS_URL,

@@ -3,6 +3,8 @@ import { createActionRepository } from './features/actions/repository.js';
 import { createActionService } from './features/actions/service.js';
 import { createAppRepository } from './features/apps/repository.js';
 import { createAppService } from './features/apps/service.js';
+import { createContextSourceRepository } from './features/context-sources/repository.js';
+import { createContextSourceService } from './features/context-sources/service.js';
 import { createContextPrompt } from './features/contexts/context-prompt.js';
 import { createEmbedderResolver } from './features/contexts/embedders.js';
 import { createContextRepository } from './features/contexts/repository.js';
@@ -16,6 +18,8 @@ import { createExperimentRepository } from './features/experiments/repository.js
 import { createExperimentService } from './features/experiments/service.js';
 import { createFeedbackRepository } from './features/feedback/repository.js';
 import { createFeedbackService } from './features/feedback/service.js';
+import { createFileRepository } from './features/files/repository.js';
+import { createFileService } from './features/files/service.js';
 import { createModelResolver } from './features/providers/model-resolution.js';
 import { createProviderRepository } from './features/providers/repository.js';
 import { createProviderService } from './features/providers/service.js';
@@ -27,6 +31,7 @@ import { createSessionService } from './features/sessions/service.js';
 import { createWorkspaceRepository } from './features/workspaces/repository.js';
 import { createWorkspaceService } from './features/workspaces/service.js';
 import { createToolRegistry } from './llm/tool-registry.js';
+import { createOutboundFetch } from './platform/outbound-fetch.js';
 import type { Platform } from './platform/platform.js';
 import { createOfflineEmbedder } from './retrieval/embedders/offline-embedder.js';
 import { createVectorStore } from './retrieval/vector-store.js';
@@ -83,6 +88,26 @@ export function createServices(platform: Platform) {
     jobs: platform.jobs,
     logger: platform.logger.child({ component: 'documents' }),
   });
+  const files = createFileService({
+    repository: createFileRepository(database),
+    blobs: platform.blobs,
+    signer: platform.signer,
+    baseUrl: platform.config.baseUrl,
+    maximumBytes: platform.config.fileLimitBytes,
+  });
+  const contextSources = createContextSourceService({
+    repository: createContextSourceRepository(database),
+    requireContext: contexts.require,
+    documents,
+    files,
+    fetch: createOutboundFetch({
+      allow: platform.config.outboundAllow,
+      maximumBytes: platform.config.fileLimitBytes,
+      timeoutMs: platform.config.fetchTimeoutMs,
+    }),
+    jobs: platform.jobs,
+    logger: platform.logger.child({ component: 'context-sources' }),
+  });
   const contextSearch = createContextSearch({ database, vectors, embedders });
   // An Action's attached Contexts, searched with the run's input and filters (DESIGN.md §4).
   const retriever: Retriever = async (query) => {
@@ -120,6 +145,8 @@ export function createServices(platform: Platform) {
     runs,
     contexts,
     documents,
+    files,
+    contextSources,
     contextSearch,
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
     /** Stops the offline embedder's worker thread. */

@@ -69,7 +69,10 @@ describe('Context search (SPEC §4.6)', () => {
     });
     const scores = answer.body.map((hit: { score: number }) => hit.score);
     expect([...scores].sort((left, right) => right - left)).toEqual(scores);
-    for (const score of scores) expect(score).toBeGreaterThan(0), expect(score).toBeLessThanOrEqual(1);
+    for (const score of scores) {
+      expect(score).toBeGreaterThan(0);
+      expect(score).toBeLessThanOrEqual(1);
+    }
   });
 
   it('respects number_of_results and the score threshold', async () => {

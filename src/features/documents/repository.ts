@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { contexts, documents } from '../../platform/database/schema.js';
 import { indexTerms, termCountOf } from '../../retrieval/hybrid-search.js';
@@ -190,8 +190,18 @@ export function createDocumentRepository(database: Database) {
       );
     },
 
-    async deleteOfSource(workspaceId: string, contextId: string, sourceId: string): Promise<number> {
-      return deleteWhere(workspaceId, contextId, eq(documents.sourceId, sourceId));
+    /** A Context Source's Documents, except those just made by its latest processing. */
+    async deleteOfSource(
+      workspaceId: string,
+      contextId: string,
+      sourceId: string,
+      keep: string[] = [],
+    ): Promise<number> {
+      return deleteWhere(
+        workspaceId,
+        contextId,
+        and(eq(documents.sourceId, sourceId), keep.length > 0 ? notInArray(documents.id, keep) : undefined),
+      );
     },
 
     /** Pending Documents among `ids`, with what the embedder needs. */

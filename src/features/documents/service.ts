@@ -197,8 +197,9 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
       return { status: 'success' };
     },
 
-    async removeOfSource(workspaceId: string, contextId: string, sourceId: string): Promise<number> {
-      return repository.deleteOfSource(workspaceId, contextId, sourceId);
+    /** Removes a Context Source's Documents but those in `keep` (the ones its latest processing made). */
+    async removeOfSource(workspaceId: string, contextId: string, sourceId: string, keep?: string[]) {
+      return repository.deleteOfSource(workspaceId, contextId, sourceId, keep);
     },
   };
 }

@@ -1,0 +1,68 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../../platform/database/connection.js';
+import { contextSources } from '../../platform/database/schema.js';
+
+export type ContextSourceRow = typeof contextSources.$inferSelect;
+
+export function createContextSourceRepository(database: Database) {
+  const owned = (workspaceId: string, id: string) =>
+    and(eq(contextSources.workspaceId, workspaceId), eq(contextSources.id, id));
+
+  return {
+    async insert(row: typeof contextSources.$inferInsert): Promise<ContextSourceRow> {
+      const [inserted] = await database.insert(contextSources).values(row).returning();
+      return inserted!;
+    },
+
+    async find(workspaceId: string, id: string): Promise<ContextSourceRow | undefined> {
+      const [row] = await database.select().from(contextSources).where(owned(workspaceId, id));
+      return row;
+    },
+
+    async findMany(workspaceId: string, ids: string[]): Promise<ContextSourceRow[]> {
+      if (ids.length === 0) return [];
+      return database
+        .select()
+        .from(contextSources)
+        .where(and(eq(contextSources.workspaceId, workspaceId), inArray(contextSources.id, ids)));
+    },
+
+    async listForContext(workspaceId: string, contextId: string): Promise<ContextSourceRow[]> {
+      return database
+        .select()
+        .from(contextSources)
+        .where(and(eq(contextSources.workspaceId, workspaceId), eq(contextSources.contextId, contextId)))
+        .orderBy(asc(contextSources.createdAt), asc(contextSources.id));
+    },
+
+    async update(
+      workspaceId: string,
+      id: string,
+      changes: Partial<
+        Pick<
+          ContextSourceRow,
+          | 'name'
+          | 'url'
+          | 'splitterConfig'
+          | 'loaderConfig'
+          | 'indexingStatus'
+          | 'indexedAt'
+          | 'indexingMetadata'
+        >
+      >,
+    ): Promise<ContextSourceRow | undefined> {
+      const [row] = await database
+        .update(contextSources)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(owned(workspaceId, id))
+        .returning();
+      return row;
+    },
+
+    async delete(workspaceId: string, id: string): Promise<void> {
+      await database.delete(contextSources).where(owned(workspaceId, id));
+    },
+  };
+}
+
+export type ContextSourceRepository = ReturnType<typeof createContextSourceRepository>;

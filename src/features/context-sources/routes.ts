@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { guidParams } from '../../http/params.js';
+import {
+  addFilesBody,
+  contextSourceParams,
+  createSourceBody,
+  processBatchBody,
+  processBody,
+  replaceSourceBody,
+  sourceContextParams,
+} from './schemas.js';
+import type { ContextSourceService } from './service.js';
+
+export function contextSourceRoutes(sources: ContextSourceService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['context sources'];
+    const base = '/contexts/:contextGuid/context_sources';
+
+    // SPEC §4.7: a bare array, no pagination or filters.
+    app.get(base, { schema: { tags, params: sourceContextParams } }, async (request) => {
+      return sources.list(workspaceOf(request).id, request.params.contextGuid);
+    });
+
+    app.post(
+      base,
+      { schema: { tags, params: sourceContextParams, body: createSourceBody } },
+      async (request, reply) => {
+        const caller = workspaceOf(request);
+        const created = await sources.create(
+          caller.id,
+          caller.apiKeyId,
+          request.params.contextGuid,
+          request.body.url,
+        );
+        return reply.status(201).send(created);
+      },
+    );
+
+    app.get(`${base}/:guid`, { schema: { tags, params: contextSourceParams } }, async (request) => {
+      const { contextGuid, guid } = request.params;
+      return sources.get(workspaceOf(request).id, contextGuid, guid);
+    });
+
+    app.put(
+      `${base}/:guid`,
+      { schema: { tags, params: contextSourceParams, body: replaceSourceBody } },
+      async (request) => {
+        const { contextGuid, guid } = request.params;
+        return sources.replace(workspaceOf(request).id, contextGuid, guid, request.body);
+      },
+    );
+
+    app.delete(`${base}/:guid`, { schema: { tags, params: contextSourceParams } }, async (request) => {
+      const { contextGuid, guid } = request.params;
+      return sources.remove(workspaceOf(request).id, contextGuid, guid);
+    });
+
+    app.post(
+      '/context_sources/process_batch',
+      { schema: { tags, body: processBatchBody } },
+      async (request) => sources.processBatch(workspaceOf(request).id, request.body.sources),
+    );
+
+    app.post(
+      '/context_sources/:guid/process',
+      { schema: { tags, params: guidParams, body: processBody } },
+      async (request) =>
+        sources.process(workspaceOf(request).id, request.params.guid, request.body.contextGuid),
+    );
+
+    app.post(
+      '/contexts/:guid/add_files',
+      { schema: { tags, params: guidParams, body: addFilesBody } },
+      async (request) => {
+        const caller = workspaceOf(request);
+        return sources.addFiles(caller.id, caller.apiKeyId, request.params.guid, request.body.files);
+      },
+    );
+  };
+}

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { IndexingMetadata } from '../../platform/database/schema.js';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import { type OutboundFetch, OutboundFetchError } from '../../platform/outbound-fetch.js';
+import { extractText, UnsupportedFileError } from '../../retrieval/loaders/extract-text.js';
+import { detectFileType, type TypeHint } from '../../retrieval/loaders/file-types.js';
+import { createSplitter } from '../../retrieval/splitters.js';
+import type { ContextRow } from '../contexts/repository.js';
+import type { DocumentService } from '../documents/service.js';
+import type { FileService } from '../files/service.js';
+import { processContextSourceJob } from './processing-job.js';
+import type { ContextSourceRepository, ContextSourceRow } from './repository.js';
+import type { ReplaceSourceInput } from './schemas.js';
+
+/** SPEC §2 Context Source. */
+export function presentContextSource(row: ContextSourceRow) {
+  return {
+    guid: row.id,
+    name: row.name,
+    url: row.url,
+    context: row.contextId,
+    loader_id: row.loaderId,
+    loader_config: row.loaderConfig,
+    splitter_config: row.splitterConfig,
+    indexing_status: row.indexingStatus,
+    indexed_at: row.indexedAt?.toISOString() ?? null,
+    indexing_metadata: row.indexingMetadata,
+    created_by_id: row.createdById,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** A failure that another attempt cannot fix (refused address, unsupported type, 404). */
+class PermanentFailure extends Error {}
+
+export type ContextSourceServiceDependencies = {
+  repository: ContextSourceRepository;
+  requireContext: (workspaceId: string, contextId: string) => Promise<ContextRow>;
+  documents: DocumentService;
+  files: FileService;
+  fetch: OutboundFetch;
+  jobs: JobQueue;
+  logger: Logger;
+};
+
+export function createContextSourceService(dependencies: ContextSourceServiceDependencies) {
+  const { repository, requireContext, documents, files, fetch, jobs, logger } = dependencies;
+
+  async function require(workspaceId: string, contextId: string, id: string): Promise<ContextSourceRow> {
+    await requireContext(workspaceId, contextId);
+    const row = await repository.find(workspaceId, id);
+    if (!row || row.contextId !== contextId) throw new NotFoundError('Context Source not found');
+    return row;
+  }
+
+  /** A name for the source: the file name of the URL, or the uploaded file's GUID. */
+  function nameOf(url: string): string {
+    const last = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? '');
+    return last || new URL(url).hostname;
+  }
+
+  /** Checks a URL when a source is created: one of our signed file URLs must be valid and ours. */
+  async function checkUrl(workspaceId: string, url: string): Promise<void> {
+    const own = files.ownFileOf(url);
+    if (!own) return;
+    if (!own.valid) throw new ValidationError('the signed file URL is invalid or has expired', 'url');
+    if (!(await files.read(workspaceId, own.id)))
+      throw new ValidationError('no uploaded file has this URL', 'url');
+  }
+
+  async function dispatch(row: ContextSourceRow): Promise<void> {
+    await repository.update(row.workspaceId, row.id, { indexingStatus: 'PENDING' });
+    try {
+      await jobs.enqueue(processContextSourceJob, { workspaceId: row.workspaceId, sourceId: row.id });
+    } catch (error) {
+      await finish(row, 'FAILED', { documents: 0, chunks: 0, error: 'processing could not be queued' });
+      throw error;
+    }
+  }
+
+  async function finish(row: ContextSourceRow, status: 'INDEXED' | 'FAILED', metadata: IndexingMetadata) {
+    await repository.update(row.workspaceId, row.id, {
+      indexingStatus: status,
+      indexedAt: status === 'INDEXED' ? new Date() : row.indexedAt,
+      indexingMetadata: metadata,
+    });
+  }
+
+  async function create(workspaceId: string, createdById: string, contextId: string, url: string) {
+    const context = await requireContext(workspaceId, contextId);
+    await checkUrl(workspaceId, url);
+    const row = await repository.insert({
+      id: randomUUID(),
+      workspaceId,
+      contextId,
+      name: nameOf(url),
+      url,
+      // SPEC §2: a public create fixes the file loader with an empty loader configuration.
+      loaderId: 'file',
+      loaderConfig: [],
+      splitterConfig: context.splitterConfig,
+      createdById,
+    });
+    await dispatch(row);
+    return row;
+  }
+
+  /** The bytes of a source: our own files straight from the blob store (CONTRACT §11), others fetched. */
+  async function load(
+    row: ContextSourceRow,
+    signal: AbortSignal,
+  ): Promise<{ bytes: Buffer; hint: TypeHint }> {
+    const own = files.ownFileOf(row.url);
+    if (own) {
+      const file = await files.read(row.workspaceId, own.id);
+      if (!file) throw new PermanentFailure('the uploaded file no longer exists');
+      return { bytes: file.bytes, hint: { mimeType: file.mimeType } };
+    }
+    const fetched = await fetch(row.url, signal);
+    return { bytes: fetched.bytes, hint: { mimeType: fetched.contentType, filename: row.name } };
+  }
+
+  async function process(row: ContextSourceRow, signal: AbortSignal): Promise<IndexingMetadata> {
+    const { bytes, hint } = await load(row, signal);
+    const type = await detectFileType(bytes, hint);
+    if (!type)
+      throw new PermanentFailure(
+        'the file type is not recognised (PDF, DOCX, HTML, Markdown and text can be indexed)',
+      );
+    const texts = await extractText(bytes, type);
+    const split = createSplitter(row.splitterConfig);
+    const chunks: Array<{ content: string; metadata: Record<string, unknown> }> = [];
+    for (const loaded of texts) {
+      for (const content of await split(loaded.text)) {
+        const metadata: Record<string, unknown> = { source: row.id, filename: row.name };
+        if (loaded.page !== undefined) metadata.page = loaded.page;
+        chunks.push({ content, metadata });
+      }
+    }
+    // New Documents first, then the old ones go: a search never finds the source empty.
+    const created = await documents.addFromSource(row.workspaceId, row.contextId, row.id, chunks);
+    await documents.removeOfSource(row.workspaceId, row.contextId, row.id, created);
+    return { documents: texts.length, chunks: chunks.length };
+  }
+
+  jobs.register(
+    processContextSourceJob,
+    async (payload, context) => {
+      const row = await repository.find(payload.workspaceId, payload.sourceId);
+      if (!row) return; // Deleted meanwhile.
+      await repository.update(row.workspaceId, row.id, { indexingStatus: 'PROCESSING' });
+      try {
+        await finish(row, 'INDEXED', await process(row, context.signal));
+      } catch (error) {
+        const retryable =
+          error instanceof OutboundFetchError
+            ? error.retryable
+            : !(error instanceof PermanentFailure || error instanceof UnsupportedFileError);
+        if (retryable && context.attempt < processContextSourceJob.attempts) throw error;
+        const message = (error as Error).message;
+        logger.info({ sourceId: row.id, error: message }, 'context source failed');
+        await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
+      }
+    },
+    async (payload, error) => {
+      const row = await repository.find(payload.workspaceId, payload.sourceId);
+      if (row) await finish(row, 'FAILED', { documents: 0, chunks: 0, error: error.message });
+    },
+  );
+
+  return {
+    async create(workspaceId: string, createdById: string, contextId: string, url: string) {
+      return presentContextSource(await create(workspaceId, createdById, contextId, url));
+    },
+
+    /** SPEC §4.6 add_files: one source per uploaded file URL, processed asynchronously. */
+    async addFiles(workspaceId: string, createdById: string, contextId: string, urls: string[]) {
+      await requireContext(workspaceId, contextId);
+      for (const [index, url] of urls.entries()) {
+        await checkUrl(workspaceId, url).catch((error: unknown) => {
+          throw error instanceof ValidationError
+            ? new ValidationError(error.message.replace(/^url: /, ''), `files.${index}`)
+            : error;
+        });
+      }
+      const created: string[] = [];
+      for (const url of urls) created.push((await create(workspaceId, createdById, contextId, url)).id);
+      return { created };
+    },
+
+    async list(workspaceId: string, contextId: string) {
+      await requireContext(workspaceId, contextId);
+      return (await repository.listForContext(workspaceId, contextId)).map(presentContextSource);
+    },
+
+    async get(workspaceId: string, contextId: string, id: string) {
+      return presentContextSource(await require(workspaceId, contextId, id));
+    },
+
+    /** SPEC §4.7 PUT: a replacement of name, splitter and loader configuration; applied at the next processing. */
+    async replace(workspaceId: string, contextId: string, id: string, input: ReplaceSourceInput) {
+      await require(workspaceId, contextId, id);
+      if (input.url !== undefined) await checkUrl(workspaceId, input.url);
+      const row = await repository.update(workspaceId, id, {
+        name: input.name,
+        splitterConfig: input.splitterConfig,
+        loaderConfig: input.loaderConfig,
+        ...(input.url === undefined ? {} : { url: input.url }),
+      });
+      if (!row) throw new NotFoundError('Context Source not found');
+      return presentContextSource(row);
+    },
+
+    /** Deletes the source and its Documents. */
+    async remove(workspaceId: string, contextId: string, id: string) {
+      await require(workspaceId, contextId, id);
+      await documents.removeOfSource(workspaceId, contextId, id);
+      await repository.delete(workspaceId, id);
+      return { status: 'success' };
+    },
+
+    async process(workspaceId: string, id: string, contextId: string) {
+      await dispatch(await require(workspaceId, contextId, id));
+      return { msg: 'success' };
+    },
+
+    /** Unknown or foreign GUIDs are skipped (SPEC §4.7). */
+    async processBatch(workspaceId: string, ids: string[]) {
+      for (const row of await repository.findMany(workspaceId, [...new Set(ids)])) await dispatch(row);
+      return { msg: 'success' };
+    },
+  };
+}
+
+export type ContextSourceService = ReturnType<typeof createContextSourceService>;

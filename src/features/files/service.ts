@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../errors.js';
+import type { BlobStore } from '../../platform/blobs/blob-store.js';
+import type { Signer } from '../../platform/signing.js';
+import { detectFileType } from '../../retrieval/loaders/file-types.js';
+import type { FileRepository } from './repository.js';
+
+/** SPEC §2/§8: a signed file URL is valid for ten minutes. */
+export const signedUrlLifetimeMs = 10 * 60_000;
+const signingPurpose = 'file';
+/** SPEC §4.7: data no signature recognises is handled as PNG. */
+const unrecognisedType = 'image/png';
+
+const dataUrlPattern = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
+const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The bytes of a Base64 string or data URL, with the declared MIME type; 400 for anything else. */
+function decodeUpload(data: string, maximumBytes: number): { bytes: Buffer; declaredType?: string } {
+  let payload = data;
+  let declaredType: string | undefined;
+  const dataUrl = dataUrlPattern.exec(data);
+  if (dataUrl) {
+    if (!dataUrl[2]!.split(';').includes('base64')) {
+      throw new ValidationError('a data URL must be Base64-encoded (";base64,")', 'data');
+    }
+    declaredType = dataUrl[1] || undefined;
+    payload = dataUrl[3]!;
+  }
+  // Line breaks are allowed (MIME-style Base64); the URL-safe alphabet too.
+  payload = payload.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
+  if (payload.length === 0 || !base64Pattern.test(payload) || payload.length % 4 === 1) {
+    throw new ValidationError('is not valid Base64', 'data');
+  }
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+  const size = Math.floor((payload.length * 3) / 4) - padding;
+  if (size > maximumBytes) {
+    throw new PayloadTooLargeError(`The file is larger than the limit of ${maximumBytes} bytes`);
+  }
+  return { bytes: Buffer.from(payload, 'base64'), declaredType };
+}
+
+export function createFileService(dependencies: {
+  repository: FileRepository;
+  blobs: BlobStore;
+  signer: Signer;
+  baseUrl: string;
+  maximumBytes: number;
+}) {
+  const { repository, blobs, signer, baseUrl, maximumBytes } = dependencies;
+  const blobKey = (workspaceId: string, id: string) => `files/${workspaceId}/${id}`;
+  const urlPrefix = `${baseUrl}/v1/files/`;
+
+  function signedUrl(id: string, now = Date.now()): string {
+    return `${urlPrefix}${id}?token=${signer.sign(signingPurpose, id, now + signedUrlLifetimeMs)}`;
+  }
+
+  return {
+    /** SPEC §4.7 upload: stored in the blob store, answered with a ten-minute signed URL. */
+    async upload(workspaceId: string, data: string) {
+      const { bytes, declaredType } = decodeUpload(data, maximumBytes);
+      const type = await detectFileType(bytes, { mimeType: declaredType });
+      const id = randomUUID();
+      await blobs.put(blobKey(workspaceId, id), bytes);
+      await repository.insert({
+        id,
+        workspaceId,
+        mimeType: type?.mimeType ?? unrecognisedType,
+        size: bytes.length,
+      });
+      return { url: signedUrl(id) };
+    },
+
+    /** The bytes behind a signed URL (no API key needed); 403 when the token is forged or expired. */
+    async download(id: string, token: string) {
+      const verdict = signer.verify(signingPurpose, id, token);
+      if (verdict !== 'valid') {
+        throw new ForbiddenError(
+          verdict === 'expired' ? 'This file URL has expired' : 'Invalid file URL signature',
+        );
+      }
+      const row = await repository.findBySignedId(id);
+      const bytes = row ? await blobs.get(blobKey(row.workspaceId, row.id)) : undefined;
+      if (!row || !bytes) throw new NotFoundError('File not found');
+      return { bytes, mimeType: row.mimeType };
+    },
+
+    /**
+     * The file GUID of one of this service's signed URLs, or `undefined` for any other URL. The
+     * signature must still be valid: a Context Source is created from a URL the caller just got.
+     */
+    ownFileOf(url: string): { id: string; valid: boolean } | undefined {
+      if (!url.startsWith(urlPrefix)) return undefined;
+      const parsed = new URL(url);
+      const id = parsed.pathname.split('/').at(-1) ?? '';
+      const token = parsed.searchParams.get('token') ?? '';
+      return { id, valid: signer.verify(signingPurpose, id, token) === 'valid' };
+    },
+
+    /** A file of the workspace straight from the blob store (Context Sources, CONTRACT §11). */
+    async read(workspaceId: string, id: string) {
+      const row = await repository.find(workspaceId, id);
+      const bytes = row ? await blobs.get(blobKey(workspaceId, id)) : undefined;
+      if (!row || !bytes) return undefined;
+      return { bytes, mimeType: row.mimeType };
+    },
+  };
+}
+
+export type FileService = ReturnType<typeof createFileService>;
