@@ -2,9 +2,41 @@ import { createServer } from 'node:http';
 import { parentPort } from 'node:worker_threads';
 
 /**
- * A minimal OpenAI-compatible chat-completions server answering at once: the upstream both sides of
- * a benchmark call. Runs in a worker thread so it does not share the event loop with the client.
+ * A minimal OpenAI-compatible server answering at once: the upstream both sides of a benchmark call.
+ * Chat completions echo; embeddings are a bag-of-words random projection (each word a fixed random
+ * 512-dimensional vector), so similar texts get similar vectors, as with a real model. Runs in a
+ * worker thread so it does not share the event loop with the client.
  */
+const dimensions = 512;
+const wordVectors = new Map();
+
+function wordVector(word) {
+  let vector = wordVectors.get(word);
+  if (!vector) {
+    vector = new Float32Array(dimensions);
+    // xorshift seeded by the word: the same word always gets the same vector.
+    let seed = 2166136261;
+    for (const character of word) seed = Math.imul(seed ^ character.charCodeAt(0), 16777619);
+    for (let index = 0; index < dimensions; index++) {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      vector[index] = (seed >>> 0) / 4294967296 - 0.5;
+    }
+    wordVectors.set(word, vector);
+  }
+  return vector;
+}
+
+function embed(text) {
+  const sum = new Float32Array(dimensions);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? ['empty']) {
+    const vector = wordVector(word);
+    for (let index = 0; index < dimensions; index++) sum[index] += vector[index];
+  }
+  return Array.from(sum);
+}
+
 const server = createServer((request, response) => {
   let body = '';
   request.on('data', (chunk) => {
@@ -12,6 +44,19 @@ const server = createServer((request, response) => {
   });
   request.on('end', () => {
     const parsed = JSON.parse(body || '{}');
+    if (request.url?.endsWith('/embeddings')) {
+      const inputs = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          object: 'list',
+          data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(String(text)) })),
+          model: parsed.model,
+          usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+        }),
+      );
+      return;
+    }
     const text = String(parsed.messages?.at(-1)?.content ?? '');
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(

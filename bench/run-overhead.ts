@@ -1,9 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import pg from 'pg';
-import { serve } from '../test/helpers/lectern-process.js';
+import { benchApiKey, startBenchLectern, startUpstream } from './lectern-server.js';
 import { format, measure, measurePair, percentile } from './measure.js';
 
 /**
@@ -11,17 +6,9 @@ import { format, measure, measurePair, percentile } from './measure.js';
  * to that server, sequential and at concurrency 20. Lectern runs as its own process (embedded PGlite
  * unless DATABASE_URL is set), the upstream in a worker thread, the client here.
  */
-const apiKey = 'lec_bench_key_0123456789abcdefghijklmnopqrstuv';
 const sequentialCalls = Number(process.env.BENCH_SEQUENTIAL ?? 1000);
 const concurrentCalls = Number(process.env.BENCH_CONCURRENT ?? 2000);
 const concurrency = 20;
-
-async function startUpstream(): Promise<{ url: string; stop(): Promise<number> }> {
-  // Plain JavaScript: worker threads do not inherit the tsx loader.
-  const worker = new Worker(new URL('./openai-compatible-server.mjs', import.meta.url));
-  const port = await new Promise<number>((resolve) => worker.once('message', resolve));
-  return { url: `http://127.0.0.1:${port}/v1`, stop: () => worker.terminate() };
-}
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<void> {
   const response = await fetch(url, {
@@ -34,43 +21,12 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   await response.arrayBuffer();
 }
 
-/** With DATABASE_URL, a database of the bench's own (bootstrap needs an empty one), dropped afterwards. */
-async function benchDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return { drop: async () => undefined };
-  const name = `lectern_bench_${Date.now()}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 async function main(): Promise<void> {
   const upstream = await startUpstream();
-  const database = await benchDatabase();
-  const lectern = await serve({
-    ...(process.env as Record<string, string>),
-    ...(database.url && { DATABASE_URL: database.url }),
-    LECTERN_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectern-bench-')),
-    LECTERN_INIT_API_KEY: apiKey,
-    LOG_LEVEL: 'info',
-    HOST: '127.0.0.1',
-  });
+  const lectern = await startBenchLectern();
   try {
-    const authorization = { authorization: `Bearer ${apiKey}` };
-    const setUp = async (route: string, body: unknown) => {
-      const response = await fetch(`${lectern.baseUrl}${route}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...authorization },
-        body: JSON.stringify(body),
-      });
-      return (await response.json()) as { guid: string };
-    };
+    const authorization = { authorization: `Bearer ${benchApiKey}` };
+    const setUp = (route: string, body: unknown) => lectern.post(route, body);
     await setUp('/v1/providers', { provider: 'openai-compatible', url: upstream.url, nickname: 'bench' });
     const app = await setUp('/v1/apps', { name: 'bench' });
     const action = await setUp('/v1/actions/create', {
@@ -124,7 +80,6 @@ async function main(): Promise<void> {
   } finally {
     await lectern.stop();
     await upstream.stop();
-    await database.drop();
   }
 }
 

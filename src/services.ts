@@ -31,6 +31,7 @@ import { createSessionService } from './features/sessions/service.js';
 import { createWorkspaceRepository } from './features/workspaces/repository.js';
 import { createWorkspaceService } from './features/workspaces/service.js';
 import { createToolRegistry } from './llm/tool-registry.js';
+import { createStatisticsKeeper } from './platform/database/statistics.js';
 import { createOutboundFetch } from './platform/outbound-fetch.js';
 import type { Platform } from './platform/platform.js';
 import { createOfflineEmbedder } from './retrieval/embedders/offline-embedder.js';
@@ -86,6 +87,7 @@ export function createServices(platform: Platform) {
     embedders,
     vectors,
     jobs: platform.jobs,
+    statistics: createStatisticsKeeper(platform.database, platform.logger),
     logger: platform.logger.child({ component: 'documents' }),
   });
   const files = createFileService({

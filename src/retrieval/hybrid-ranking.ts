@@ -5,7 +5,7 @@ import type { SearchCandidate, SearchMode } from './hybrid-search.js';
  * are absolute (not rank-based), so one threshold means the same for every query. Tuned on the
  * SciFact train claims (bench/retrieval-quality.ts).
  */
-export const lexicalWeight = 0.5;
+export const lexicalWeight = 0.75;
 
 export function scoreOf(candidate: SearchCandidate, mode: SearchMode): number {
   if (mode === 'lexical') return candidate.lexical;

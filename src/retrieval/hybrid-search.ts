@@ -1,32 +1,15 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { MetadataFilter } from '../http/metadata-filter.js';
-import { type Database, rowsOf, uuidArray } from '../platform/database/connection.js';
+import { type Database, rowsOf } from '../platform/database/connection.js';
+import { analysed, maximumTermWeight, termWeight } from './lexical-index.js';
 import type { VectorStore } from './vector-store.js';
 
-// BM25 with Anserini's defaults (k1 0.9, b 0.4), the strongest plain-BM25 setting on BEIR. Terms are
-// PostgreSQL's English stems (`to_tsvector('english', …)`: stop words dropped, Snowball stemmer),
-// kept per Document in `document_terms` with the Context's N and total length in `contexts`.
-// Inlined into the SQL (a parameter in `1 - $1` would be typed integer).
-const k1 = sql.raw('0.9');
-const k1PlusOne = sql.raw('1.9');
-const b = sql.raw('0.4');
-
-/** The lexical analysis every indexed text and every query goes through. */
-export const analysed = (text: SQL) => sql`to_tsvector('english', ${text})`;
-
-/** Number of indexed terms of a text (BM25's document length). */
-export const termCountOf = (text: SQL) =>
-  sql`(SELECT coalesce(sum(array_length(t.positions, 1)), 0)::int FROM unnest(${analysed(text)}) t)`;
-
-/** Writes the postings of the given Documents (their `term_count` already set). */
-export async function indexTerms(database: Database, documentIds: string[]): Promise<void> {
-  if (documentIds.length === 0) return;
-  await database.execute(sql`
-    INSERT INTO document_terms (context_id, term, document_id, frequency, document_length)
-    SELECT d.context_id, t.lexeme, d.id, array_length(t.positions, 1), d.term_count
-    FROM documents d, unnest(${analysed(sql`d.content`)}) t
-    WHERE d.id = ANY(${uuidArray(documentIds)})`);
-}
+/**
+ * Postings read per query term, highest impact first. A Document outside every term's top list can
+ * only match terms so common that their idf is small; for rarer terms the list is the whole posting
+ * list, so their scores are exact. Keeps a search's cost flat as a Context grows.
+ */
+export const postingsPerTerm = 1_000;
 
 export type DocumentFilter = { metadata?: MetadataFilter; legacyFilter?: string | null };
 
@@ -103,6 +86,23 @@ export async function searchCandidates(
   const similarity = vector
     ? sql`CASE WHEN d.embedding_dimensions = ${dimensions} THEN ${vectors.similarity(vector)} END`
     : sql`NULL::float8`;
+  const bm25 = (posting: string) =>
+    sql`w.query_frequency * w.idf * ${termWeight(sql.raw(`${posting}.frequency`), sql.raw(`${posting}.document_length`), sql`s.average_length`)}`;
+  // With a filter every posting of the query terms is read (a filter can leave too few in the top lists).
+  const lexicalPool = filtered
+    ? sql`SELECT p.document_id, sum(${bm25('p')}) AS score
+          FROM term_weights w CROSS JOIN statistics s
+          JOIN document_terms p ON p.context_id = ${contextId} AND p.term = w.term
+          JOIN documents d ON d.id = p.document_id AND ${filter}
+          GROUP BY p.document_id`
+    : sql`SELECT p.document_id, sum(${bm25('p')}) AS score
+          FROM term_weights w CROSS JOIN statistics s
+          CROSS JOIN LATERAL (
+            SELECT document_id, frequency, document_length FROM document_terms
+            WHERE context_id = ${contextId} AND term = w.term
+            ORDER BY impact DESC LIMIT ${postingsPerTerm}
+          ) p
+          GROUP BY p.document_id`;
   const result = await database.execute(sql`
     WITH query_terms AS (
       SELECT lexeme AS term, array_length(positions, 1) AS query_frequency
@@ -115,31 +115,29 @@ export async function searchCandidates(
     ),
     term_weights AS (
       SELECT q.term, q.query_frequency,
-             ln(1 + (s.n - count(p.document_id) + 0.5) / (count(p.document_id) + 0.5)) AS idf
+             ln(1 + (s.n - coalesce(t.document_frequency, 0) + 0.5) / (coalesce(t.document_frequency, 0) + 0.5)) AS idf
       FROM query_terms q CROSS JOIN statistics s
-      LEFT JOIN document_terms p ON p.context_id = ${contextId} AND p.term = q.term
-      GROUP BY q.term, q.query_frequency, s.n
+      LEFT JOIN context_terms t ON t.context_id = ${contextId} AND t.term = q.term
     ),
-    lexical AS (
-      SELECT p.document_id,
-             sum(w.query_frequency * w.idf * p.frequency * ${k1PlusOne}
-                 / (p.frequency + ${k1} * (1 - ${b} + ${b} * p.document_length / s.average_length))) AS score
-      FROM term_weights w
-      JOIN document_terms p ON p.context_id = ${contextId} AND p.term = w.term
-      ${lexicalFilter}
+    lexical_pool AS (${lexicalPool}),
+    lexical_top AS (SELECT document_id AS id FROM lexical_pool ORDER BY score DESC LIMIT ${candidates}),
+    vector_top AS (${nearest}),
+    candidate_ids AS (SELECT id FROM lexical_top UNION SELECT id FROM vector_top),
+    exact_lexical AS (
+      SELECT p.document_id, sum(${bm25('p')}) AS score
+      FROM candidate_ids c
+      JOIN document_terms p ON p.document_id = c.id
+      JOIN term_weights w ON w.term = p.term
       CROSS JOIN statistics s
       GROUP BY p.document_id
-    ),
-    lexical_top AS (SELECT document_id AS id FROM lexical ORDER BY score DESC LIMIT ${candidates}),
-    vector_top AS (${nearest}),
-    candidate_ids AS (SELECT id FROM lexical_top UNION SELECT id FROM vector_top)
+    )
     SELECT d.id, d.content, d.filter, d.metadata, d.created_at, d.updated_at,
-           l.score AS lexical_score,
-           (SELECT sum(query_frequency * idf) * ${k1PlusOne} FROM term_weights) AS lexical_maximum,
+           e.score AS lexical_score,
+           (SELECT sum(query_frequency * idf) * ${maximumTermWeight} FROM term_weights) AS lexical_maximum,
            ${similarity} AS similarity
     FROM candidate_ids c
     JOIN documents d ON d.id = c.id
-    LEFT JOIN lexical l ON l.document_id = c.id`);
+    LEFT JOIN exact_lexical e ON e.document_id = c.id`);
   return rowsOf<CandidateRow>(result).map((row) => {
     const maximum = Number(row.lexical_maximum ?? 0);
     const lexical = maximum > 0 ? Number(row.lexical_score ?? 0) / maximum : 0;

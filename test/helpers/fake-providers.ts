@@ -194,6 +194,39 @@ function json(response: ServerResponse, status: number, body: unknown, headers: 
   response.end(JSON.stringify(body));
 }
 
+/** An 8-dimensional bag-of-words vector: texts sharing words get similar vectors. */
+export function fakeEmbedding(text: string): number[] {
+  const vector = new Array<number>(8).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let hash = 0;
+    for (const character of word) hash = (Math.imul(hash, 31) + character.charCodeAt(0)) | 0;
+    vector[Math.abs(hash) % 8]! += 1;
+  }
+  return vector;
+}
+
+/** Embeddings in the OpenAI (also Mistral, compatible) or Google wire format; `undefined` for other paths. */
+function embeddingAnswer(protocol: Protocol, path: string, body: any): unknown {
+  if (protocol === 'google' && path.includes(':embedContent')) {
+    return { embedding: { values: fakeEmbedding(textOf(body.content.parts)) } };
+  }
+  if (protocol === 'google' && path.includes(':batchEmbedContents')) {
+    return {
+      embeddings: body.requests.map((item: any) => ({ values: fakeEmbedding(textOf(item.content.parts)) })),
+    };
+  }
+  if (protocol !== 'google' && path.endsWith('/embeddings')) {
+    const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+    return {
+      object: 'list',
+      data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
+      model: body.model,
+      usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+    };
+  }
+  return undefined;
+}
+
 export async function startFakeProviders(): Promise<FakeProviders> {
   const requests: RecordedRequest[] = [];
   const rateLimited = new Map<string, number>();
@@ -208,6 +241,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       const protocol = url.pathname.split('/')[1] as Protocol;
       const body = raw ? JSON.parse(raw) : {};
       requests.push({ protocol, path: url.pathname + url.search, headers: request.headers, body });
+      const embeddings = embeddingAnswer(protocol, url.pathname, body);
+      if (embeddings) return json(response, 200, embeddings);
       const text = lastUserText(protocol, body);
       const stream =
         protocol === 'google' ? url.pathname.includes(':streamGenerateContent') : body.stream === true;

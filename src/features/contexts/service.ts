@@ -46,8 +46,9 @@ export function createContextService(dependencies: ContextServiceDependencies) {
     return presentContext(row);
   }
 
-  const sameModel = (left: string | null, right: string | null) =>
-    (left ?? offlineEmbeddingModel) === (right ?? offlineEmbeddingModel);
+  /** Stored as null when it is the offline default, so the default can change with a release. */
+  const storedModel = (reference: string | null | undefined) =>
+    !reference || reference === offlineEmbeddingModel ? null : reference;
 
   return {
     require,
@@ -64,7 +65,7 @@ export function createContextService(dependencies: ContextServiceDependencies) {
         description: input.description,
         responseLength: input.responseLength ?? null,
         splitterConfig: input.splitterConfig ?? defaultSplitterConfig,
-        embeddingModel: sameModel(input.embeddingModel ?? null, null) ? null : input.embeddingModel!,
+        embeddingModel: storedModel(input.embeddingModel),
         createdById,
       });
       return presentContext({ ...row, processed: true });
@@ -81,16 +82,14 @@ export function createContextService(dependencies: ContextServiceDependencies) {
       const before = await require(workspaceId, id);
       if (input.embeddingModel !== undefined) await embedders.validate(workspaceId, input.embeddingModel);
       const modelChanged =
-        input.embeddingModel !== undefined && !sameModel(before.embeddingModel, input.embeddingModel);
+        input.embeddingModel !== undefined && storedModel(input.embeddingModel) !== before.embeddingModel;
       const changes: Parameters<ContextRepository['update']>[2] = {};
       if (input.name !== undefined) changes.name = input.name;
       if (input.description !== undefined) changes.description = input.description;
       if (input.responseLength !== undefined) changes.responseLength = input.responseLength;
       if (input.splitterConfig !== undefined) changes.splitterConfig = input.splitterConfig;
       if (input.metadata !== undefined) changes.metadata = input.metadata;
-      if (modelChanged) {
-        changes.embeddingModel = sameModel(input.embeddingModel ?? null, null) ? null : input.embeddingModel!;
-      }
+      if (modelChanged) changes.embeddingModel = storedModel(input.embeddingModel);
       const row = await repository.update(workspaceId, id, changes);
       if (!row) throw new NotFoundError('Context not found');
       if (modelChanged) await dependencies.embeddingModelChanged(workspaceId, id);

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { contexts, documents } from '../../platform/database/schema.js';
-import { indexTerms, termCountOf } from '../../retrieval/hybrid-search.js';
+import { indexDocuments, termCountOf, unindexDocuments } from '../../retrieval/lexical-index.js';
 import { realArray } from '../../retrieval/vector-store.js';
 
 export type DocumentRow = typeof documents.$inferSelect;
@@ -55,18 +55,41 @@ export function createDocumentRepository(database: Database) {
       .where(eq(contexts.id, contextId));
   }
 
+  /**
+   * A write to one Context's Documents. The Context row is locked first, so writes to a Context
+   * take turns (its statistics and term frequencies are shared) and never deadlock each other.
+   */
+  function writeToContext<Result>(contextId: string, work: (transaction: Database) => Promise<Result>) {
+    return database.transaction(async (transaction) => {
+      await transaction
+        .select({ id: contexts.id })
+        .from(contexts)
+        .where(eq(contexts.id, contextId))
+        .for('update');
+      return work(transaction as unknown as Database);
+    });
+  }
+
   async function deleteWhere(
     workspaceId: string,
     contextId: string,
     condition: ReturnType<typeof and>,
   ): Promise<number> {
-    return database.transaction(async (transaction) => {
+    return writeToContext(contextId, async (transaction) => {
+      const doomed = await transaction
+        .select({ id: documents.id })
+        .from(documents)
+        .where(and(owned(workspaceId, contextId), condition))
+        .for('update');
+      const ids = doomed.map((row) => row.id);
+      if (ids.length === 0) return 0;
+      await unindexDocuments(transaction, contextId, ids);
       const deleted = await transaction
         .delete(documents)
-        .where(and(owned(workspaceId, contextId), condition))
+        .where(inArray(documents.id, ids))
         .returning({ termCount: documents.termCount });
       const terms = deleted.reduce((total, row) => total + row.termCount, 0);
-      await adjustStatistics(transaction as unknown as Database, contextId, -deleted.length, -terms);
+      await adjustStatistics(transaction, contextId, -deleted.length, -terms);
       return deleted.length;
     });
   }
@@ -80,7 +103,7 @@ export function createDocumentRepository(database: Database) {
       rows: NewDocument[],
     ): Promise<void> {
       if (rows.length === 0) return;
-      await database.transaction(async (transaction) => {
+      await writeToContext(contextId, async (transaction) => {
         const inserted = rowsOf<{ term_count: number }>(
           await transaction.execute(sql`
             INSERT INTO documents (id, workspace_id, context_id, source_id, content, filter, metadata, term_count)
@@ -90,12 +113,13 @@ export function createDocumentRepository(database: Database) {
               AS r(id uuid, content text, filter text, metadata jsonb)
             RETURNING term_count`),
         );
-        await indexTerms(
-          transaction as unknown as Database,
+        const terms = inserted.reduce((total, row) => total + Number(row.term_count), 0);
+        await adjustStatistics(transaction, contextId, inserted.length, terms);
+        await indexDocuments(
+          transaction,
+          contextId,
           rows.map((row) => row.id),
         );
-        const terms = inserted.reduce((total, row) => total + Number(row.term_count), 0);
-        await adjustStatistics(transaction as unknown as Database, contextId, inserted.length, terms);
       });
     },
 
@@ -130,14 +154,14 @@ export function createDocumentRepository(database: Database) {
       id: string,
       changes: { content: string; metadata?: Record<string, unknown> },
     ): Promise<DocumentSummary | undefined> {
-      return database.transaction(async (transaction) => {
+      return writeToContext(contextId, async (transaction) => {
         const [before] = await transaction
           .select({ termCount: documents.termCount })
           .from(documents)
           .where(and(owned(workspaceId, contextId), eq(documents.id, id)))
           .for('update');
         if (!before) return undefined;
-        await transaction.execute(sql`DELETE FROM document_terms WHERE document_id = ${id}`);
+        await unindexDocuments(transaction, contextId, [id]);
         const [row] = await transaction
           .update(documents)
           .set({
@@ -151,13 +175,8 @@ export function createDocumentRepository(database: Database) {
           })
           .where(eq(documents.id, id))
           .returning({ ...publicColumns, termCount: documents.termCount });
-        await indexTerms(transaction as unknown as Database, [id]);
-        await adjustStatistics(
-          transaction as unknown as Database,
-          contextId,
-          0,
-          row!.termCount - before.termCount,
-        );
+        await adjustStatistics(transaction, contextId, 0, row!.termCount - before.termCount);
+        await indexDocuments(transaction, contextId, [id]);
         return row;
       });
     },
@@ -177,8 +196,8 @@ export function createDocumentRepository(database: Database) {
       return rows.map((row) => row.id);
     },
 
-    async delete(workspaceId: string, contextId: string, id: string): Promise<boolean> {
-      return (await deleteWhere(workspaceId, contextId, eq(documents.id, id))) > 0;
+    async delete(workspaceId: string, contextId: string, ids: string[]): Promise<number> {
+      return deleteWhere(workspaceId, contextId, inArray(documents.id, ids));
     },
 
     /** All of the Context's Documents, or those whose legacy `filter` equals the given one. */

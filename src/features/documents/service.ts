@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { NotFoundError } from '../../errors.js';
 import type { Pagination } from '../../http/pagination.js';
+import type { StatisticsKeeper } from '../../platform/database/statistics.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import { createSplitter } from '../../retrieval/splitters.js';
 import type { VectorStore } from '../../retrieval/vector-store.js';
@@ -35,11 +36,12 @@ export type DocumentServiceDependencies = {
   embedders: EmbedderResolver;
   vectors: VectorStore;
   jobs: JobQueue;
+  statistics: StatisticsKeeper;
   logger: Logger;
 };
 
 export function createDocumentService(dependencies: DocumentServiceDependencies) {
-  const { repository, requireContext, embedders, vectors, jobs, logger } = dependencies;
+  const { repository, requireContext, embedders, vectors, jobs, statistics, logger } = dependencies;
 
   async function require(workspaceId: string, contextId: string, id: string): Promise<DocumentSummary> {
     await requireContext(workspaceId, contextId);
@@ -67,7 +69,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     try {
       await queueEmbedding(workspaceId, contextId, ids);
     } catch (error) {
-      for (const id of ids) await repository.delete(workspaceId, contextId, id);
+      await repository.delete(workspaceId, contextId, ids);
       throw error;
     }
     return ids;
@@ -93,6 +95,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
       await repository.storeEmbeddings(
         batch.map((row) => ({ id: row.id, updatedAt: row.updatedAt, vector: vectorOf.get(row.id) })),
       );
+      statistics.noteWrites(batch.length);
     }
   }
 
@@ -187,7 +190,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
 
     async remove(workspaceId: string, contextId: string, id: string) {
       await require(workspaceId, contextId, id);
-      await repository.delete(workspaceId, contextId, id);
+      await repository.delete(workspaceId, contextId, [id]);
       return { status: 'success' };
     },
 

@@ -413,22 +413,36 @@ export const documents = pgTable(
   ],
 );
 
-/** BM25 postings: one row per (Document, stemmed term), written with the Document. */
-export const documentTerms = pgTable(
-  'document_terms',
+/**
+ * BM25 postings: one row per (Document, stemmed term), written with the Document. `impact` is the
+ * term's BM25 weight in the Document when it was written; a search reads each query term's
+ * highest-impact postings first. Two covering indexes are written by hand in
+ * drizzle/0002_contexts.sql (drizzle cannot declare INCLUDE): `document_terms_impact` on
+ * (context_id, term, impact DESC) and `document_terms_document` on (document_id, term), each
+ * including what scoring reads, so a search never visits the table.
+ */
+export const documentTerms = pgTable('document_terms', {
+  contextId: uuid('context_id').notNull(),
+  term: text('term').notNull(),
+  documentId: uuid('document_id')
+    .notNull()
+    .references(() => documents.id, { onDelete: 'cascade' }),
+  frequency: integer('frequency').notNull(),
+  documentLength: integer('document_length').notNull(),
+  impact: real('impact').notNull(),
+});
+
+/** Document frequency of each term in a Context (BM25's idf), kept with every postings write. */
+export const contextTerms = pgTable(
+  'context_terms',
   {
-    contextId: uuid('context_id').notNull(),
-    term: text('term').notNull(),
-    documentId: uuid('document_id')
+    contextId: uuid('context_id')
       .notNull()
-      .references(() => documents.id, { onDelete: 'cascade' }),
-    frequency: integer('frequency').notNull(),
-    documentLength: integer('document_length').notNull(),
+      .references(() => contexts.id, { onDelete: 'cascade' }),
+    term: text('term').notNull(),
+    documentFrequency: integer('document_frequency').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.contextId, table.term, table.documentId] }),
-    index('document_terms_document_index').on(table.documentId),
-  ],
+  (table) => [primaryKey({ columns: [table.contextId, table.term] })],
 );
 
 /** An uploaded file (SPEC §4.7); the bytes live in the blob store under `files/<workspace>/<id>`. */

@@ -1,0 +1,77 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import { serve } from '../test/helpers/lectern-process.js';
+
+/** The key every bench's Lectern starts with (a fixed value, so a kept data dir can be reused). */
+export const benchApiKey = 'lec_bench_key_0123456789abcdefghijklmnopqrstuv';
+
+/** With DATABASE_URL, a database of the bench's own (bootstrap needs an empty one), dropped afterwards. */
+async function benchDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return { drop: async () => undefined };
+  const name = `lectern_bench_${Date.now()}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export type BenchLectern = {
+  baseUrl: string;
+  /** POST with the bench key; throws unless the answer is 2xx. */
+  post<Answer = { guid: string }>(route: string, body: unknown): Promise<Answer>;
+  get<Answer>(route: string): Promise<Answer>;
+  stop(): Promise<void>;
+};
+
+/**
+ * `lectern serve` as its own process on embedded PGlite (in `dataDirectory`, or a new temporary
+ * one), or on a database of its own when DATABASE_URL is set.
+ */
+export async function startBenchLectern(dataDirectory?: string): Promise<BenchLectern> {
+  const database = await benchDatabase();
+  const lectern = await serve({
+    ...(process.env as Record<string, string>),
+    ...(database.url && { DATABASE_URL: database.url }),
+    LECTERN_DATA_DIR: dataDirectory ?? mkdtempSync(path.join(tmpdir(), 'lectern-bench-')),
+    LECTERN_INIT_API_KEY: benchApiKey,
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+  });
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${benchApiKey}` };
+  // biome-ignore lint/suspicious/noExplicitAny: the caller names the answer's type.
+  const answer = async (route: string, response: Response): Promise<any> => {
+    if (!response.ok) throw new Error(`${route} answered ${response.status}: ${await response.text()}`);
+    return response.json();
+  };
+  return {
+    baseUrl: lectern.baseUrl,
+    async post(route, body) {
+      const url = `${lectern.baseUrl}${route}`;
+      return answer(route, await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) }));
+    },
+    async get(route) {
+      return answer(route, await fetch(`${lectern.baseUrl}${route}`, { headers }));
+    },
+    async stop() {
+      await lectern.stop();
+      await database.drop();
+    },
+  };
+}
+
+/** A local OpenAI-compatible server (chat and embeddings) in a worker thread; `url` ends in /v1. */
+export async function startUpstream(): Promise<{ url: string; stop(): Promise<number> }> {
+  // Plain JavaScript: worker threads do not inherit the tsx loader.
+  const worker = new Worker(new URL('./openai-compatible-server.mjs', import.meta.url));
+  const port = await new Promise<number>((resolve) => worker.once('message', resolve));
+  return { url: `http://127.0.0.1:${port}/v1`, stop: () => worker.terminate() };
+}

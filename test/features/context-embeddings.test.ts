@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeProviders, startFakeProviders } from '../helpers/fake-providers.js';
+import { type Client, eventually, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
+
+const context = useTestWorkspace();
+let fake: FakeProviders;
+
+beforeAll(async () => {
+  fake = await startFakeProviders();
+  context.test.platform.jobs.start();
+});
+afterAll(() => fake.close());
+
+const providers = [
+  {
+    kind: 'openai',
+    path: '/openai/v1',
+    model: 'text-embedding-3-small',
+    header: ['authorization', 'Bearer sk-openai'],
+  },
+  {
+    kind: 'google',
+    path: '/google/v1beta',
+    model: 'gemini-embedding-001',
+    header: ['x-goog-api-key', 'sk-google'],
+  },
+  {
+    kind: 'mistral',
+    path: '/mistral/v1',
+    model: 'mistral-embed',
+    header: ['authorization', 'Bearer sk-mistral'],
+  },
+  {
+    kind: 'openai-compatible',
+    path: '/compatible/v1',
+    model: 'nomic-embed-text',
+    header: ['authorization', 'Bearer sk-openai-compatible'],
+  },
+] as const;
+
+async function processed(client: Client, library: string) {
+  await eventually(async () =>
+    (await client.get(`/v1/contexts/${library}`)).body.processed ? true : undefined,
+  );
+}
+
+describe('provider embedding models per Context', () => {
+  it.each(providers)('embeds Documents and queries with $kind through the AI SDK', async (provider) => {
+    const client = await newWorkspace(context.test);
+    await client.post('/v1/providers', {
+      provider: provider.kind,
+      key: `sk-${provider.kind}`,
+      url: `${fake.url}${provider.path}`,
+    });
+    const created = await client.post('/v1/contexts', {
+      name: 'Provider embedded',
+      description: 'x',
+      embeddingModel: `${provider.kind}/${provider.model}`,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.embeddingModel).toBe(`${provider.kind}/${provider.model}`);
+    const library = created.body.guid;
+    for (const content of ['red apples and green pears', 'engines pistons and gears', 'violins and cellos'])
+      await client.post(`/v1/contexts/${library}/documents`, { content });
+    await processed(client, library);
+    const hits = await client.post(`/v1/contexts/${library}/search`, {
+      prompt: 'pistons gears',
+      mode: 'vector',
+    });
+    expect(hits.body[0].content).toBe('engines pistons and gears');
+    const sent = fake.requests.filter(
+      (request) =>
+        request.protocol === (provider.kind === 'openai-compatible' ? 'compatible' : provider.kind),
+    );
+    expect(sent.some((request) => /embed/i.test(request.path))).toBe(true);
+    expect(sent.at(-1)?.headers[provider.header[0]]).toBe(provider.header[1]);
+  });
+
+  it('re-embeds every Document when the embedding model changes', async () => {
+    const client = await newWorkspace(context.test);
+    await client.post('/v1/providers', { provider: 'openai-compatible', url: `${fake.url}/compatible/v1` });
+    const library = (await client.post('/v1/contexts', { name: 'Switch', description: 'x' })).body.guid;
+    await client.post(`/v1/contexts/${library}/documents`, { content: 'Seals swim in cold water.' });
+    await processed(client, library);
+    const before = fake.requests.length;
+    const switched = await client.put(`/v1/contexts/${library}`, {
+      embeddingModel: 'openai-compatible/nomic-embed-text',
+    });
+    expect(switched.body.embeddingModel).toBe('openai-compatible/nomic-embed-text');
+    await processed(client, library);
+    expect(fake.requests.slice(before).some((request) => request.path.endsWith('/embeddings'))).toBe(true);
+    const hits = await client.post(`/v1/contexts/${library}/search`, {
+      prompt: 'seals water',
+      mode: 'vector',
+    });
+    expect(hits.body[0].content).toBe('Seals swim in cold water.');
+    const back = await client.put(`/v1/contexts/${library}`, { embeddingModel: null });
+    expect(back.body.embeddingModel).toBe('offline/universal-sentence-encoder-lite');
+    await processed(client, library);
+    const offline = await client.post(`/v1/contexts/${library}/search`, {
+      prompt: 'marine animals swimming',
+      mode: 'vector',
+    });
+    expect(offline.body[0].content).toBe('Seals swim in cold water.');
+  });
+});
