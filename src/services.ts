@@ -81,13 +81,14 @@ export function createServices(platform: Platform) {
       else await sessions.require(workspaceId, sessionId);
     },
   });
+  const statistics = createStatisticsKeeper(platform.database, platform.logger);
   documents = createDocumentService({
     repository: createDocumentRepository(database),
     requireContext: contexts.require,
     embedders,
     vectors,
     jobs: platform.jobs,
-    statistics: createStatisticsKeeper(platform.database, platform.logger),
+    statistics,
     logger: platform.logger.child({ component: 'documents' }),
   });
   const files = createFileService({
@@ -151,8 +152,11 @@ export function createServices(platform: Platform) {
     contextSources,
     contextSearch,
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
-    /** Stops the offline embedder's worker thread. */
-    close: () => offlineEmbedder.close(),
+    /** Stops the offline embedder's worker thread and the statistics timer. */
+    close: () => {
+      statistics.close();
+      return offlineEmbedder.close();
+    },
     experiments: createExperimentService({
       repository: createExperimentRepository(database),
       apps,

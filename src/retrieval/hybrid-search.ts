@@ -9,7 +9,7 @@ import type { VectorStore } from './vector-store.js';
  * only match terms so common that their idf is small; for rarer terms the list is the whole posting
  * list, so their scores are exact. Keeps a search's cost flat as a Context grows.
  */
-export const postingsPerTerm = 1_000;
+export const postingsPerTerm = 500;
 
 export type DocumentFilter = { metadata?: MetadataFilter; legacyFilter?: string | null };
 
@@ -21,7 +21,8 @@ export function documentFilterSql(filter: DocumentFilter): SQL {
     const alternatives = values.map((one) => sql`d.metadata @> ${JSON.stringify({ [key]: one })}::jsonb`);
     conditions.push(sql`(${sql.join(alternatives, sql` OR `)})`);
   }
-  if (filter.legacyFilter !== undefined && filter.legacyFilter !== null) {
+  // Older clients send `filter: ""` to mean no filter.
+  if (filter.legacyFilter) {
     conditions.push(sql`d.filter = ${filter.legacyFilter}`);
   }
   return conditions.length === 0 ? sql`true` : sql.join(conditions, sql` AND `);
@@ -37,6 +38,10 @@ export type HybridSearchRequest = {
   filter: DocumentFilter;
   /** Candidates taken from each ranking before fusion. */
   candidates: number;
+  /** Postings read per query term (default `postingsPerTerm`). */
+  postingsPerTerm?: number;
+  /** Whether BM25 proposes candidates (false for a vector-only search; candidates still get both scores). */
+  lexicalCandidates?: boolean;
 };
 
 export type SearchCandidate = {
@@ -75,8 +80,8 @@ export async function searchCandidates(
 ): Promise<SearchCandidate[]> {
   const { contextId, vector, candidates } = request;
   const filter = documentFilterSql(request.filter);
-  const filtered = request.filter.metadata || request.filter.legacyFilter != null;
-  const lexicalFilter = filtered ? sql`JOIN documents d ON d.id = p.document_id AND ${filter}` : sql``;
+  const filtered =
+    Object.keys(request.filter.metadata ?? {}).length > 0 || Boolean(request.filter.legacyFilter);
   const dimensions = vector ? sql.raw(String(vector.length)) : sql.raw('0');
   const nearest = vector
     ? sql`SELECT d.id FROM documents d
@@ -86,21 +91,24 @@ export async function searchCandidates(
   const similarity = vector
     ? sql`CASE WHEN d.embedding_dimensions = ${dimensions} THEN ${vectors.similarity(vector)} END`
     : sql`NULL::float8`;
-  const bm25 = (posting: string) =>
-    sql`w.query_frequency * w.idf * ${termWeight(sql.raw(`${posting}.frequency`), sql.raw(`${posting}.document_length`), sql`s.average_length`)}`;
+  // A posting `p`'s contribution: query frequency × idf × saturated term frequency.
+  const bm25 = sql`w.query_frequency * w.idf * ${termWeight(sql`p.frequency`, sql`p.document_length`, sql`s.average_length`)}`;
   // With a filter every posting of the query terms is read (a filter can leave too few in the top lists).
-  const lexicalPool = filtered
-    ? sql`SELECT p.document_id, sum(${bm25('p')}) AS score
+  const lexicalPool =
+    request.lexicalCandidates === false
+      ? sql`SELECT NULL::uuid AS document_id, 0::float8 AS score WHERE false`
+      : filtered
+        ? sql`SELECT p.document_id, sum(${bm25}) AS score
           FROM term_weights w CROSS JOIN statistics s
           JOIN document_terms p ON p.context_id = ${contextId} AND p.term = w.term
           JOIN documents d ON d.id = p.document_id AND ${filter}
           GROUP BY p.document_id`
-    : sql`SELECT p.document_id, sum(${bm25('p')}) AS score
+        : sql`SELECT p.document_id, sum(${bm25}) AS score
           FROM term_weights w CROSS JOIN statistics s
           CROSS JOIN LATERAL (
             SELECT document_id, frequency, document_length FROM document_terms
             WHERE context_id = ${contextId} AND term = w.term
-            ORDER BY impact DESC LIMIT ${postingsPerTerm}
+            ORDER BY impact DESC LIMIT ${request.postingsPerTerm ?? postingsPerTerm}
           ) p
           GROUP BY p.document_id`;
   const result = await database.execute(sql`
@@ -124,11 +132,9 @@ export async function searchCandidates(
     vector_top AS (${nearest}),
     candidate_ids AS (SELECT id FROM lexical_top UNION SELECT id FROM vector_top),
     exact_lexical AS (
-      SELECT p.document_id, sum(${bm25('p')}) AS score
-      FROM candidate_ids c
-      JOIN document_terms p ON p.document_id = c.id
-      JOIN term_weights w ON w.term = p.term
-      CROSS JOIN statistics s
+      SELECT p.document_id, sum(${bm25}) AS score
+      FROM candidate_ids c CROSS JOIN term_weights w CROSS JOIN statistics s
+      JOIN document_terms p ON p.document_id = c.id AND p.term = w.term
       GROUP BY p.document_id
     )
     SELECT d.id, d.content, d.filter, d.metadata, d.created_at, d.updated_at,

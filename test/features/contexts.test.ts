@@ -175,6 +175,13 @@ describe('Documents (SPEC §4.6)', () => {
     expect(updated.body).toMatchObject({ content: 'Cats hunt mice at night.', metadata: { kind: 'cats' } });
     expect((await client.put(`${base}/${added.body.docs[0]}`, { metadata: {} })).status).toBe(400);
 
+    // Not embedded yet (no worker runs): found by its words at once, not by meaning.
+    expect((await client.get(`/v1/contexts/${library.guid}`)).body.processed).toBe(false);
+    const early = await client.post(`/v1/contexts/${library.guid}/search`, { prompt: 'parrots words' });
+    expect(early.body[0].content).toBe('Parrots can learn many words.');
+    const earlyVector = await client.post(`/v1/contexts/${library.guid}/search`, { prompt: 'parrots words', mode: 'vector' });
+    expect(earlyVector.body).toEqual([]);
+
     test.platform.jobs.start();
     await eventually(async () =>
       (await client.get(`/v1/contexts/${library.guid}`)).body.processed ? true : undefined,

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { actionDeployments, actions, actionVersions } from '../../platform/database/schema.js';
 
 export type ActionRow = typeof actions.$inferSelect;
@@ -47,11 +48,10 @@ export function createActionRepository(database: Database) {
         .from(actions)
         .innerJoin(actionVersions, latestVersionJoin)
         .where(scope)
-        .orderBy(desc(actions.createdAt), desc(actions.id))
+        .orderBy(...newestFirst(actions))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(actions).where(scope);
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, actions, scope) };
     },
 
     /** environment → version, per Action. */
@@ -133,11 +133,7 @@ export function createActionRepository(database: Database) {
         .orderBy(desc(actionVersions.version))
         .offset(skip)
         .limit(limit);
-      const [total] = await database
-        .select({ value: count() })
-        .from(actionVersions)
-        .where(eq(actionVersions.actionId, actionId));
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, actionVersions, eq(actionVersions.actionId, actionId)) };
     },
 
     async deploy(actionId: string, environment: string, version: number): Promise<void> {

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { apps } from '../../platform/database/schema.js';
 
 export type AppRow = typeof apps.$inferSelect;
@@ -24,11 +25,10 @@ export function createAppRepository(database: Database) {
         .select()
         .from(apps)
         .where(live(workspaceId))
-        .orderBy(desc(apps.createdAt), desc(apps.id))
+        .orderBy(...newestFirst(apps))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(apps).where(live(workspaceId));
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, apps, live(workspaceId)) };
     },
     async update(
       workspaceId: string,

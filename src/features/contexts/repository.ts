@@ -1,5 +1,6 @@
-import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { contexts } from '../../platform/database/schema.js';
 
 export type ContextRow = typeof contexts.$inferSelect;
@@ -51,11 +52,10 @@ export function createContextRepository(database: Database) {
         .select(withState)
         .from(contexts)
         .where(scope)
-        .orderBy(desc(contexts.createdAt), desc(contexts.id))
+        .orderBy(...newestFirst(contexts))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(contexts).where(scope);
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, contexts, scope) };
     },
 
     async update(

@@ -66,6 +66,7 @@ export function createContextSearch(dependencies: {
       vector,
       filter: { metadata: request.metadata, legacyFilter: request.legacyFilter },
       candidates: candidatesFor(limit),
+      lexicalCandidates: mode !== 'vector',
     });
     return rank(candidates, mode, limit, request.threshold ?? 0);
   }

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { generations } from '../../platform/database/schema.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
@@ -71,11 +72,10 @@ export function createGenerationRepository(database: Database) {
       .select()
       .from(generations)
       .where(where)
-      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .orderBy(...newestFirst(generations))
       .offset(skip)
       .limit(limit);
-    const [total] = await database.select({ value: count() }).from(generations).where(where);
-    return { rows, total: total?.value ?? 0 };
+    return { rows, total: await totalOf(database, generations, where) };
   }
 
   return {
@@ -118,7 +118,7 @@ export function createGenerationRepository(database: Database) {
         })
         .from(generations)
         .where(and(eq(generations.workspaceId, workspaceId), eq(generations.sessionId, sessionId)))
-        .orderBy(desc(generations.createdAt), desc(generations.id))
+        .orderBy(...newestFirst(generations))
         .limit(sessionHistoryTurns);
       return latest.reverse();
     },

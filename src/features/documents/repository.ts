@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { contexts, documents } from '../../platform/database/schema.js';
 import { indexDocuments, termCountOf, unindexDocuments } from '../../retrieval/lexical-index.js';
 import { realArray } from '../../retrieval/vector-store.js';
@@ -140,11 +141,10 @@ export function createDocumentRepository(database: Database) {
         .select(publicColumns)
         .from(documents)
         .where(scope)
-        .orderBy(desc(documents.createdAt), desc(documents.id))
+        .orderBy(...newestFirst(documents))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(documents).where(scope);
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, documents, scope) };
     },
 
     /** New content: postings rebuilt, embedding dropped until the embedding job runs again. */

@@ -101,7 +101,10 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
 
   jobs.register(
     embedDocumentsJob,
-    (payload, context) => embedPending(payload, context.signal),
+    async (payload, context) => {
+      await embedPending(payload, context.signal);
+      statistics.settle();
+    },
     async (payload, error) => {
       logger.warn({ contextId: payload.contextId, error: error.message }, 'embedding failed');
       await repository.markFailed(payload.contextId, payload.documentIds);

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { experiments, feedback, generations } from '../../platform/database/schema.js';
 
 export type ExperimentRow = typeof experiments.$inferSelect;
@@ -25,11 +26,10 @@ export function createExperimentRepository(database: Database) {
         .select()
         .from(experiments)
         .where(scope)
-        .orderBy(desc(experiments.createdAt), desc(experiments.id))
+        .orderBy(...newestFirst(experiments))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(experiments).where(scope);
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, experiments, scope) };
     },
 
     async update(

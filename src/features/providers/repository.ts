@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { models, providers } from '../../platform/database/schema.js';
 
 export type ProviderRow = typeof providers.$inferSelect;
@@ -46,14 +47,10 @@ export function createProviderRepository(database: Database) {
         .select()
         .from(providers)
         .where(eq(providers.workspaceId, workspaceId))
-        .orderBy(desc(providers.createdAt), desc(providers.id))
+        .orderBy(...newestFirst(providers))
         .offset(skip)
         .limit(limit);
-      const [total] = await database
-        .select({ value: count() })
-        .from(providers)
-        .where(eq(providers.workspaceId, workspaceId));
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, providers, eq(providers.workspaceId, workspaceId)) };
     },
     /** Providers a `"<prefix>/<model>"` reference can mean: by nickname first, else by kind, default first. */
     async findByPrefix(workspaceId: string, prefix: string): Promise<ProviderRow | undefined> {
@@ -78,11 +75,11 @@ export function createProviderRepository(database: Database) {
       return deleted.length > 0;
     },
     async countModels(workspaceId: string, providerId: string): Promise<number> {
-      const [total] = await database
-        .select({ value: count() })
-        .from(models)
-        .where(and(eq(models.workspaceId, workspaceId), eq(models.providerId, providerId)));
-      return total?.value ?? 0;
+      return totalOf(
+        database,
+        models,
+        and(eq(models.workspaceId, workspaceId), eq(models.providerId, providerId)),
+      );
     },
     async insertModel(row: typeof models.$inferInsert): Promise<ModelRow> {
       const [model] = await database.insert(models).values(row).returning();
@@ -116,14 +113,10 @@ export function createProviderRepository(database: Database) {
         .from(models)
         .innerJoin(providers, eq(providers.id, models.providerId))
         .where(eq(models.workspaceId, workspaceId))
-        .orderBy(desc(models.createdAt), desc(models.id))
+        .orderBy(...newestFirst(models))
         .offset(skip)
         .limit(limit);
-      const [total] = await database
-        .select({ value: count() })
-        .from(models)
-        .where(eq(models.workspaceId, workspaceId));
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, models, eq(models.workspaceId, workspaceId)) };
     },
     async removeModel(workspaceId: string, id: string): Promise<boolean> {
       const deleted = await database

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { sessions } from '../../platform/database/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -29,11 +30,10 @@ export function createSessionRepository(database: Database) {
         .select()
         .from(sessions)
         .where(scope)
-        .orderBy(desc(sessions.createdAt), desc(sessions.id))
+        .orderBy(...newestFirst(sessions))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(sessions).where(scope);
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, sessions, scope) };
     },
 
     async update(

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { apiKeys, workspaces } from '../../platform/database/schema.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -61,11 +62,10 @@ export function createWorkspaceRepository(database: Database) {
       const rows = await database
         .select()
         .from(workspaces)
-        .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
+        .orderBy(...newestFirst(workspaces))
         .offset(skip)
         .limit(limit);
-      const [total] = await database.select({ value: count() }).from(workspaces);
-      return { rows, total: total?.value ?? 0 };
+      return { rows, total: await totalOf(database, workspaces) };
     },
 
     async insertApiKey(row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {

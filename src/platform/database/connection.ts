@@ -47,6 +47,15 @@ function once(close: () => Promise<void>): () => Promise<void> {
  */
 const iterativeScan = 'SET hnsw.iterative_scan = relaxed_order';
 
+/**
+ * Embeddings are stored as real[] and cast to vector per row when compared exactly; that cast (and
+ * the out-of-line read behind it) costs ~10 µs a row, which the planner, counting it as a cheap
+ * function, ignores, so it would sort a whole large Context instead of walking the HNSW index. A
+ * realistic cost lets it choose: exact for small Contexts, HNSW for large ones. Best effort: a
+ * managed PostgreSQL may not let the application change an extension's function.
+ */
+const realisticCastCost = 'ALTER FUNCTION array_to_vector(real[], integer, boolean) COST 2000';
+
 /** Serialises migrations when several nodes start against one PostgreSQL at once. */
 const migrationLockKey = 4_242_001;
 
@@ -77,6 +86,7 @@ async function openPglite(dataDirectory: string | 'memory', snapshot?: Blob): Pr
   const client = await PGlite.create({ dataDir, loadDataDir: snapshot, extensions: { vector } });
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
   await client.exec(iterativeScan);
+  await client.exec(realisticCastCost);
   const database = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(database as never, { migrationsFolder });
   return {
@@ -101,6 +111,13 @@ async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise
       await client.query('CREATE EXTENSION IF NOT EXISTS vector');
       hasVectorExtension = true;
       await client.query(iterativeScan);
+      await client
+        .query(realisticCastCost)
+        .catch((error: Error) =>
+          warn(
+            `Could not set the cost of pgvector's array_to_vector (${error.message}); large Contexts may be searched exactly.`,
+          ),
+        );
     } catch {
       warn(
         'PostgreSQL has no pgvector extension: vector search falls back to exact cosine over real[] (slower on large Contexts).',

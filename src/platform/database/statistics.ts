@@ -1,52 +1,79 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { DatabaseHandle } from './connection.js';
+import { type DatabaseHandle, rowsOf } from './connection.js';
 
 /** Tables whose statistics decide search plans (HNSW or a scan; index-only reads of postings). */
 const searchTables = ['documents', 'document_terms'];
+/** A quiet moment after a burst of writes, before statistics are brought up to date. */
+const settleDelayMs = 2_000;
 
 export type StatisticsKeeper = {
-  /** Records `rows` written to the search tables; refreshes statistics once enough have changed. */
+  /** Records `rows` embedded; refreshes statistics each time the embedded rows grew by a quarter. */
   noteWrites(rows: number): void;
+  /** A batch of work ended: refresh soon if anything changed since the last refresh. */
+  settle(): void;
+  close(): void;
 };
 
 /**
- * PGlite has no autovacuum. Without ANALYZE its planner keeps believing a Context holds a few rows
- * (and sorts every vector instead of walking the HNSW index); without VACUUM the postings index
- * cannot be read alone. So after every 10% of growth (at least 500 rows) this runs VACUUM ANALYZE
- * on the search tables. PostgreSQL's autovacuum does the same job there: a no-op.
+ * PGlite has no autovacuum. Without ANALYZE its planner keeps believing a Context holds a few
+ * embedded rows (and sorts every vector instead of walking the HNSW index); without VACUUM the
+ * postings indexes cannot be read alone. So this runs VACUUM ANALYZE on the search tables as
+ * embedded rows grow (by a quarter, at least 200 rows) and once writes settle. PostgreSQL's
+ * autovacuum does this job there: a no-op.
  */
 export function createStatisticsKeeper(handle: DatabaseHandle, logger: Logger): StatisticsKeeper {
-  if (handle.kind !== 'pglite') return { noteWrites() {} };
+  if (handle.kind !== 'pglite') return { noteWrites() {}, settle() {}, close() {} };
   let changed = 0;
   let knownRows = 0;
-  let running = false;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  /** A settle arrived while a refresh ran: look again when it ends. */
+  let settleAgain = false;
 
   async function refresh() {
-    running = true;
     changed = 0;
     try {
       for (const table of searchTables) await handle.database.execute(sql.raw(`VACUUM ANALYZE ${table}`));
-      const [row] = (
-        (await handle.database.execute(
-          sql`SELECT reltuples::bigint AS rows FROM pg_class WHERE relname = 'documents'`,
-        )) as {
-          rows: Array<{ rows: number | string }>;
-        }
-      ).rows;
-      knownRows = Math.max(0, Number(row?.rows ?? 0));
+      const [row] = rowsOf<{ rows: number | string }>(
+        await handle.database.execute(
+          sql`SELECT count(*) AS rows FROM documents WHERE embedding_status = 'embedded'`,
+        ),
+      );
+      knownRows = Number(row?.rows ?? 0);
     } catch (error) {
       logger.warn({ error: (error as Error).message }, 'refreshing search statistics failed');
-    } finally {
-      running = false;
     }
+  }
+
+  function start() {
+    if (running) {
+      settleAgain = true;
+      return;
+    }
+    running = refresh().finally(() => {
+      running = undefined;
+      if (settleAgain && changed > 0) schedule();
+      settleAgain = false;
+    });
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(start, settleDelayMs);
+    timer.unref();
   }
 
   return {
     noteWrites(rows) {
       changed += rows;
-      if (running || changed < Math.max(500, knownRows * 0.1)) return;
-      void refresh();
+      if (changed >= Math.max(200, knownRows * 0.25)) start();
+    },
+    settle() {
+      if (changed > 0) schedule();
+    },
+    close() {
+      clearTimeout(timer);
     },
   };
 }

@@ -1,0 +1,14 @@
+import { count, desc, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from './connection.js';
+
+/** How many rows of `table` are in `scope` (the `total_count` of a list envelope). */
+export async function totalOf(database: Database, table: PgTable, scope?: SQL): Promise<number> {
+  const [row] = await database.select({ value: count() }).from(table).where(scope);
+  return row?.value ?? 0;
+}
+
+/** The order of every list: newest first, ties broken by id so pages never overlap. */
+export function newestFirst(table: { createdAt: PgColumn; id: PgColumn }) {
+  return [desc(table.createdAt), desc(table.id)] as const;
+}

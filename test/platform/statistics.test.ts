@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type DatabaseHandle, openDatabase, rowsOf } from '../../src/platform/database/connection.js';
+import { createStatisticsKeeper } from '../../src/platform/database/statistics.js';
+import { eventually } from '../helpers/test-app.js';
+
+// The upkeep exists for PGlite (no autovacuum), so this always runs on a PGlite of the run's snapshot.
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  const snapshot = new Blob([readFileSync(inject('pgliteSnapshotPath'))]);
+  handle = await openDatabase({ dataDirectory: 'memory', snapshot }, () => undefined);
+});
+afterAll(() => handle.close());
+
+async function vacuumCount(): Promise<number> {
+  const [row] = rowsOf<{ count: number | string }>(
+    await handle.database.execute(
+      sql`SELECT coalesce(sum(vacuum_count + analyze_count), 0) AS count FROM pg_stat_user_tables
+          WHERE relname IN ('documents', 'document_terms')`,
+    ),
+  );
+  return Number(row?.count ?? 0);
+}
+
+describe('search statistics upkeep', () => {
+  it('refreshes statistics on PGlite after enough writes and when writes settle', async () => {
+    const keeper = createStatisticsKeeper(handle, pino({ level: 'silent' }));
+    const before = await vacuumCount();
+    keeper.noteWrites(10);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await vacuumCount()).toBe(before);
+    keeper.noteWrites(500);
+    const afterGrowth = await eventually(async () =>
+      (await vacuumCount()) > before ? vacuumCount() : undefined,
+    );
+    keeper.noteWrites(5);
+    keeper.settle();
+    await eventually(async () => ((await vacuumCount()) > afterGrowth ? true : undefined), 10_000);
+    keeper.close();
+  });
+
+  it('leaves PostgreSQL to its autovacuum: no statement is sent', async () => {
+    const statements: unknown[] = [];
+    const postgres = {
+      kind: 'postgres',
+      database: { execute: async (statement: unknown) => statements.push(statement) },
+    } as unknown as DatabaseHandle;
+    const keeper = createStatisticsKeeper(postgres, pino({ level: 'silent' }));
+    keeper.noteWrites(100_000);
+    keeper.settle();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(statements).toEqual([]);
+    keeper.close();
+  });
+});
