@@ -100,7 +100,8 @@ async function main(): Promise<void> {
       `search-latency: embedded PGlite, Node ${process.version}, ${queriesPerRound} distinct queries a measurement`,
     );
     const chunkCount = async () =>
-      (await lectern.get<{ total_count: number }>(`/v1/contexts/${context.guid}/documents?limit=1`)).total_count;
+      (await lectern.get<{ total_count: number }>(`/v1/contexts/${context.guid}/documents?limit=1`))
+        .total_count;
     let loaded = 0;
     for (const size of sizes) {
       const started = performance.now();
@@ -109,8 +110,13 @@ async function main(): Promise<void> {
       const requests = Math.ceil((size - loaded) / chunksPerRequest);
       await measure(
         async () => {
-          const content = Array.from({ length: chunksPerRequest }, () => sentence(18 + Math.floor(next() * 12))).join(' ');
-          await lectern.post(`/v1/contexts/${context.guid}/documents`, { content, metadata: { group: `g${Math.floor(next() * 10)}` } });
+          const content = Array.from({ length: chunksPerRequest }, () =>
+            sentence(18 + Math.floor(next() * 12)),
+          ).join(' ');
+          await lectern.post(`/v1/contexts/${context.guid}/documents`, {
+            content,
+            metadata: { group: `g${Math.floor(next() * 10)}` },
+          });
         },
         requests,
         2,

@@ -114,7 +114,9 @@ describe('the official @kluai/core SDK against Lectern', () => {
   it('searches a Context through the legacy singular path with the SDK’s defaults', async () => {
     const library = (await client.post('/v1/contexts', { name: 'SDK library', description: 'x' })).body.guid;
     await client.post(`/v1/contexts/${library}/documents`, { content: 'Lighthouses guide ships at night.' });
-    await client.post(`/v1/contexts/${library}/documents`, { content: 'Bakeries open early in the morning.' });
+    await client.post(`/v1/contexts/${library}/documents`, {
+      content: 'Bakeries open early in the morning.',
+    });
     // The SDK sends filter "" and metadata {} by default: no filter at all.
     const hits = await klu.contexts.search(library, 'ships lighthouse', 0, 1);
     expect(hits).toHaveLength(1);

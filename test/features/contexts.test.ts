@@ -179,7 +179,10 @@ describe('Documents (SPEC §4.6)', () => {
     expect((await client.get(`/v1/contexts/${library.guid}`)).body.processed).toBe(false);
     const early = await client.post(`/v1/contexts/${library.guid}/search`, { prompt: 'parrots words' });
     expect(early.body[0].content).toBe('Parrots can learn many words.');
-    const earlyVector = await client.post(`/v1/contexts/${library.guid}/search`, { prompt: 'parrots words', mode: 'vector' });
+    const earlyVector = await client.post(`/v1/contexts/${library.guid}/search`, {
+      prompt: 'parrots words',
+      mode: 'vector',
+    });
     expect(earlyVector.body).toEqual([]);
 
     test.platform.jobs.start();
