@@ -131,11 +131,16 @@ export async function searchCandidates(
     lexical_top AS (SELECT document_id AS id FROM lexical_pool ORDER BY score DESC LIMIT ${candidates}),
     vector_top AS (${nearest}),
     candidate_ids AS (SELECT id FROM lexical_top UNION SELECT id FROM vector_top),
+    -- Per candidate, an index lookup of exactly its postings of the query terms.
     exact_lexical AS (
-      SELECT p.document_id, sum(${bm25}) AS score
-      FROM candidate_ids c CROSS JOIN term_weights w CROSS JOIN statistics s
-      JOIN document_terms p ON p.document_id = c.id AND p.term = w.term
-      GROUP BY p.document_id
+      SELECT c.id AS document_id, x.score
+      FROM candidate_ids c CROSS JOIN LATERAL (
+        SELECT sum(${bm25}) AS score
+        FROM document_terms p
+        JOIN term_weights w ON w.term = p.term
+        CROSS JOIN statistics s
+        WHERE p.document_id = c.id AND p.term = ANY ((SELECT array_agg(term) FROM query_terms)::text[])
+      ) x
     )
     SELECT d.id, d.content, d.filter, d.metadata, d.created_at, d.updated_at,
            e.score AS lexical_score,
