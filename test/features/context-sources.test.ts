@@ -7,7 +7,11 @@ import { eventually, newWorkspace, unknownGuid, useTestWorkspace } from '../help
 // The file server stands for a public host: it listens on 127.0.0.3, the one private address this
 // app may fetch from. The "internal" server on 127.0.0.1 must never be reached.
 const publicHost = '127.0.0.3';
-const context = useTestWorkspace({ LECTERN_OUTBOUND_ALLOW: publicHost, LECTERN_FETCH_TIMEOUT_MS: '5000' });
+// Its processing jobs must run under this allow-list, not another test file's configuration.
+const context = useTestWorkspace(
+  { LECTERN_OUTBOUND_ALLOW: publicHost, LECTERN_FETCH_TIMEOUT_MS: '5000' },
+  { ownJobQueue: true },
+);
 
 let fileServer: Server;
 let internalServer: Server;

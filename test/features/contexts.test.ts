@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eventually, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
-const context = useTestWorkspace();
+// Its Documents must stay unembedded until it starts the worker.
+const context = useTestWorkspace({}, { ownJobQueue: true });
 
 async function createContext(fields: Record<string, unknown> = {}) {
   const created = await context.client.post('/v1/contexts', {

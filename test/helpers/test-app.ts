@@ -181,16 +181,36 @@ export const unknownGuid = '00000000-0000-4000-8000-000000000000';
  * The usual set-up of a test file: one app on its own database and one workspace client, started
  * before the file's tests and closed after them. Read the fields inside tests, not at import time.
  */
-export function useTestWorkspace(environment: Record<string, string> = {}): {
+export function useTestWorkspace(
+  environment: Record<string, string> = {},
+  options: {
+    /**
+     * On PostgreSQL every test file shares one database and so one job queue, and any file's worker
+     * may run another file's jobs. A file whose jobs must run with its own configuration (an outbound
+     * allow-list), or not before it starts its worker, gets an empty database of its own there.
+     */
+    ownJobQueue?: boolean;
+  } = {},
+): {
   test: TestApp;
   client: Client;
 } {
   const context = {} as { test: TestApp; client: Client };
+  let drop = async (): Promise<unknown> => undefined;
   beforeAll(async () => {
-    context.test = await startTestApp(environment);
+    let database: DatabaseHandle | undefined;
+    if (options.ownJobQueue && databaseUrl) {
+      const own = await openEmptyDatabase();
+      database = own.handle;
+      drop = own.drop;
+    }
+    context.test = await startTestApp(environment, database);
     context.client = await newWorkspace(context.test);
   });
-  afterAll(() => context.test.close());
+  afterAll(async () => {
+    await context.test.close();
+    await drop();
+  });
   return context;
 }
 
