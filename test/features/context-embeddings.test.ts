@@ -76,6 +76,27 @@ describe('provider embedding models per Context', () => {
     expect(sent.at(-1)?.headers[provider.header[0]]).toBe(provider.header[1]);
   });
 
+  it('uses a rotated provider key for the next query at once', async () => {
+    const client = await newWorkspace(context.test);
+    const provider = await client.post('/v1/providers', {
+      provider: 'openai',
+      key: 'sk-before',
+      url: `${fake.url}/openai/v1`,
+    });
+    const library = (
+      await client.post('/v1/contexts', {
+        name: 'Rotate',
+        description: 'x',
+        embeddingModel: 'openai/text-embedding-3-small',
+      })
+    ).body.guid;
+    await client.post(`/v1/contexts/${library}/search`, { prompt: 'first query', mode: 'vector' });
+    expect(fake.requests.at(-1)?.headers.authorization).toBe('Bearer sk-before');
+    await client.put(`/v1/providers/${provider.body.guid}`, { key: 'sk-after' });
+    await client.post(`/v1/contexts/${library}/search`, { prompt: 'second query', mode: 'vector' });
+    expect(fake.requests.at(-1)?.headers.authorization).toBe('Bearer sk-after');
+  });
+
   it('re-embeds every Document when the embedding model changes', async () => {
     const client = await newWorkspace(context.test);
     await client.post('/v1/providers', { provider: 'openai-compatible', url: `${fake.url}/compatible/v1` });

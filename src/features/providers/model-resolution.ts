@@ -74,6 +74,23 @@ export function createModelResolver(
   }
 
   const resolved = createReadCache<ResolvedModel>({ ttlMs: resolvedModelCacheMs });
+  const resolvedEmbeddings = createReadCache<ResolvedEmbeddingModel>({ ttlMs: resolvedModelCacheMs });
+
+  async function resolveEmbeddingUncached(
+    workspaceId: string,
+    reference: string,
+  ): Promise<ResolvedEmbeddingModel> {
+    const found = await target(workspaceId, reference, 'embeddingModel');
+    if (!embeddingKinds.has(found.kind)) {
+      throw new ValidationError(`provider "${found.kind}" has no embedding models`, 'embeddingModel');
+    }
+    const resolvedCredentials = requireCredentials(found);
+    return {
+      kind: found.kind,
+      modelName: found.modelName,
+      embeddingModel: createEmbeddingModel(found.kind, found.modelName, resolvedCredentials),
+    };
+  }
 
   function credentials({ kind, provider }: Target): ProviderCredentials | undefined {
     if (provider) {
@@ -131,23 +148,17 @@ export function createModelResolver(
       return (await repository.findDefaultModel(workspaceId))?.id ?? fallback;
     },
 
-    /** A configured provider's embedding model (a Context's `embeddingModel`); not cached: indexing is not a hot path. */
-    async resolveEmbedding(workspaceId: string, reference: string): Promise<ResolvedEmbeddingModel> {
-      const found = await target(workspaceId, reference, 'embeddingModel');
-      if (!embeddingKinds.has(found.kind)) {
-        throw new ValidationError(`provider "${found.kind}" has no embedding models`, 'embeddingModel');
-      }
-      const resolvedCredentials = requireCredentials(found);
-      return {
-        kind: found.kind,
-        modelName: found.modelName,
-        embeddingModel: createEmbeddingModel(found.kind, found.modelName, resolvedCredentials),
-      };
+    /** A configured provider's embedding model (a Context's `embeddingModel`), kept like `resolve`: every search embeds its query. */
+    resolveEmbedding(workspaceId: string, reference: string): Promise<ResolvedEmbeddingModel> {
+      return resolvedEmbeddings.get(`${workspaceId}:${reference}`, () =>
+        resolveEmbeddingUncached(workspaceId, reference),
+      );
     },
 
     /** Forgets a workspace's resolved models after its providers or model records changed. */
     invalidate(workspaceId: string): void {
       resolved.invalidate(`${workspaceId}:`);
+      resolvedEmbeddings.invalidate(`${workspaceId}:`);
     },
   };
 }
