@@ -63,12 +63,12 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
   }
 
   /** Checks a URL when a source is created: one of our signed file URLs must be valid and ours. */
-  async function checkUrl(workspaceId: string, url: string): Promise<void> {
+  async function checkUrl(workspaceId: string, url: string, field = 'url'): Promise<void> {
     const own = files.ownFileOf(url);
     if (!own) return;
-    if (!own.valid) throw new ValidationError('the signed file URL is invalid or has expired', 'url');
+    if (!own.valid) throw new ValidationError('the signed file URL is invalid or has expired', field);
     if (!(await files.read(workspaceId, own.id)))
-      throw new ValidationError('no uploaded file has this URL', 'url');
+      throw new ValidationError('no uploaded file has this URL', field);
   }
 
   async function dispatch(row: ContextSourceRow): Promise<void> {
@@ -89,13 +89,12 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
     });
   }
 
-  async function create(workspaceId: string, createdById: string, contextId: string, url: string) {
-    const context = await requireContext(workspaceId, contextId);
-    await checkUrl(workspaceId, url);
+  /** Stores a source for a checked URL of an existing Context and starts its processing. */
+  async function insertAndDispatch(context: ContextRow, createdById: string, url: string) {
     const row = await repository.insert({
       id: randomUUID(),
-      workspaceId,
-      contextId,
+      workspaceId: context.workspaceId,
+      contextId: context.id,
       name: nameOf(url),
       url,
       // SPEC §2: a public create fixes the file loader with an empty loader configuration.
@@ -173,21 +172,18 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
 
   return {
     async create(workspaceId: string, createdById: string, contextId: string, url: string) {
-      return presentContextSource(await create(workspaceId, createdById, contextId, url));
+      const context = await requireContext(workspaceId, contextId);
+      await checkUrl(workspaceId, url);
+      return presentContextSource(await insertAndDispatch(context, createdById, url));
     },
 
     /** SPEC §4.6 add_files: one source per uploaded file URL, processed asynchronously. */
     async addFiles(workspaceId: string, createdById: string, contextId: string, urls: string[]) {
-      await requireContext(workspaceId, contextId);
-      for (const [index, url] of urls.entries()) {
-        await checkUrl(workspaceId, url).catch((error: unknown) => {
-          throw error instanceof ValidationError
-            ? new ValidationError(error.message.replace(/^url: /, ''), `files.${index}`)
-            : error;
-        });
-      }
+      const context = await requireContext(workspaceId, contextId);
+      // Every URL is checked before any source is made.
+      for (const [index, url] of urls.entries()) await checkUrl(workspaceId, url, `files.${index}`);
       const created: string[] = [];
-      for (const url of urls) created.push((await create(workspaceId, createdById, contextId, url)).id);
+      for (const url of urls) created.push((await insertAndDispatch(context, createdById, url)).id);
       return { created };
     },
 
