@@ -21,6 +21,8 @@ import { providerRoutes } from './features/providers/routes.js';
 import { runRoutes } from './features/runs/routes.js';
 import { streamRoutes } from './features/runs/stream-routes.js';
 import { sessionRoutes } from './features/sessions/routes.js';
+import { skillRoutes } from './features/skills/routes.js';
+import { workflowRoutes } from './features/workflows/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -73,7 +75,7 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
     async (v1) => {
       requireWorkspaceKey(v1, services.workspaces);
       await v1.register(appRoutes(services.apps, services.actions));
-      await v1.register(actionRoutes(services.actions));
+      await v1.register(actionRoutes(services.actions, services.attachments));
       await v1.register(providerRoutes(services.providers));
       await v1.register(runRoutes(services.runs, services.engine));
       await v1.register(dataRoutes(services.data));
@@ -84,6 +86,8 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
       await v1.register(documentRoutes(services.documents));
       await v1.register(fileUploadRoutes(services.files));
       await v1.register(contextSourceRoutes(services.contextSources));
+      await v1.register(skillRoutes(services.skills));
+      await v1.register(workflowRoutes(services.workflows, services.workflowRunner));
     },
     { prefix: '/v1' },
   );

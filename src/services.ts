@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.js';
+import { NotFoundError, ValidationError } from './errors.js';
 import { createActionRepository } from './features/actions/repository.js';
 import { createActionService } from './features/actions/service.js';
 import { createAppRepository } from './features/apps/repository.js';
@@ -28,6 +28,15 @@ import { createRunEngine, type Retriever } from './features/runs/engine.js';
 import { createRunService } from './features/runs/service.js';
 import { createSessionRepository } from './features/sessions/repository.js';
 import { createSessionService } from './features/sessions/service.js';
+import { createSkillRepository } from './features/skills/repository.js';
+import { createSkillService, presentSkill, type SkillService } from './features/skills/service.js';
+import { SkillFailedError } from './features/skills/skill-type.js';
+import { createSkillTypes } from './features/skills/skill-types.js';
+import { skillToolSource } from './features/skills/tool-source.js';
+import { createWorkflowRepository } from './features/workflows/repository.js';
+import { createWorkflowRunRepository } from './features/workflows/run-repository.js';
+import { createWorkflowRunner } from './features/workflows/runner.js';
+import { createWorkflowService } from './features/workflows/service.js';
 import { createWorkspaceRepository } from './features/workspaces/repository.js';
 import { createWorkspaceService } from './features/workspaces/service.js';
 import { createToolRegistry } from './llm/tool-registry.js';
@@ -36,6 +45,9 @@ import { createOutboundFetch } from './platform/outbound-fetch.js';
 import type { Platform } from './platform/platform.js';
 import { createOfflineEmbedder } from './retrieval/embedders/offline-embedder.js';
 import { createVectorStore } from './retrieval/vector-store.js';
+
+/** An HTTP skill reads at most this much of a response (the model sees 16k characters of it). */
+const skillResponseLimitBytes = 1024 * 1024;
 
 /** Every service, wired once per process from the platform. */
 export function createServices(platform: Platform) {
@@ -56,6 +68,7 @@ export function createServices(platform: Platform) {
     embedders,
     embeddingModelChanged: (workspaceId, contextId) => documents!.reembedContext(workspaceId, contextId),
   });
+  let skills: SkillService | undefined;
   const actions = createActionService(
     createActionRepository(database),
     apps,
@@ -66,8 +79,22 @@ export function createServices(platform: Platform) {
       const missing = attached.filter((id) => !found.some((context) => context.id === id));
       if (missing.length > 0)
         throw new ValidationError(`no Context has the GUID ${missing.join(', ')}`, 'contexts');
+      const attachedSkills = version.skills ?? [];
+      const foundSkills = await skills!.findMany(workspaceId, attachedSkills);
+      const missingSkills = attachedSkills.filter((id) => !foundSkills.some((skill) => skill.id === id));
+      if (missingSkills.length > 0)
+        throw new ValidationError(`no Skill has the GUID ${missingSkills.join(', ')}`, 'skills');
     },
   );
+  /** An Action by GUID or slug, or undefined when the workspace has none such (Skills and blocks name them). */
+  const findAction = (workspaceId: string, guidOrSlug: string) =>
+    actions.get(workspaceId, guidOrSlug).then(
+      (action) => ({ guid: action.guid, name: action.name }),
+      (error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      },
+    );
   const requireAction = async (workspaceId: string, actionId: string) => {
     await actions.get(workspaceId, actionId);
   };
@@ -124,6 +151,55 @@ export function createServices(platform: Platform) {
   };
   const tools = createToolRegistry();
   const engine = createRunEngine({ actions, models, sessions, data, tools, retriever });
+  skills = createSkillService({
+    repository: createSkillRepository(database),
+    secretBox: platform.secretBox,
+    types: createSkillTypes({
+      fetch: createOutboundFetch({
+        allow: platform.config.outboundAllow,
+        maximumBytes: skillResponseLimitBytes,
+        timeoutMs: platform.config.fetchTimeoutMs,
+      }),
+      async searchContext(workspaceId, contextId, query) {
+        const found = await contexts.findMany(workspaceId, [contextId]);
+        if (found.length === 0)
+          throw new SkillFailedError('the Context this Skill searches no longer exists');
+        const hits = await contextSearch.searchContexts(workspaceId, found, query);
+        return hits.map((hit) => hit.content);
+      },
+      async runAction(execution, action, request) {
+        const caller = { workspaceId: execution.workspaceId, allowModelOverrides: false };
+        const run = await engine.prepare(caller, action, request, {
+          source: 'skill',
+          depth: execution.depth + 1,
+        });
+        return (await engine.execute(run, { signal: execution.signal })).msg;
+      },
+    }),
+    references: {
+      async contextExists(workspaceId, contextId) {
+        return (await contexts.findMany(workspaceId, [contextId])).length > 0;
+      },
+      async actionGuid(workspaceId, guidOrSlug) {
+        return (await findAction(workspaceId, guidOrSlug))?.guid;
+      },
+    },
+  });
+  tools.register(skillToolSource(skills));
+  const workflows = createWorkflowService({
+    repository: createWorkflowRepository(database),
+    apps,
+    findAction,
+  });
+  const workflowRunner = createWorkflowRunner({
+    workflows,
+    runs: createWorkflowRunRepository(database),
+    engine,
+    data,
+    jobs: platform.jobs,
+    baseUrl: platform.config.baseUrl,
+    logger: platform.logger.child({ component: 'workflows' }),
+  });
   const runs = createRunService({
     engine,
     data,
@@ -144,6 +220,17 @@ export function createServices(platform: Platform) {
     data,
     feedback: createFeedbackService(feedbackRepository, generationRepository),
     tools,
+    skills,
+    workflows,
+    workflowRunner,
+    attachments: {
+      async skills(workspaceId: string, ids: string[]) {
+        return (await skills.findMany(workspaceId, ids)).map(presentSkill);
+      },
+      async contexts(workspaceId: string, ids: string[]) {
+        return contexts.presentMany(workspaceId, ids);
+      },
+    },
     engine,
     runs,
     contexts,

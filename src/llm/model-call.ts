@@ -33,6 +33,8 @@ export type ModelCall = {
   /** When false, tool calls are returned to the caller even where the server could run them. */
   executeTools: boolean;
   workspaceId: string;
+  /** How many Action runs this call is nested in (0 for a request's own run). */
+  depth?: number;
   store?: boolean;
   signal?: AbortSignal;
   /** Given for streaming: called with each text token as the provider sends it. */
@@ -73,7 +75,11 @@ function toolSet(call: ModelCall): ToolSet | undefined {
       // Without execute the SDK stops and returns the call: the caller runs it.
       ...(implementation && {
         execute: (input: unknown, options: { abortSignal?: AbortSignal }) =>
-          implementation(input, { workspaceId: call.workspaceId, signal: options.abortSignal }),
+          implementation(input, {
+            workspaceId: call.workspaceId,
+            signal: options.abortSignal,
+            depth: call.depth ?? 0,
+          }),
       }),
     } as ToolSet[string];
   }

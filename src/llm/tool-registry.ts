@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../platform/database/schema.js';
 
-export type ToolExecution = { workspaceId: string; signal?: AbortSignal };
+/** Who runs a tool call; `depth` counts the Action runs above it (a skill may run another Action). */
+export type ToolExecution = { workspaceId: string; signal?: AbortSignal; depth: number };
 
 /** Runs one tool call on the server and returns what the model is told. */
 export type ToolImplementation = (input: unknown, execution: ToolExecution) => Promise<unknown>;

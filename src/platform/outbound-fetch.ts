@@ -23,9 +23,27 @@ export type OutboundFetchOptions = {
   maximumRedirects?: number;
 };
 
-export type FetchedResource = { bytes: Buffer; contentType?: string; url: string };
+export type FetchedResource = { status: number; bytes: Buffer; contentType?: string; url: string };
 
-export type OutboundFetch = (url: string, signal?: AbortSignal) => Promise<FetchedResource>;
+export type OutboundRequest = {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  /** Answer a 4xx or 5xx like any other response instead of failing (an HTTP skill shows it). */
+  acceptErrorStatus?: boolean;
+};
+
+export type OutboundFetch = (url: string, request?: OutboundRequest) => Promise<FetchedResource>;
+
+/** Headers that carry credentials: never sent on to another origin by a redirect. */
+const credentialHeaders = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !credentialHeaders.has(name.toLowerCase())),
+  );
+}
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
@@ -58,7 +76,7 @@ export function refusalReason(address: string, allowed: Range[]): string | undef
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Fetches a user-given URL for a Context Source (DESIGN.md §2): http(s) only, every resolved
+ * Fetches a user-given URL (a Context Source, an HTTP skill; DESIGN.md §2): http(s) only, every resolved
  * address checked at connect time (so DNS rebinding cannot slip through), every redirect checked
  * again, the body capped in size and the whole fetch in time.
  */
@@ -101,14 +119,23 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
     return url;
   }
 
-  return async (raw, signal) => {
+  return async (raw, outbound = {}) => {
     const deadline = AbortSignal.timeout(options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    const combined = outbound.signal ? AbortSignal.any([outbound.signal, deadline]) : deadline;
     let url = checkUrl(raw);
+    let method = (outbound.method ?? 'GET').toUpperCase();
+    let requestHeaders = outbound.headers ?? {};
+    let requestBody = outbound.body;
     for (let redirects = 0; ; redirects++) {
       let response: Awaited<ReturnType<typeof request>>;
       try {
-        response = await request(url, { dispatcher: agent, signal: combined, method: 'GET' });
+        response = await request(url, {
+          dispatcher: agent,
+          signal: combined,
+          method,
+          headers: requestHeaders,
+          body: requestBody,
+        });
       } catch (error) {
         if (error instanceof OutboundFetchError) throw error;
         const cause = (error as { cause?: unknown }).cause;
@@ -123,10 +150,17 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
         if (typeof location !== 'string')
           throw new OutboundFetchError(`redirect ${statusCode} without a location`, false);
         if (redirects >= maximumRedirects) throw new OutboundFetchError('too many redirects', false);
-        url = checkUrl(new URL(location, url).toString());
+        const next = checkUrl(new URL(location, url).toString());
+        if (next.origin !== url.origin) requestHeaders = withoutCredentials(requestHeaders);
+        // As browsers do: 303, and 301/302 after anything but GET or HEAD, continue as a GET without a body.
+        if (statusCode === 303 || ((statusCode === 301 || statusCode === 302) && method !== 'HEAD')) {
+          if (method !== 'GET' && method !== 'HEAD') method = 'GET';
+          requestBody = undefined;
+        }
+        url = next;
         continue;
       }
-      if (statusCode >= 400) {
+      if (statusCode >= 400 && !outbound.acceptErrorStatus) {
         await body.dump();
         throw new OutboundFetchError(
           `the server answered ${statusCode}`,
@@ -150,6 +184,7 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
       }
       const contentType = headers['content-type'];
       return {
+        status: statusCode,
         bytes: Buffer.concat(chunks),
         contentType: typeof contentType === 'string' ? contentType : undefined,
         url: url.toString(),

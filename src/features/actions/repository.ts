@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { actionDeployments, actions, actionVersions } from '../../platform/database/schema.js';
+import { freeSlug } from '../../platform/database/slugs.js';
 
 export type ActionRow = typeof actions.$inferSelect;
 export type ActionVersionRow = typeof actionVersions.$inferSelect;
@@ -66,18 +67,15 @@ export function createActionRepository(database: Database) {
       return byAction;
     },
 
-    async slugsLike(workspaceId: string, base: string): Promise<Set<string>> {
-      const escaped = base.replace(/[\\%_]/g, (character) => `\\${character}`);
-      const rows = await database
-        .select({ slug: actions.slug })
-        .from(actions)
-        .where(
-          and(
-            eq(actions.workspaceId, workspaceId),
-            or(eq(actions.slug, base), like(actions.slug, `${escaped}-%`)),
-          ),
-        );
-      return new Set(rows.map((row) => row.slug));
+    /** A slug from the name that no Action of the workspace has yet. */
+    freeSlug(workspaceId: string, name: string): Promise<string> {
+      return freeSlug(
+        database,
+        { table: actions, slug: actions.slug, workspaceId: actions.workspaceId },
+        workspaceId,
+        name,
+        'action',
+      );
     },
 
     /**

@@ -3,7 +3,9 @@ import { workspaceOf } from '../../http/authentication.js';
 import { listEnvelope, paginationQuery } from '../../http/pagination.js';
 import { guidParams } from '../../http/params.js';
 import {
+  actionContextsBody,
   actionListQuery,
+  actionSkillsBody,
   createActionBody,
   deployBody,
   guidOrSlugParams,
@@ -11,7 +13,16 @@ import {
 } from './schemas.js';
 import type { ActionService } from './service.js';
 
-export function actionRoutes(actions: ActionService): FastifyPluginAsyncZod {
+/** How attached Skills and Contexts are shown (their own features present them). */
+export type AttachmentPresenters = {
+  skills(workspaceId: string, ids: string[]): Promise<unknown[]>;
+  contexts(workspaceId: string, ids: string[]): Promise<unknown[]>;
+};
+
+export function actionRoutes(
+  actions: ActionService,
+  attachments: AttachmentPresenters,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['actions'];
 
@@ -65,6 +76,43 @@ export function actionRoutes(actions: ActionService): FastifyPluginAsyncZod {
     app.post('/actions/:guid/disable', { schema: { tags, params: guidParams } }, async (request) => {
       return actions.setDisabled(workspaceOf(request).id, request.params.guid, true);
     });
+
+    // The official SDK's getSkills / updateSkills and getContext / updateContext: the latest version's
+    // attachments as bare arrays. A change saves a new version, like PUT /v1/actions/{guid}; it deploys nothing.
+    app.get('/actions/:guid/skills', { schema: { tags, params: guidParams } }, async (request) => {
+      const workspaceId = workspaceOf(request).id;
+      const action = await actions.get(workspaceId, request.params.guid);
+      return attachments.skills(workspaceId, action.skills);
+    });
+
+    app.put(
+      '/actions/:guid/skills',
+      { schema: { tags, params: guidParams, body: actionSkillsBody } },
+      async (request) => {
+        const workspaceId = workspaceOf(request).id;
+        const action = await actions.update(workspaceId, request.params.guid, {
+          skills: request.body.skills,
+        });
+        return attachments.skills(workspaceId, action.skills);
+      },
+    );
+
+    app.get('/actions/:guid/context', { schema: { tags, params: guidParams } }, async (request) => {
+      const workspaceId = workspaceOf(request).id;
+      const action = await actions.get(workspaceId, request.params.guid);
+      return attachments.contexts(workspaceId, action.contexts);
+    });
+
+    app.put(
+      '/actions/:guid/context',
+      { schema: { tags, params: guidParams, body: actionContextsBody } },
+      async (request) => {
+        const workspaceId = workspaceOf(request).id;
+        const contexts = request.body.context ?? request.body.contexts;
+        const action = await actions.update(workspaceId, request.params.guid, { contexts });
+        return attachments.contexts(workspaceId, action.contexts);
+      },
+    );
 
     app.post('/actions/:guid/enable', { schema: { tags, params: guidParams } }, async (request) => {
       return actions.setDisabled(workspaceOf(request).id, request.params.guid, false);

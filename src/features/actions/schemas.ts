@@ -91,3 +91,14 @@ export const guidOrSlugParams = z.object({ guidOrSlug: z.string().min(1).max(200
 export type CreateActionInput = z.infer<typeof createActionBody>;
 export type UpdateActionInput = z.infer<typeof updateActionBody>;
 export type DeployInput = z.infer<typeof deployBody>;
+
+/** `PUT /v1/actions/{guid}/skills` (the official SDK's `updateSkills`): the whole set, saved as a new version. */
+export const actionSkillsBody = z.strictObject({ skills: versionFields.skills.unwrap() });
+
+/** `PUT /v1/actions/{guid}/context`: the SDK sends `context`; `contexts` (the record's field) is accepted too. */
+export const actionContextsBody = z
+  .strictObject({ context: versionFields.contexts, contexts: versionFields.contexts })
+  .refine((body) => (body.context === undefined) !== (body.contexts === undefined), {
+    message: 'give the Context GUIDs as "context" (or "contexts"), once',
+    path: ['context'],
+  });

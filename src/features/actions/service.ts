@@ -51,19 +51,6 @@ export function presentAction({ action, version }: ActionWithVersion, deployment
 
 export type ActionRecord = ReturnType<typeof presentAction>;
 
-/** "Summarise Support Tickets!" → "summarise-support-tickets". */
-export function slugFromName(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/, '');
-  return slug === '' ? 'action' : slug;
-}
-
 /** Every template must parse when it is saved, not when it first runs. */
 function assertTemplatesParse(fields: Pick<NewActionVersion, 'prompt' | 'messages' | 'systemMessage'>): void {
   const templates: [string, string | null | undefined][] = [
@@ -126,15 +113,6 @@ export function createActionService(
     return row;
   }
 
-  async function freeSlug(workspaceId: string, name: string): Promise<string> {
-    const base = slugFromName(name);
-    const taken = await repository.slugsLike(workspaceId, base);
-    if (!taken.has(base)) return base;
-    let suffix = 2;
-    while (taken.has(`${base}-${suffix}`)) suffix += 1;
-    return `${base}-${suffix}`;
-  }
-
   async function validateVersion(workspaceId: string, version: NewActionVersion): Promise<void> {
     assertTemplatesParse(version);
     await models.validate(workspaceId, version.model);
@@ -187,7 +165,7 @@ export function createActionService(
             id,
             workspaceId,
             appId: input.app,
-            slug: input.slug ?? (await freeSlug(workspaceId, input.name)),
+            slug: input.slug ?? (await repository.freeSlug(workspaceId, input.name)),
             name: input.name,
             description: input.description ?? '',
             actionType: input.action_type ?? 'prompt',

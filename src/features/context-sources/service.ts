@@ -118,7 +118,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       if (!file) throw new PermanentFailure('the uploaded file no longer exists');
       return { bytes: file.bytes, hint: { mimeType: file.mimeType } };
     }
-    const fetched = await fetch(row.url, signal);
+    const fetched = await fetch(row.url, { signal });
     return { bytes: fetched.bytes, hint: { mimeType: fetched.contentType, filename: row.name } };
   }
 

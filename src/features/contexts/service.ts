@@ -56,6 +56,12 @@ export function createContextService(dependencies: ContextServiceDependencies) {
     /** The Contexts of the workspace among `ids`; unknown or deleted ones are skipped. */
     findMany: (workspaceId: string, ids: string[]) => repository.findMany(workspaceId, ids),
 
+    /** The Contexts among `ids` as SPEC §2 shows them, in the order given; missing ones are skipped. */
+    async presentMany(workspaceId: string, ids: string[]) {
+      const rows = await Promise.all(ids.map((id) => repository.findWithState(workspaceId, id)));
+      return rows.flatMap((row) => (row ? [presentContext(row)] : []));
+    },
+
     async create(workspaceId: string, createdById: string, input: CreateContextInput) {
       await embedders.validate(workspaceId, input.embeddingModel);
       const row = await repository.insert({

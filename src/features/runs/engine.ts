@@ -44,6 +44,7 @@ export type PreparedRun = {
   cacheKey: string | null;
   source: RunSource;
   experimentId: string | null;
+  depth: number;
 };
 
 export type RunOutcome = {
@@ -59,6 +60,8 @@ export type RunOptions = {
   generationId?: string;
   source: RunSource;
   experimentId?: string | null;
+  /** Runs above this one: an `action` skill's run is one deeper than the run that called it. */
+  depth?: number;
 };
 
 function modelReference(actionModel: string, resolved: ResolvedModel, options: ModelOptions | undefined) {
@@ -164,6 +167,7 @@ export function createRunEngine(dependencies: {
       cacheKey,
       source: options.source,
       experimentId: options.experimentId ?? null,
+      depth: options.depth ?? 0,
     };
   }
 
@@ -240,6 +244,7 @@ export function createRunEngine(dependencies: {
       tools: run.tools,
       executeTools: run.request.do_not_execute_tool_calls !== true,
       workspaceId: run.caller.workspaceId,
+      depth: run.depth,
       store: run.request.store,
       signal: options.signal,
       onToken: options.onToken,

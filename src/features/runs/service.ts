@@ -8,6 +8,7 @@ import type { StreamBus, StreamEvent } from '../../platform/streams/stream-bus.j
 import type { DataService } from '../data/service.js';
 import type { AsyncRunRepository } from './async-run-repository.js';
 import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js';
+import { presentRunResult } from './run-result.js';
 import type { RunRequest } from './schemas.js';
 
 /** SPEC §8: a stream URL lives one hour and is consumed once. */
@@ -31,7 +32,7 @@ export const asyncRunJob = defineJob({
 });
 
 /** A failure nothing will change by trying again: bad input, a missing Action, a provider's 4xx. */
-function isFinal(error: unknown): error is AppError {
+export function isFinal(error: unknown): error is AppError {
   return error instanceof AppError && !(error instanceof ProviderError && error.retryable);
 }
 
@@ -189,20 +190,7 @@ export function createRunService(dependencies: {
     async result(workspaceId: string, resultKey: string) {
       const run = await asyncRuns.find(workspaceId, resultKey);
       if (!run) throw new NotFoundError('Run not found');
-      if (run.status === 'pending') return { msg: 'Generation in Progress', status: 'PENDING' };
-      if (run.status === 'failed') {
-        throw new AppError(
-          run.errorStatus ?? 502,
-          run.errorCode ?? 'run_failed',
-          `The run failed: ${run.error}`,
-        );
-      }
-      return {
-        msg: run.output ?? '',
-        status: 'SUCCESS',
-        data_guid: run.generationId,
-        feedback_url: feedbackUrl(run.generationId),
-      };
+      return presentRunResult(run, feedbackUrl);
     },
 
     /** Checks a stream URL and claims it: only the first consumer gets the events. */

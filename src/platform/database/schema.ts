@@ -185,10 +185,15 @@ export const jobs = pgTable(
     runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
     lastError: text('last_error'),
+    /** A caller's idempotency key: enqueueing the same key again adds nothing (a workflow's next block). */
+    key: text('key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index('jobs_ready_index').on(table.status, table.runAt)],
+  (table) => [
+    index('jobs_ready_index').on(table.status, table.runAt),
+    uniqueIndex('jobs_key_unique').on(table.key),
+  ],
 );
 
 export type MessagePart =
@@ -452,3 +457,117 @@ export const files = pgTable('files', {
   size: integer('size').notNull(),
   createdAt: createdAt(),
 });
+
+/** One entry of a Skill's configuration (SPEC §2 Skill): every definition of its type, defaults filled. */
+export type SkillMetadataEntry = { name: string; required: boolean; value: unknown; type: string };
+
+/** A reusable capability a model may call as a tool, or that runs on its own (SPEC §4.4). */
+export const skills = pgTable(
+  'skills',
+  {
+    ...tenantKey(),
+    name: text('name').notNull(),
+    /** The skill type's name (`http_request`, `context_search`, `action`, `calculator`). */
+    type: text('type').notNull(),
+    metadata: jsonb('metadata').$type<SkillMetadataEntry[]>().notNull(),
+    /** Values that may hold credentials (http_request headers), encrypted with the instance secret. */
+    sealedMetadata: text('sealed_metadata'),
+    createdById: text('created_by_id').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('skills_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+/** A Workflow: ordered blocks of an App, triggered as runs (SPEC §4.5, CONTRACT §8). */
+export const workflows = pgTable(
+  'workflows',
+  {
+    ...tenantKey(),
+    appId: uuid('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    createdById: text('created_by_id').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: deletedAt(),
+  },
+  (table) => [index('workflows_app_index').on(table.workspaceId, table.appId, table.createdAt)],
+);
+
+export type WorkflowBlockType = 'action' | 'output';
+
+/** The stored blocks of a Workflow, in order; `PUT .../blocks` replaces them all. */
+export const workflowBlocks = pgTable(
+  'workflow_blocks',
+  {
+    id: uuid('id').primaryKey(),
+    workflowId: uuid('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    type: text('type').$type<WorkflowBlockType>().notNull(),
+    actionId: uuid('action_id').references(() => actions.id, { onDelete: 'cascade' }),
+    /** Template variable → text with `{{input.KEY}}` and `{{blocks.NAME}}`; null = the previous output. */
+    input: jsonb('input').$type<Record<string, string>>(),
+  },
+  (table) => [
+    uniqueIndex('workflow_blocks_position_unique').on(table.workflowId, table.position),
+    uniqueIndex('workflow_blocks_name_unique').on(table.workflowId, table.name),
+  ],
+);
+
+export type WorkflowRunStatus = 'running' | 'succeeded' | 'failed';
+
+/** One trigger (or playground run) of a Workflow; its blocks are copied so later edits change nothing. */
+export const workflowRuns = pgTable(
+  'workflow_runs',
+  {
+    ...tenantKey(),
+    workflowId: uuid('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<WorkflowRunStatus>().notNull(),
+    result: text('result'),
+    error: text('error'),
+    playground: boolean('playground').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('workflow_runs_workflow_index').on(table.workflowId, table.createdAt)],
+);
+
+export type WorkflowRunBlockStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped';
+
+/** A block as one run executes it: the copied definition, its generation and its outcome. */
+export const workflowRunBlocks = pgTable(
+  'workflow_run_blocks',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => workflowRuns.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    blockId: uuid('block_id').notNull(),
+    name: text('name').notNull(),
+    type: text('type').$type<WorkflowBlockType>().notNull(),
+    actionId: uuid('action_id'),
+    actionName: text('action_name'),
+    input: jsonb('input').$type<Record<string, string>>(),
+    /** Chosen at trigger time (the response names it), so a retried block never stores a second record. */
+    generationId: uuid('generation_id'),
+    status: text('status').$type<WorkflowRunBlockStatus>().notNull(),
+    output: text('output'),
+    errorStatus: integer('error_status'),
+    errorCode: text('error_code'),
+    error: text('error'),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.runId, table.position] }),
+    uniqueIndex('workflow_run_blocks_block_unique').on(table.runId, table.blockId),
+  ],
+);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type Database, rowsOf } from '../database/connection.js';
 import { jobs } from '../database/schema.js';
@@ -174,18 +174,29 @@ export function createDatabaseJobQueue(
     },
     async enqueue(definition, payload, options = {}) {
       const parsed = definition.payload.parse(payload);
-      const id = randomUUID();
       const runAt = new Date(Date.now() + (options.delayMs ?? 0));
-      await database.insert(jobs).values({
-        id,
-        name: definition.name,
-        payload: parsed,
-        status: 'queued',
-        maxAttempts: definition.attempts,
-        runAt,
-      });
+      const [inserted] = await database
+        .insert(jobs)
+        .values({
+          id: randomUUID(),
+          name: definition.name,
+          payload: parsed,
+          status: 'queued',
+          maxAttempts: definition.attempts,
+          runAt,
+          key: options.key ?? null,
+        })
+        .onConflictDoNothing({ target: jobs.key })
+        .returning({ id: jobs.id });
+      if (!inserted) {
+        const [existing] = await database
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(eq(jobs.key, options.key!));
+        return existing!.id;
+      }
       if (started && !stopping && !options.delayMs) void poll();
-      return id;
+      return inserted.id;
     },
     start() {
       if (started) return;

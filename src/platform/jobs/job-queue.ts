@@ -28,7 +28,11 @@ export type JobQueue = {
   enqueue<Payload>(
     definition: JobDefinition<Payload>,
     payload: Payload,
-    options?: { delayMs?: number },
+    options?: {
+      delayMs?: number;
+      /** An idempotency key: while a job with this key exists, enqueueing it again adds nothing. */
+      key?: string;
+    },
   ): Promise<string>;
   /** Begins taking jobs (worker role). Enqueueing works without it. */
   start(): void;

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import { createSkillBody, renameSkillBody, skillPromptBody } from './schemas.js';
+import type { SkillService } from './service.js';
+import { presentSkillType } from './skill-types.js';
+
+export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['skills'];
+
+    app.get('/skills/types', { schema: { tags } }, async () => {
+      const types = skills.types().map(presentSkillType);
+      return { data: types, total_count: types.length, has_next_page: false };
+    });
+
+    app.post('/skills', { schema: { tags, body: createSkillBody } }, async (request, reply) => {
+      const caller = workspaceOf(request);
+      return reply.status(201).send(await skills.create(caller.id, caller.apiKeyId, request.body));
+    });
+
+    app.get('/skills', { schema: { tags, querystring: paginationQuery } }, async (request) => {
+      const { rows, total } = await skills.list(workspaceOf(request).id, request.query);
+      return listEnvelope(rows, total, request.query);
+    });
+
+    app.get('/skills/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return skills.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.put(
+      '/skills/:guid',
+      { schema: { tags, params: guidParams, body: renameSkillBody } },
+      async (request) => {
+        return skills.rename(workspaceOf(request).id, request.params.guid, request.body.name);
+      },
+    );
+
+    app.delete('/skills/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return skills.remove(workspaceOf(request).id, request.params.guid);
+    });
+
+    // SPEC writes the parameter as {skill}; it is the Skill's GUID.
+    app.post(
+      '/skills/:guid/prompt',
+      { schema: { tags, params: guidParams, body: skillPromptBody } },
+      async (request) => skills.prompt(workspaceOf(request).id, request.params.guid, request.body.prompt),
+    );
+  };
+}

@@ -1,0 +1,58 @@
+import { ValidationError } from '../../errors.js';
+import { templateParseError, templateVariables } from '../../llm/templates.js';
+import type { BlockDefinition } from './schemas.js';
+
+/** `{{blocks.NAME}}` and `{{blocks["NAME"]}}` references of an input template. */
+const blockReference = /blocks\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*["']([^"']*)["']\s*\])/g;
+
+/** The variables an input template may read: the trigger input and earlier blocks' outputs. */
+const mappingVariables = new Set(['input', 'blocks']);
+
+/**
+ * CONTRACT §8 rules a block list must follow, checked before anything is stored: unique names, an
+ * Action on every `action` block, one `output` block at most and never first, input templates that
+ * parse and only name earlier blocks. (Whether the Actions exist is the caller's check.)
+ */
+export function checkBlocks(blocks: BlockDefinition[]): void {
+  const earlier = new Set<string>();
+  let outputBlocks = 0;
+  blocks.forEach((block, index) => {
+    const field = `blocks.${index}`;
+    if (earlier.has(block.name))
+      throw new ValidationError(`another block is named "${block.name}"`, `${field}.name`);
+    if (block.type === 'action' && !block.action) {
+      throw new ValidationError('an action block needs the GUID or slug of an Action', `${field}.action`);
+    }
+    if (block.type === 'output') {
+      if (block.action || block.input) {
+        throw new ValidationError(
+          'an output block takes no action or input: its value is the previous block’s output',
+          field,
+        );
+      }
+      if (index === 0) throw new ValidationError('an output block needs a block before it', field);
+      outputBlocks += 1;
+      if (outputBlocks > 1) throw new ValidationError('a Workflow has one output block at most', field);
+    }
+    for (const [variable, source] of Object.entries(block.input ?? {})) {
+      const inputField = `${field}.input.${variable}`;
+      const parseError = templateParseError(source);
+      if (parseError) throw new ValidationError(`template does not parse: ${parseError}`, inputField);
+      for (const name of templateVariables(source)) {
+        if (!mappingVariables.has(name)) {
+          throw new ValidationError(
+            `"${name}" is unknown: write {{input.KEY}} or {{blocks.NAME}}`,
+            inputField,
+          );
+        }
+      }
+      for (const match of source.matchAll(blockReference)) {
+        const referenced = match[1] ?? match[2]!;
+        if (!earlier.has(referenced)) {
+          throw new ValidationError(`"${referenced}" is not the name of an earlier block`, inputField);
+        }
+      }
+    }
+    earlier.add(block.name);
+  });
+}

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import type { WorkflowRunner } from './runner.js';
+import {
+  blockResultParams,
+  blocksBody,
+  createWorkflowBody,
+  playgroundBody,
+  renameWorkflowBody,
+  runParams,
+  triggerBody,
+} from './schemas.js';
+import type { WorkflowService } from './service.js';
+
+export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunner): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['workflows'];
+
+    app.post('/workflows', { schema: { tags, body: createWorkflowBody } }, async (request, reply) => {
+      const caller = workspaceOf(request);
+      return reply.status(201).send(await workflows.create(caller.id, caller.apiKeyId, request.body));
+    });
+
+    app.get('/workflows', { schema: { tags, querystring: paginationQuery } }, async (request) => {
+      const { rows, total } = await workflows.list(workspaceOf(request).id, request.query);
+      return listEnvelope(rows, total, request.query);
+    });
+
+    app.get(
+      '/apps/:guid/workflows',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request) => {
+        const { rows, total } = await workflows.list(
+          workspaceOf(request).id,
+          request.query,
+          request.params.guid,
+        );
+        return listEnvelope(rows, total, request.query);
+      },
+    );
+
+    app.post('/workflows/playground', { schema: { tags, body: playgroundBody } }, async (request) => {
+      return runner.playground(workspaceOf(request).id, request.body);
+    });
+
+    app.get('/workflows/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return workflows.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.put(
+      '/workflows/:guid',
+      { schema: { tags, params: guidParams, body: renameWorkflowBody } },
+      async (request) => workflows.rename(workspaceOf(request).id, request.params.guid, request.body.name),
+    );
+
+    app.delete('/workflows/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return workflows.remove(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.get('/workflows/:guid/blocks', { schema: { tags, params: guidParams } }, async (request) => {
+      return { blocks: await workflows.blocks(workspaceOf(request).id, request.params.guid) };
+    });
+
+    app.put(
+      '/workflows/:guid/blocks',
+      { schema: { tags, params: guidParams, body: blocksBody } },
+      async (request) => ({
+        blocks: await workflows.setBlocks(workspaceOf(request).id, request.params.guid, request.body.blocks),
+      }),
+    );
+
+    app.post(
+      '/workflows/:guid/trigger',
+      { schema: { tags, params: guidParams, body: triggerBody } },
+      async (request) => runner.trigger(workspaceOf(request).id, request.params.guid, request.body.input),
+    );
+
+    app.get('/workflows/:guid/result/:runGuid', { schema: { tags, params: runParams } }, async (request) => {
+      return runner.result(workspaceOf(request).id, request.params.guid, request.params.runGuid);
+    });
+
+    app.get(
+      '/workflows/:guid/result/:runGuid/dataset',
+      { schema: { tags, params: runParams } },
+      async (request) => {
+        return runner.dataset(workspaceOf(request).id, request.params.guid, request.params.runGuid);
+      },
+    );
+
+    app.get(
+      '/workflows/:guid/result/:runGuid/blocks/:blockGuid',
+      { schema: { tags, params: blockResultParams } },
+      async (request) => {
+        const { guid, runGuid, blockGuid } = request.params;
+        return runner.blockResult(workspaceOf(request).id, guid, runGuid, blockGuid);
+      },
+    );
+  };
+}

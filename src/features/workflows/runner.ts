@@ -1,0 +1,279 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { AppError, NotFoundError, ValidationError } from '../../errors.js';
+import { MissingVariableError, renderTemplate } from '../../llm/templates.js';
+import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
+import type { DataService } from '../data/service.js';
+import type { RunEngine } from '../runs/engine.js';
+import { presentRunResult } from '../runs/run-result.js';
+import type { RunInput } from '../runs/schemas.js';
+import { isFinal } from '../runs/service.js';
+import type {
+  RunFailure,
+  WorkflowRunBlockRow,
+  WorkflowRunRepository,
+  WorkflowRunRow,
+} from './run-repository.js';
+import type { TriggerInput } from './schemas.js';
+import type { ResolvedBlock, WorkflowService } from './service.js';
+
+/** One block of one run. Each block is its own job, so a crash loses at most the block it interrupted. */
+export const workflowBlockJob = defineJob({
+  name: 'run-workflow-block',
+  payload: z.object({ workspaceId: z.uuid(), runId: z.uuid(), position: z.number().int().min(0) }),
+  attempts: 3,
+  backoffMs: 1_000,
+  timeoutMs: 10 * 60 * 1000,
+});
+
+/** At most one job per block of a run, however often a crashed predecessor enqueues it again. */
+const blockJobKey = (runId: string, position: number) => `workflow-block:${runId}:${position}`;
+
+/** Statuses in the result vocabulary (SPEC §2 `PENDING`, `SUCCESS`), with the two a run can also end in. */
+const datasetStatus = {
+  pending: 'PENDING',
+  running: 'PENDING',
+  succeeded: 'SUCCESS',
+  failed: 'FAILED',
+  skipped: 'SKIPPED',
+};
+
+function failureOf(error: unknown): RunFailure {
+  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
+  return {
+    status: 502,
+    code: 'block_failed',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/** The run result (CONTRACT §8): the output block's value, else the last block's output. */
+function resultOf(blocks: WorkflowRunBlockRow[]): string {
+  const output = blocks.find((block) => block.type === 'output') ?? blocks.at(-1);
+  return output?.output ?? '';
+}
+
+export function createWorkflowRunner(dependencies: {
+  workflows: WorkflowService;
+  runs: WorkflowRunRepository;
+  engine: RunEngine;
+  data: DataService;
+  jobs: JobQueue;
+  baseUrl: string;
+  logger: Logger;
+}) {
+  const { workflows, runs, engine, data, jobs, baseUrl, logger } = dependencies;
+  const feedbackUrl = (generationId: string) => `${baseUrl}/v1/feedback/${generationId}`;
+
+  /** Stores the run with copies of its blocks, queues the first block and answers at once (SPEC §4.5). */
+  async function dispatch(
+    workspaceId: string,
+    workflowId: string,
+    blocks: ResolvedBlock[],
+    input: TriggerInput | null | undefined,
+    playground: boolean,
+  ) {
+    if (blocks.length === 0) throw new NotFoundError('Workflow has no blocks');
+    const runId = randomUUID();
+    const runBlocks = blocks.map((block, position) => ({
+      runId,
+      position,
+      blockId: block.id,
+      name: block.name,
+      type: block.type,
+      actionId: block.actionId,
+      actionName: block.actionName,
+      input: block.input,
+      generationId: block.type === 'action' ? randomUUID() : null,
+      status: 'pending' as const,
+    }));
+    const variables = Object.fromEntries((input ?? []).map((entry) => [entry.key, entry.value]));
+    await runs.insert(
+      { id: runId, workspaceId, workflowId, input: variables, status: 'running', playground },
+      runBlocks,
+    );
+    await jobs
+      .enqueue(workflowBlockJob, { workspaceId, runId, position: 0 }, { key: blockJobKey(runId, 0) })
+      .catch(async (error: unknown) => {
+        // A run without a job would stay pending forever: record why it never started, then fail.
+        const message = error instanceof Error ? error.message : String(error);
+        await runs.fail(runId, 0, { status: 503, code: 'queue_unavailable', message });
+        throw error;
+      });
+    const resultBase = `${baseUrl}/v1/workflows/${workflowId}/result/${runId}`;
+    return {
+      msg: 'Workflow triggered',
+      status: 'success',
+      blocks: runBlocks
+        .filter((block) => block.type === 'action')
+        .map((block) => ({
+          feedback_url: feedbackUrl(block.generationId!),
+          data_guid: block.generationId!,
+          result_url: `${resultBase}/blocks/${block.blockId}`,
+          action: { guid: block.actionId!, name: block.actionName! },
+        })),
+      run_guid: runId,
+      has_output_block: blocks.some((block) => block.type === 'output'),
+    };
+  }
+
+  /** CONTRACT §8: mapped variables from `{{input.KEY}}` / `{{blocks.NAME}}`, else the previous output. */
+  async function inputOf(run: WorkflowRunRow, blocks: WorkflowRunBlockRow[], block: WorkflowRunBlockRow) {
+    if (!block.input)
+      return block.position === 0 ? (run.input as RunInput) : (blocks[block.position - 1]!.output ?? '');
+    const earlier = Object.fromEntries(
+      blocks.slice(0, block.position).map((previous) => [previous.name, previous.output ?? '']),
+    );
+    const variables: Record<string, string> = {};
+    for (const [name, source] of Object.entries(block.input)) {
+      try {
+        variables[name] = await renderTemplate(source, { input: run.input, blocks: earlier });
+      } catch (error) {
+        if (error instanceof MissingVariableError) {
+          throw new ValidationError(
+            `"${error.variable}" is not in the trigger input`,
+            `blocks.${block.name}.input.${name}`,
+          );
+        }
+        throw new ValidationError(
+          (error as Error).message.split('\n')[0]!,
+          `blocks.${block.name}.input.${name}`,
+        );
+      }
+    }
+    return variables;
+  }
+
+  async function execute(
+    run: WorkflowRunRow,
+    blocks: WorkflowRunBlockRow[],
+    block: WorkflowRunBlockRow,
+    signal: AbortSignal,
+  ) {
+    if (block.type === 'output') return blocks[block.position - 1]?.output ?? '';
+    // A previous attempt may have stored the generation and died before saying so.
+    const stored = await data.find(run.workspaceId, block.generationId!);
+    if (stored) return stored.output;
+    const input = await inputOf(run, blocks, block);
+    await runs.markBlockRunning(run.id, block.position);
+    const caller = { workspaceId: run.workspaceId, allowModelOverrides: false };
+    const prepared = await engine.prepare(
+      caller,
+      block.actionId!,
+      { input },
+      {
+        generationId: block.generationId!,
+        source: 'workflow',
+      },
+    );
+    return (await engine.execute(prepared, { signal })).msg;
+  }
+
+  jobs.register(
+    workflowBlockJob,
+    async ({ workspaceId, runId, position }, context) => {
+      const run = await runs.find(workspaceId, runId);
+      if (run?.status !== 'running') return;
+      const blocks = await runs.blocks(runId);
+      const block = blocks[position];
+      if (!block || block.status === 'failed' || block.status === 'skipped') return;
+      if (block.status !== 'succeeded') {
+        try {
+          block.output = await execute(run, blocks, block, context.signal);
+        } catch (error) {
+          if (!isFinal(error)) throw error;
+          await runs.fail(runId, position, failureOf(error));
+          return;
+        }
+        await runs.completeBlock(runId, position, block.output);
+      }
+      // Reached again after a crash between completing and queueing: the job key keeps it single.
+      if (position + 1 < blocks.length) {
+        await jobs.enqueue(
+          workflowBlockJob,
+          { workspaceId, runId, position: position + 1 },
+          { key: blockJobKey(runId, position + 1) },
+        );
+      } else {
+        await runs.finish(runId, resultOf(blocks));
+      }
+    },
+    async ({ runId, position }, error) => {
+      logger.warn({ run: runId, position, err: error.message }, 'workflow block failed for good');
+      await runs.fail(runId, position, { status: 502, code: 'block_failed', message: error.message });
+    },
+  );
+
+  async function requireRun(workspaceId: string, workflowId: string, runId: string) {
+    await workflows.require(workspaceId, workflowId);
+    const run = await runs.find(workspaceId, runId);
+    if (!run || run.workflowId !== workflowId) throw new NotFoundError('Run not found');
+    return run;
+  }
+
+  return {
+    async trigger(workspaceId: string, workflowId: string, input: TriggerInput | null | undefined) {
+      await workflows.require(workspaceId, workflowId);
+      return dispatch(workspaceId, workflowId, await workflows.storedBlocks(workflowId), input, false);
+    },
+
+    /** Runs temporary blocks (or the stored ones) without changing what is stored. */
+    async playground(
+      workspaceId: string,
+      request: {
+        workflow: string;
+        input?: TriggerInput | null;
+        blocks?: Parameters<WorkflowService['resolveBlocks']>[1] | null;
+      },
+    ) {
+      await workflows.require(workspaceId, request.workflow);
+      const blocks = request.blocks
+        ? await workflows.resolveBlocks(workspaceId, request.blocks)
+        : await workflows.storedBlocks(request.workflow);
+      return dispatch(workspaceId, request.workflow, blocks, request.input, true);
+    },
+
+    /** `{ result }`: empty and PENDING while blocks run; a failed run is an error naming the block. */
+    async result(workspaceId: string, workflowId: string, runId: string) {
+      const run = await requireRun(workspaceId, workflowId, runId);
+      if (run.status === 'running') return { result: '', status: 'PENDING' };
+      if (run.status === 'failed') {
+        const failed = (await runs.blocks(runId)).find((block) => block.status === 'failed');
+        throw new AppError(
+          failed?.errorStatus ?? 502,
+          failed?.errorCode ?? 'workflow_failed',
+          `The workflow run failed: ${run.error}`,
+        );
+      }
+      return { result: run.result ?? '', status: 'SUCCESS' };
+    },
+
+    /** `{ final, blocks }` in block order; `final` is the run result once the run has succeeded. */
+    async dataset(workspaceId: string, workflowId: string, runId: string) {
+      const run = await requireRun(workspaceId, workflowId, runId);
+      const blocks = await runs.blocks(runId);
+      return {
+        final: run.status === 'succeeded' ? (run.result ?? '') : '',
+        status: datasetStatus[run.status],
+        blocks: blocks.map((block) => ({
+          guid: block.blockId,
+          name: block.name,
+          output: block.output ?? '',
+          status: datasetStatus[block.status],
+          ...(block.error && { error: block.error }),
+        })),
+      };
+    },
+
+    /** A block's `result_url`: answers like an Action's result (CONTRACT §8). */
+    async blockResult(workspaceId: string, workflowId: string, runId: string, blockId: string) {
+      await requireRun(workspaceId, workflowId, runId);
+      const block = (await runs.blocks(runId)).find((candidate) => candidate.blockId === blockId);
+      if (!block) throw new NotFoundError('Block not found');
+      return presentRunResult(block, feedbackUrl);
+    },
+  };
+}
+
+export type WorkflowRunner = ReturnType<typeof createWorkflowRunner>;

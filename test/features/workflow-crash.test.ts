@@ -1,0 +1,74 @@
+import { expect, it } from 'vitest';
+import { serve } from '../helpers/lectern-process.js';
+import { eventually, useProcessEnvironment } from '../helpers/test-app.js';
+
+const apiKey = 'lec_workflow_crash_key_0123456789abcdefghijk';
+const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey });
+
+async function call(baseUrl: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+it('completes a workflow run after the process is killed mid-block and started again', async () => {
+  const first = await serve(processEnvironment.values);
+  const app = await call(first.baseUrl, 'POST', '/v1/apps', { name: 'crash' });
+  const create = (name: string, model: string, prompt: string) =>
+    call(first.baseUrl, 'POST', '/v1/actions/create', { app: app.body.guid, name, model, prompt });
+  const writer = await create('writer', 'mock/echo', 'Notes on {{topic}}:');
+  const slow = await create('slow', 'mock/slow', '{{notes}} {{filler}}');
+  const workflow = await call(first.baseUrl, 'POST', '/v1/workflows', { name: 'crash', app: app.body.guid });
+  const blocks = await call(first.baseUrl, 'PUT', `/v1/workflows/${workflow.body.guid}/blocks`, {
+    blocks: [
+      { name: 'notes', type: 'action', action: writer.body.guid, input: { topic: '{{input.topic}}' } },
+      {
+        name: 'long',
+        type: 'action',
+        action: slow.body.guid,
+        input: { notes: '{{blocks.notes}}', filler: '{{input.filler}}' },
+      },
+      { name: 'result', type: 'output' },
+    ],
+  });
+  expect(blocks.status).toBe(200);
+  // 60 words at 50 ms each: the second block runs for about three seconds.
+  const filler = Array.from({ length: 60 }, (_, index) => `w${index}`).join(' ');
+  const triggered = await call(first.baseUrl, 'POST', `/v1/workflows/${workflow.body.guid}/trigger`, {
+    input: [
+      { key: 'topic', value: 'glaciers' },
+      { key: 'filler', value: filler },
+    ],
+  });
+  const resultPath = `/v1/workflows/${workflow.body.guid}/result/${triggered.body.run_guid}`;
+  await eventually(async () => {
+    const dataset = await call(first.baseUrl, 'GET', `${resultPath}/dataset`);
+    return dataset.body.blocks[0].status === 'SUCCESS' ? true : undefined;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect((await call(first.baseUrl, 'GET', resultPath)).body.status).toBe('PENDING');
+  first.child.kill('SIGKILL');
+  await new Promise((resolve) => first.child.once('exit', resolve));
+
+  const second = await serve(processEnvironment.values);
+  try {
+    const done = await eventually(async () => {
+      const poll = await call(second.baseUrl, 'GET', resultPath);
+      return poll.body.status === 'PENDING' ? undefined : poll;
+    }, 45_000);
+    expect(done.body).toEqual({ result: `Notes on glaciers: ${filler}`, status: 'SUCCESS' });
+    // Each block stored exactly one generation, the interrupted one included.
+    for (const action of [writer, slow]) {
+      const data = await call(second.baseUrl, 'GET', `/v1/actions/${action.body.guid}/data`);
+      expect(data.body.total_count).toBe(1);
+    }
+  } finally {
+    await second.stop();
+  }
+}, 90_000);
