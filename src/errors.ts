@@ -60,3 +60,11 @@ export class ForbiddenError extends AppError {
     super(403, 'forbidden', message);
   }
 }
+
+/**
+ * A failure nothing will change by trying again: bad input, a missing Action, a provider's 4xx. A job
+ * records such a failure at once; anything else it throws, so the queue retries with backoff.
+ */
+export function isFinal(error: unknown): error is AppError {
+  return error instanceof AppError && !(error instanceof ProviderError && error.retryable);
+}

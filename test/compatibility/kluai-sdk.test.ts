@@ -122,4 +122,30 @@ describe('the official @kluai/core SDK against Lectern', () => {
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ content: 'Lighthouses guide ships at night.' });
   });
+
+  it('reads and replaces an Action’s Skills and Contexts with getSkills / updateSkills / getContext / updateContext', async () => {
+    const app = await klu.apps.create({ name: 'SDK skills', description: '' } as any);
+    const action = await klu.actions.create({
+      name: 'SDK tools',
+      appId: app.guid,
+      modelId: 'mock/tool',
+      prompt: '{{q}}',
+    } as any);
+    const skill = await client.post('/v1/skills', { name: 'maths', type: 'calculator' });
+    const library = await client.post('/v1/contexts', { name: 'SDK library', description: '' });
+
+    expect(await klu.actions.getSkills(action.guid)).toEqual([]);
+    await klu.actions.updateSkills(action.guid, [skill.body.guid]);
+    const skills = await klu.actions.getSkills(action.guid);
+    expect(skills).toEqual([
+      expect.objectContaining({ guid: skill.body.guid, name: 'maths', createdAt: expect.any(String) }),
+    ]);
+    await klu.actions.updateContext(action.guid, [library.body.guid] as any);
+    const contexts = await klu.actions.getContext(action.guid);
+    expect(contexts.map((context: any) => context.guid)).toEqual([library.body.guid]);
+
+    // Each change saved a version; deploying the latest makes the model call the Skill.
+    await client.post(`/v1/actions/${action.guid}/deploy`, { version: 3, environment: 'production' });
+    expect((await klu.actions.prompt(action.guid, { q: '12 * 12' })).msg).toBe('tool said: 144');
+  });
 });

@@ -40,20 +40,25 @@ function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000
   });
 }
 
+/** A one-attempt job of its own name that records each payload value it runs. */
+function recordingJob(queue: JobQueue, prefix: string) {
+  const definition = defineJob({
+    name: `${prefix}-${randomUUID()}`,
+    payload: z.object({ value: z.number() }),
+    attempts: 1,
+    backoffMs: 10,
+    timeoutMs: 5_000,
+  });
+  const seen: number[] = [];
+  queue.register(definition, async (payload) => void seen.push(payload.value));
+  return { definition, seen };
+}
 const jobRow = async (id: string) => (await handle.database.select().from(jobs).where(eq(jobs.id, id)))[0]!;
 
 describe('database job queue', () => {
   it('runs a job with its validated payload', async () => {
     const queue = newQueue();
-    const definition = defineJob({
-      name: `echo-${randomUUID()}`,
-      payload: z.object({ value: z.number() }),
-      attempts: 1,
-      backoffMs: 10,
-      timeoutMs: 5_000,
-    });
-    const seen: number[] = [];
-    queue.register(definition, async (payload) => void seen.push(payload.value));
+    const { definition, seen } = recordingJob(queue, 'echo');
     queue.start();
     const id = await queue.enqueue(definition, { value: 7 });
     await waitFor(() => seen.length === 1);
@@ -172,5 +177,19 @@ describe('database job queue', () => {
       timeoutMs: 1_000,
     });
     await expect(queue.enqueue(definition, { count: 'many' } as never)).rejects.toThrow();
+  });
+
+  it('adds a job with a key once, however often it is enqueued', async () => {
+    const queue = newQueue();
+    const { definition, seen } = recordingJob(queue, 'keyed');
+    const key = `key-${randomUUID()}`;
+    const first = await queue.enqueue(definition, { value: 1 }, { key });
+    const again = await queue.enqueue(definition, { value: 2 }, { key });
+    expect(again).toBe(first);
+    queue.start();
+    await waitFor(async () => (await jobRow(first)).status === 'succeeded');
+    expect(await queue.enqueue(definition, { value: 3 }, { key })).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toEqual([1]);
   });
 });

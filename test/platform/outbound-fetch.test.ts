@@ -6,6 +6,29 @@ import { createOutboundFetch, refusalReason } from '../../src/platform/outbound-
 
 let server: Server;
 let base: string;
+let otherOrigin: Server;
+let otherBase: string;
+type Seen = { method: string; url: string; authorization?: string; body: string };
+const seen: Seen[] = [];
+
+/** Records what arrived and answers it as JSON. */
+function recorder(
+  request: import('node:http').IncomingMessage,
+  response: import('node:http').ServerResponse,
+) {
+  let body = '';
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', () => {
+    const entry = {
+      method: request.method!,
+      url: request.url!,
+      authorization: request.headers.authorization,
+      body,
+    };
+    seen.push(entry);
+    response.end(JSON.stringify(entry));
+  });
+}
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -26,6 +49,12 @@ beforeAll(async () => {
       response.setHeader('location', '/small');
       return response.end();
     }
+    if (request.url === '/echo') return recorder(request, response);
+    if (request.url === '/see-other' || request.url === '/temporary' || request.url === '/away') {
+      response.statusCode = request.url === '/see-other' ? 303 : 307;
+      response.setHeader('location', request.url === '/away' ? `${otherBase}/echo` : '/echo');
+      return response.end();
+    }
     if (request.url === '/missing' || request.url === '/unavailable') {
       response.statusCode = request.url === '/missing' ? 404 : 503;
       return response.end();
@@ -35,10 +64,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  otherOrigin = createServer(recorder);
+  await new Promise<void>((resolve) => otherOrigin.listen(0, '127.0.0.1', resolve));
+  otherBase = `http://127.0.0.1:${(otherOrigin.address() as AddressInfo).port}`;
 });
 afterAll(() => {
-  server.closeAllConnections();
-  server.close();
+  for (const each of [server, otherOrigin]) {
+    each.closeAllConnections();
+    each.close();
+  }
 });
 
 describe('outbound fetch guard', () => {
@@ -100,5 +134,31 @@ describe('outbound fetch guard', () => {
     await expect(fetch('ftp://127.0.0.1/file')).rejects.toThrow(/http and https only/);
     const guarded = createOutboundFetch({ allow: [], maximumBytes: 1000, timeoutMs: 500 });
     await expect(guarded(`${base}/small`)).rejects.toMatchObject({ retryable: false, message: /not public/ });
+  });
+
+  it('sends a method, headers and body; follows redirects as browsers do; keeps credentials on their origin', async () => {
+    const fetch = createOutboundFetch({ allow: ['127.0.0.1'], maximumBytes: 10_000, timeoutMs: 2_000 });
+    const request = {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'text/plain' },
+      body: 'hi',
+    };
+    const direct = JSON.parse((await fetch(`${base}/echo`, request)).bytes.toString());
+    expect(direct).toEqual({ method: 'POST', url: '/echo', authorization: 'Bearer k', body: 'hi' });
+    // 307 repeats the request; 303 continues as a GET without the body.
+    expect(JSON.parse((await fetch(`${base}/temporary`, request)).bytes.toString())).toMatchObject({
+      method: 'POST',
+      body: 'hi',
+    });
+    expect(JSON.parse((await fetch(`${base}/see-other`, request)).bytes.toString())).toMatchObject({
+      method: 'GET',
+      body: '',
+    });
+    const away = JSON.parse((await fetch(`${base}/away`, request)).bytes.toString());
+    expect(away).toMatchObject({ method: 'POST', body: 'hi' });
+    expect(away.authorization).toBeUndefined();
+    // An error status is an answer, not a failure, when the caller asks for it.
+    const missing = await fetch(`${base}/missing`, { acceptErrorStatus: true });
+    expect(missing.status).toBe(404);
   });
 });

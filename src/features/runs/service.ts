@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AppError, NotFoundError, ProviderError, UnauthorizedError } from '../../errors.js';
+import { AppError, isFinal, NotFoundError, UnauthorizedError } from '../../errors.js';
 import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { Signer } from '../../platform/signing.js';
 import type { StreamBus, StreamEvent } from '../../platform/streams/stream-bus.js';
@@ -30,11 +30,6 @@ export const asyncRunJob = defineJob({
   backoffMs: 2_000,
   timeoutMs: 10 * 60 * 1000,
 });
-
-/** A failure nothing will change by trying again: bad input, a missing Action, a provider's 4xx. */
-export function isFinal(error: unknown): error is AppError {
-  return error instanceof AppError && !(error instanceof ProviderError && error.retryable);
-}
 
 export function createRunService(dependencies: {
   engine: RunEngine;

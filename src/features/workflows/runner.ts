@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AppError, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, isFinal, NotFoundError, ValidationError } from '../../errors.js';
 import { MissingVariableError, renderTemplate } from '../../llm/templates.js';
 import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { DataService } from '../data/service.js';
 import type { RunEngine } from '../runs/engine.js';
 import { presentRunResult } from '../runs/run-result.js';
 import type { RunInput } from '../runs/schemas.js';
-import { isFinal } from '../runs/service.js';
 import type {
   RunFailure,
   WorkflowRunBlockRow,
