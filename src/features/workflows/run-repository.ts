@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { workflowRunBlocks, workflowRuns } from '../../platform/database/schema.js';
 
@@ -34,13 +34,6 @@ export function createWorkflowRunRepository(database: Database) {
         .from(workflowRunBlocks)
         .where(eq(workflowRunBlocks.runId, runId))
         .orderBy(asc(workflowRunBlocks.position));
-    },
-
-    async markBlockRunning(runId: string, position: number): Promise<void> {
-      await database
-        .update(workflowRunBlocks)
-        .set({ status: 'running', updatedAt: new Date() })
-        .where(blockAt(runId, position));
     },
 
     async completeBlock(runId: string, position: number, output: string): Promise<void> {
@@ -86,7 +79,7 @@ export function createWorkflowRunRepository(database: Database) {
             and(
               eq(workflowRunBlocks.runId, runId),
               gt(workflowRunBlocks.position, position),
-              inArray(workflowRunBlocks.status, ['pending', 'running']),
+              eq(workflowRunBlocks.status, 'pending'),
             ),
           );
         await transaction

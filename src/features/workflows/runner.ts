@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError, isFinal, NotFoundError, ValidationError } from '../../errors.js';
 import { MissingVariableError, renderTemplate } from '../../llm/templates.js';
-import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
+import { defineJob, type JobContext, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { DataService } from '../data/service.js';
 import type { RunEngine } from '../runs/engine.js';
 import { presentRunResult } from '../runs/run-result.js';
@@ -148,14 +148,14 @@ export function createWorkflowRunner(dependencies: {
     run: WorkflowRunRow,
     blocks: WorkflowRunBlockRow[],
     block: WorkflowRunBlockRow,
-    signal: AbortSignal,
+    context: JobContext,
   ) {
     if (block.type === 'output') return blocks[block.position - 1]?.output ?? '';
-    // A previous attempt may have stored the generation and died before saying so.
+    // A previous attempt (a crashed node's among them) may have stored the generation and died
+    // before saying so. Checked on every attempt: a queue need not count a crashed attempt.
     const stored = await data.find(run.workspaceId, block.generationId!);
     if (stored) return stored.output;
     const input = await inputOf(run, blocks, block);
-    await runs.markBlockRunning(run.id, block.position);
     const caller = { workspaceId: run.workspaceId, allowModelOverrides: false };
     const prepared = await engine.prepare(
       caller,
@@ -166,7 +166,7 @@ export function createWorkflowRunner(dependencies: {
         source: 'workflow',
       },
     );
-    return (await engine.execute(prepared, { signal })).msg;
+    return (await engine.execute(prepared, { signal: context.signal })).msg;
   }
 
   jobs.register(
@@ -179,7 +179,7 @@ export function createWorkflowRunner(dependencies: {
       if (!block || block.status === 'failed' || block.status === 'skipped') return;
       if (block.status !== 'succeeded') {
         try {
-          block.output = await execute(run, blocks, block, context.signal);
+          block.output = await execute(run, blocks, block, context);
         } catch (error) {
           if (!isFinal(error)) throw error;
           await runs.fail(runId, position, failureOf(error));

@@ -541,7 +541,7 @@ export const workflowRuns = pgTable(
   (table) => [index('workflow_runs_workflow_index').on(table.workflowId, table.createdAt)],
 );
 
-export type WorkflowRunBlockStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped';
+export type WorkflowRunBlockStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
 
 /** A block as one run executes it: the copied definition, its generation and its outcome. */
 export const workflowRunBlocks = pgTable(
