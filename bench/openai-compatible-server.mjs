@@ -3,7 +3,7 @@ import { parentPort } from 'node:worker_threads';
 
 /**
  * A minimal OpenAI-compatible server answering at once: the upstream both sides of a benchmark call.
- * Chat completions echo; embeddings are a bag-of-words random projection (each word a fixed random
+ * Chat completions echo (streamed as SSE with `stream: true`); embeddings are a bag-of-words random projection (each word a fixed random
  * 512-dimensional vector), so similar texts get similar vectors, as with a real model. Runs in a
  * worker thread so it does not share the event loop with the client.
  */
@@ -58,6 +58,15 @@ const server = createServer((request, response) => {
       return;
     }
     const text = String(parsed.messages?.at(-1)?.content ?? '');
+    if (parsed.stream) {
+      // Every chunk at once: a benchmark measures what is added on top, not a model's pace.
+      const chunk = (delta, finish = null) =>
+        `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: parsed.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const word of `echo: ${text}`.split(/(?<= )/)) response.write(chunk({ content: word }));
+      response.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);
+      return;
+    }
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(
       JSON.stringify({

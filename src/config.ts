@@ -122,3 +122,49 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     providerFallbacks,
   };
 }
+
+const gatewayEnvironmentSchema = z.object({
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(4001),
+  HOST: z.string().default('127.0.0.1'),
+  LECTERN_GATEWAY_UPSTREAM: z.url().default('https://api.openai.com/v1'),
+  LECTERN_SERVICE_URL: z.url().default('http://127.0.0.1:4000'),
+  LECTERN_GATEWAY_QUEUE_LIMIT: z.coerce.number().int().positive().default(10_000),
+  LECTERN_GATEWAY_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
+  LOG_LEVEL: environmentSchema.shape.LOG_LEVEL,
+});
+
+/** `lectern gateway` (CONTRACT §9): where it listens, what it forwards to, where it logs. */
+export type GatewayConfig = {
+  port: number;
+  host: string;
+  /** Base URL of the chat-completions provider, e.g. https://api.openai.com/v1 (no trailing slash). */
+  upstream: string;
+  /** Base URL of the Lectern service that receives the logged interactions. */
+  serviceUrl: string;
+  /** Interactions waiting to be logged at most; more are dropped and counted. */
+  queueLimit: number;
+  bodyLimitBytes: number;
+  logLevel: Config['logLevel'];
+};
+
+export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const parsed = gatewayEnvironmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.GATEWAY_PORT,
+    host: values.HOST,
+    upstream: values.LECTERN_GATEWAY_UPSTREAM.replace(/\/+$/, ''),
+    serviceUrl: values.LECTERN_SERVICE_URL.replace(/\/+$/, ''),
+    queueLimit: values.LECTERN_GATEWAY_QUEUE_LIMIT,
+    bodyLimitBytes: values.LECTERN_GATEWAY_BODY_LIMIT_BYTES,
+    logLevel: values.LOG_LEVEL,
+  };
+}

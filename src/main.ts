@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, loadGatewayConfig } from './config.js';
 import { AppError } from './errors.js';
+import { createGateway } from './gateway/gateway.js';
 import { openDatabase } from './platform/database/connection.js';
 import { createLogger, flushLogs } from './platform/logger.js';
 import { createPlatform } from './platform/platform.js';
@@ -11,6 +12,7 @@ import { createServices } from './services.js';
 const usage = `Usage: lectern <command>
 
   serve                     start the service (default http://127.0.0.1:4000)
+  gateway                   start the chat-completions gateway (default http://127.0.0.1:4001)
   workspace create NAME     create a workspace and print its first API key
   key create WORKSPACE      create an API key for a workspace (GUID or name)
   key revoke KEY_GUID       revoke an API key
@@ -55,6 +57,28 @@ async function serve(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
+/** `lectern gateway`: the chat-completions proxy that logs to the service (CONTRACT §9). */
+async function gateway(): Promise<void> {
+  const config = loadGatewayConfig();
+  const logger = createLogger(config);
+  const proxy = createGateway(config, logger);
+  const address = await proxy.listen(config.port, config.host);
+  // Printed at any log level: scripts and supervisors wait for this line.
+  process.stdout.write(`Gateway listening at ${address}\n`);
+  logger.info({ upstream: config.upstream, service: config.serviceUrl }, 'gateway started');
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await proxy.close();
+    await flushLogs(logger);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
 /** Runs an offline command against the database with the services, then closes everything. */
 async function withServices<T>(
   work: (services: ReturnType<typeof createServices>) => Promise<T>,
@@ -73,6 +97,7 @@ async function withServices<T>(
 async function main(argv: string[]): Promise<void> {
   const [command, subcommand, argument] = argv;
   if (command === 'serve' || command === undefined) return serve();
+  if (command === 'gateway') return gateway();
   if (command === 'migrate') {
     const config = loadConfig();
     const location = config.databaseUrl

@@ -3,8 +3,7 @@ import {
   MarkdownTextSplitter,
   RecursiveCharacterTextSplitter,
 } from '@langchain/textsplitters';
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import { countTokens } from '../llm/tokens.js';
 import type { SplitterConfig, SplitterName } from '../platform/database/schema.js';
 
 export const splitterNames = [
@@ -23,14 +22,6 @@ export const defaultSplitterConfig: SplitterConfig = {
 };
 
 export type Splitter = (text: string) => Promise<string[]>;
-
-let encoder: Tiktoken | undefined;
-
-/** Tokens as OpenAI's cl100k_base counts them; the rank file ships inside js-tiktoken (no download). */
-export function countTokens(text: string): number {
-  encoder ??= new Tiktoken(cl100kBase);
-  return encoder.encode(text).length;
-}
 
 /** Cuts text into chunks of at most `chunkSize` (tokens for `token`, characters otherwise). */
 export function createSplitter(config: SplitterConfig): Splitter {

@@ -130,4 +130,52 @@ describe('data records (CONTRACT §6)', () => {
     expect(noOutput.body.message).toMatch(/body\.output/);
     expect((await context.client.get('/v1/data/nope')).status).toBe(400);
   });
+
+  it('logs a batch together (POST /v1/data/batch), or nothing when one record is bad', async () => {
+    const first = await createAction(context.client);
+    const second = await createAction(context.client);
+    const stored = await context.client.post('/v1/data/batch', {
+      records: [
+        {
+          action: first.guid,
+          input: [{ role: 'user', content: 'a' }],
+          output: 'A',
+          source: 'gateway',
+          metadata: { status: 200 },
+        },
+        { action: second.guid, input: 'b', output: 'B', num_input_tokens: 3, num_output_tokens: 1 },
+      ],
+    });
+    expect(stored.status).toBe(201);
+    expect(stored.body.data).toEqual([{ guid: expect.any(String) }, { guid: expect.any(String) }]);
+    const record = await context.client.get(`/v1/data/${stored.body.data[1].guid}`);
+    expect(record.body).toMatchObject({
+      action: second.guid,
+      output: 'B',
+      num_input_tokens: 3,
+      source: 'api',
+    });
+
+    const foreign = await createAction(await newWorkspace(context.test));
+    const refused = await context.client.post('/v1/data/batch', {
+      records: [
+        { action: first.guid, input: 'x', output: 'kept?' },
+        { action: foreign.guid, input: 'x', output: 'y' },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('records.1.action');
+    const listed = await context.client.get(`/v1/actions/${first.guid}/data`);
+    expect(listed.body.data.map((row: { output: string }) => row.output)).toEqual(['A']);
+    for (const body of [{ records: [] }, {}, { records: [{ action: first.guid, input: 'x' }] }]) {
+      expect((await context.client.post('/v1/data/batch', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect(
+      (
+        await context.client.post('/v1/data/batch', {
+          records: [{ action: unknownGuid, input: 'x', output: 'y' }],
+        })
+      ).status,
+    ).toBe(400);
+  });
 });

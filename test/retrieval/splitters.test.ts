@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens, createSplitter, splitterNames } from '../../src/retrieval/splitters.js';
+import { countTokens } from '../../src/llm/tokens.js';
+import { createSplitter, splitterNames } from '../../src/retrieval/splitters.js';
 
 const text = Array.from(
   { length: 40 },

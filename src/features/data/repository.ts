@@ -84,6 +84,12 @@ export function createGenerationRepository(database: Database) {
       await insertGeneration.execute(insertValues(row));
     },
 
+    /** Several rows in one statement: all are stored or none. */
+    async insertMany(rows: NewGeneration[]): Promise<void> {
+      if (rows.length > 0)
+        await database.insert(generations).values(rows.map(insertValues) as NewGeneration[]);
+    },
+
     async find(workspaceId: string, id: string): Promise<GenerationRow | undefined> {
       const [row] = await database
         .select()

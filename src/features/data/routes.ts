@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { workspaceOf } from '../../http/authentication.js';
 import { listEnvelope, paginationQuery } from '../../http/pagination.js';
 import { guidParams } from '../../http/params.js';
-import { logDataBody } from './schemas.js';
+import { logDataBatchBody, logDataBody } from './schemas.js';
 import type { DataService } from './service.js';
 
 export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
@@ -15,6 +15,10 @@ export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
 
     app.post('/data', { schema: { tags, body: logDataBody } }, async (request, reply) => {
       return reply.status(201).send(await data.log(workspaceOf(request).id, request.body));
+    });
+
+    app.post('/data/batch', { schema: { tags, body: logDataBatchBody } }, async (request, reply) => {
+      return reply.status(201).send(await data.logMany(workspaceOf(request).id, request.body.records));
     });
 
     app.get(

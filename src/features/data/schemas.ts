@@ -22,3 +22,6 @@ export const logDataBody = z.strictObject({
 });
 
 export type LogDataInput = z.infer<typeof logDataBody>;
+
+/** `POST /v1/data/batch`: up to 500 records in one request, stored together or not at all. */
+export const logDataBatchBody = z.strictObject({ records: z.array(logDataBody).min(1).max(500) });

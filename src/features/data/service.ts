@@ -47,6 +47,34 @@ export function createDataService(
   feedback: FeedbackRepository,
   owners: DataOwners,
 ) {
+  /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
+  async function loggedRow(workspaceId: string, input: LogDataInput, prefix = ''): Promise<NewGeneration> {
+    if (!prefix) await owners.requireAction(workspaceId, input.action);
+    if (input.session) {
+      await owners.requireSession(workspaceId, input.session, input.action).catch((error: unknown) => {
+        if (error instanceof NotFoundError) throw new ValidationError('no such session', `${prefix}session`);
+        throw error;
+      });
+    }
+    return {
+      id: randomUUID(),
+      workspaceId,
+      actionId: input.action,
+      sessionId: input.session ?? null,
+      input: input.input,
+      output: input.output,
+      fullPromptSent: (input.full_prompt_sent ?? []) as PromptMessage[],
+      model: input.model ?? null,
+      modelProvider: input.model_provider ?? null,
+      numInputTokens: input.num_input_tokens ?? null,
+      numOutputTokens: input.num_output_tokens ?? null,
+      latencyMs: input.latency_ms ?? null,
+      extUserId: input.ext_user_id ?? null,
+      metadata: input.metadata ?? {},
+      source: input.source ?? 'api',
+    };
+  }
+
   return {
     /** Stores a complete generation; every run mode and the log route end here. */
     async store(row: NewGeneration): Promise<void> {
@@ -66,33 +94,31 @@ export function createDataService(
     },
 
     async log(workspaceId: string, input: LogDataInput): Promise<GenerationRecord> {
-      await owners.requireAction(workspaceId, input.action);
-      if (input.session) {
-        await owners.requireSession(workspaceId, input.session, input.action).catch((error: unknown) => {
-          if (error instanceof NotFoundError) throw new ValidationError('no such session', 'session');
-          throw error;
-        });
+      const row = await loggedRow(workspaceId, input);
+      await repository.insert(row);
+      return presentGeneration((await repository.find(workspaceId, row.id))!);
+    },
+
+    /**
+     * `POST /v1/data/batch` (the gateway ships its log this way): every record is checked first and all
+     * are stored in one statement, or none. An Action the key cannot see is a 400 naming the record.
+     */
+    async logMany(workspaceId: string, inputs: LogDataInput[]): Promise<{ data: { guid: string }[] }> {
+      const knownActions = new Set<string>();
+      const rows: NewGeneration[] = [];
+      for (const [index, input] of inputs.entries()) {
+        if (!knownActions.has(input.action)) {
+          await owners.requireAction(workspaceId, input.action).catch((error: unknown) => {
+            if (error instanceof NotFoundError)
+              throw new ValidationError('no such Action', `records.${index}.action`);
+            throw error;
+          });
+          knownActions.add(input.action);
+        }
+        rows.push(await loggedRow(workspaceId, input, `records.${index}.`));
       }
-      const id = randomUUID();
-      await repository.insert({
-        id,
-        workspaceId,
-        actionId: input.action,
-        sessionId: input.session ?? null,
-        input: input.input,
-        output: input.output,
-        fullPromptSent: (input.full_prompt_sent ?? []) as PromptMessage[],
-        model: input.model ?? null,
-        modelProvider: input.model_provider ?? null,
-        numInputTokens: input.num_input_tokens ?? null,
-        numOutputTokens: input.num_output_tokens ?? null,
-        latencyMs: input.latency_ms ?? null,
-        extUserId: input.ext_user_id ?? null,
-        metadata: input.metadata ?? {},
-        source: input.source ?? 'api',
-      });
-      const row = await repository.find(workspaceId, id);
-      return presentGeneration(row!);
+      await repository.insertMany(rows);
+      return { data: rows.map((row) => ({ guid: row.id })) };
     },
 
     async listForAction(workspaceId: string, actionId: string, pagination: Pagination) {

@@ -1,0 +1,91 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { CompletedExchange } from './interaction.js';
+import type { FromLogWorker, LogWorkerData, ToLogWorker } from './log-worker.js';
+import type { GatewayMetrics } from './metrics.js';
+
+/**
+ * The worker, built (`dist/…/log-worker.js`) or from the sources (tests, `npm run dev`): a worker
+ * thread does not inherit tsx's loader, so a `.ts` worker first registers tsx, then loads the file.
+ */
+function startWorker(workerData: LogWorkerData): Worker {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const url = new URL(`./log-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSources) return new Worker(url, { workerData });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const source = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(source, { eval: true, workerData });
+}
+
+/**
+ * The proxy's side of logging: an ended exchange is handed to the log worker (one message, copied)
+ * and that is all the request pays. The worker's counts feed the metrics; its warnings the log. A
+ * worker that falls behind cannot make memory grow: beyond the queue limit exchanges are dropped here.
+ */
+export function createLogPipeline(options: {
+  serviceUrl: string;
+  queueLimit: number;
+  metrics: GatewayMetrics;
+  logger: Logger;
+}) {
+  const { metrics, logger } = options;
+  const worker = startWorker({ serviceUrl: options.serviceUrl, queueLimit: options.queueLimit });
+  worker.unref();
+  let inFlight = 0;
+  let depth = 0;
+  let lastWarning = 0;
+  let closed: (() => void) | undefined;
+
+  function dropped(reason: string, data: Record<string, unknown> = {}) {
+    metrics.logsDropped.inc({ reason });
+    const now = Date.now();
+    if (now - lastWarning < 1000) return;
+    lastWarning = now;
+    logger.warn({ reason, ...data }, 'interaction not logged');
+  }
+
+  worker.on('message', (message: FromLogWorker) => {
+    if (message.type === 'report') {
+      inFlight -= message.received;
+      depth = message.depth;
+      metrics.queueDepth.set(depth + inFlight);
+      if (message.sent > 0) metrics.logsSent.inc(message.sent);
+      for (const [reason, count] of Object.entries(message.dropped)) metrics.logsDropped.inc({ reason }, count);
+    } else if (message.type === 'warn') {
+      logger.warn(message.data, message.message);
+    } else {
+      closed?.();
+    }
+  });
+  worker.on('error', (error) => logger.error({ err: error.message }, 'the log worker failed'));
+
+  const send = (message: ToLogWorker) => worker.postMessage(message);
+
+  return {
+    record(exchange: CompletedExchange): void {
+      if (depth + inFlight >= options.queueLimit) return dropped('queue_full');
+      inFlight += 1;
+      send({ type: 'exchange', exchange });
+    },
+
+    /** An exchange without the x-svc headers: proxied, never logged (CONTRACT §9), counted. */
+    unattributed(): void {
+      dropped('no_credentials', { why: 'x-svc-api-key and x-svc-action-guid are required for logging' });
+    },
+
+    /** Exchanges waiting to be logged, as last reported (those on their way to the worker included). */
+    depth: () => depth + inFlight,
+
+    /** Lets the worker send what it holds (at most `timeoutMs`), then stops it. */
+    async close(timeoutMs = 5_000): Promise<void> {
+      await new Promise<void>((resolve) => {
+        closed = resolve;
+        send({ type: 'close', timeoutMs });
+        setTimeout(resolve, timeoutMs + 1_000).unref();
+      });
+      await worker.terminate();
+    },
+  };
+}
+
+export type LogPipeline = ReturnType<typeof createLogPipeline>;

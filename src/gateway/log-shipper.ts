@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { type CompletedExchange, type DataRecord, toDataRecord } from './interaction.js';
+import { type ServiceClient, ServiceRejectedError } from './service-client.js';
+
+type Entry = { key: string; record: DataRecord; attempts: number };
+
+/** What the shipper reports: counts for the metrics and lines for the gateway's log. */
+export type ShipperEvents = {
+  sent(count: number): void;
+  dropped(reason: string, count: number): void;
+  depth(entries: number): void;
+  warn(data: Record<string, unknown>, message: string): void;
+};
+
+export type LogShipperOptions = {
+  service: ServiceClient;
+  events: ShipperEvents;
+  /** Entries waiting at most; beyond it new interactions are dropped (and counted). */
+  queueLimit: number;
+  batchSize?: number;
+  flushIntervalMs?: number;
+  /** Sends of one entry before it is dropped while the service keeps failing. */
+  maximumAttempts?: number;
+  /** How long a key-and-Action verdict is trusted. */
+  validityMs?: number;
+};
+
+/** A short, one-way name for a key in the gateway's own log: never the key itself. */
+export function keyFingerprint(key: string): string {
+  return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * Ships interactions to the service off the hot path (CONTRACT §9): queued when the response has
+ * ended, converted to data records, checked (is the key valid, can it see the Action? cached), and
+ * sent in batches per key. While the service is down, batches wait with exponential backoff and are
+ * dropped after `maximumAttempts`; the queue is bounded, so memory never grows without bound.
+ */
+export function createLogShipper(options: LogShipperOptions) {
+  const { service, events } = options;
+  const batchSize = options.batchSize ?? 200;
+  const flushIntervalMs = options.flushIntervalMs ?? 50;
+  const maximumAttempts = options.maximumAttempts ?? 8;
+  const validityMs = options.validityMs ?? 60_000;
+  const queue: Entry[] = [];
+  const verdicts = new Map<string, { allowed: boolean; until: number }>();
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> | undefined;
+  let failures = 0;
+  let retryAt = 0;
+  let lastWarning = 0;
+
+  /** At most one warning a second about dropped logs: a dead service must not flood the log. */
+  function warnDropped(reason: string, count: number, detail: Record<string, unknown> = {}) {
+    events.dropped(reason, count);
+    const now = Date.now();
+    if (now - lastWarning < 1000) return;
+    lastWarning = now;
+    events.warn({ reason, count, ...detail }, 'interaction not logged');
+  }
+
+  function schedule(delayMs = flushIntervalMs) {
+    if (timer || queue.length === 0) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void flush();
+    }, delayMs);
+    timer.unref();
+  }
+
+  async function allowed(key: string, action: string): Promise<boolean> {
+    const cacheKey = `${keyFingerprint(key)}:${action}`;
+    const cached = verdicts.get(cacheKey);
+    if (cached && cached.until > Date.now()) return cached.allowed;
+    const verdict = await service.canLog(key, action);
+    if (verdicts.size > 10_000) verdicts.clear();
+    // A refusal is trusted for less time: a key may be created just after its first use.
+    verdicts.set(cacheKey, { allowed: verdict, until: Date.now() + (verdict ? validityMs : validityMs / 6) });
+    return verdict;
+  }
+
+  /** Takes up to one batch of entries that share the first entry's key, in queue order. */
+  function takeBatch(): Entry[] {
+    const key = queue[0]!.key;
+    const batch: Entry[] = [];
+    for (let index = 0; index < queue.length && batch.length < batchSize; ) {
+      if (queue[index]!.key === key) batch.push(...queue.splice(index, 1));
+      else index++;
+    }
+    return batch;
+  }
+
+  async function send(batch: Entry[]): Promise<void> {
+    const key = batch[0]!.key;
+    const sendable: Entry[] = [];
+    for (const entry of batch) {
+      if (await allowed(key, entry.record.action)) sendable.push(entry);
+      else
+        warnDropped('rejected', 1, {
+          key: keyFingerprint(key),
+          action: entry.record.action,
+          why: 'the x-svc-api-key is invalid or cannot see the Action',
+        });
+    }
+    if (sendable.length === 0) return;
+    try {
+      await service.logBatch(
+        key,
+        sendable.map((entry) => entry.record),
+      );
+      events.sent(sendable.length);
+    } catch (error) {
+      if (!(error instanceof ServiceRejectedError)) throw error;
+      warnDropped('rejected', sendable.length, { key: keyFingerprint(key), why: error.message });
+    }
+  }
+
+  async function flushOnce(): Promise<void> {
+    while (queue.length > 0 && Date.now() >= retryAt) {
+      const batch = takeBatch();
+      try {
+        await send(batch);
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        retryAt = Date.now() + Math.min(250 * 2 ** (failures - 1), 30_000);
+        const kept = batch.filter((entry) => ++entry.attempts < maximumAttempts);
+        if (kept.length < batch.length) warnDropped('retries_exhausted', batch.length - kept.length);
+        else if (failures === 1)
+          events.warn({ err: (error as Error).message }, 'service unavailable; logs wait');
+        queue.unshift(...kept);
+      }
+    }
+  }
+
+  function flush(): Promise<void> {
+    flushing ??= flushOnce().finally(() => {
+      flushing = undefined;
+      events.depth(queue.length);
+      schedule(Math.max(flushIntervalMs, retryAt - Date.now()));
+    });
+    return flushing;
+  }
+
+  return {
+    /** Queues an ended exchange as a data record (in the log worker, off the proxy's thread). */
+    record(exchange: CompletedExchange): void {
+      if (queue.length >= options.queueLimit) {
+        warnDropped('queue_full', 1);
+        return;
+      }
+      try {
+        queue.push({ key: exchange.serviceKey, record: toDataRecord(exchange), attempts: 0 });
+      } catch (error) {
+        events.warn({ err: (error as Error).message }, 'interaction could not be read for logging');
+        return;
+      }
+      events.depth(queue.length);
+      if (queue.length >= batchSize) void flush();
+      else schedule();
+    },
+
+    depth: () => queue.length,
+
+    /** Sends what is queued, waiting at most `timeoutMs` (shutdown). */
+    async close(timeoutMs = 5_000): Promise<void> {
+      clearTimeout(timer);
+      const deadline = Date.now() + timeoutMs;
+      while (queue.length > 0 && Date.now() < deadline) {
+        retryAt = Math.min(retryAt, Date.now());
+        await flush();
+        if (queue.length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      clearTimeout(timer);
+      if (queue.length > 0) warnDropped('retries_exhausted', queue.splice(0).length);
+      events.depth(0);
+    },
+  };
+}
+
+export type LogShipper = ReturnType<typeof createLogShipper>;

@@ -1,0 +1,368 @@
+import { Writable } from 'node:stream';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayConfig } from '../../src/config.js';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { generations } from '../../src/platform/database/schema.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { type ChatUpstream, startChatUpstream } from '../helpers/chat-upstream.js';
+import { createAction, eventually, listen, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
+
+const context = useTestWorkspace();
+const providerKey = 'sk-canary-provider-key-7f3a9c';
+
+let upstream: ChatUpstream;
+let serviceUrl: string;
+let gateway: Gateway;
+let gatewayUrl: string;
+let gatewayLogs: string[];
+let action: { guid: string; slug: string };
+
+async function startGateway(service: string, overrides: Partial<GatewayConfig> = {}) {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const config: GatewayConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    upstream: `${upstream.url}/v1`,
+    serviceUrl: service,
+    queueLimit: 1_000,
+    bodyLimitBytes: 1_000_000,
+    logLevel: 'debug',
+    ...overrides,
+  };
+  const started = createGateway(config, createLogger(config, destination));
+  const url = await started.listen(0, '127.0.0.1');
+  return { gateway: started, url, lines };
+}
+
+function openai(headers: Record<string, string> = {}) {
+  return new OpenAI({
+    apiKey: providerKey,
+    baseURL: `${gatewayUrl}/v1`,
+    maxRetries: 0,
+    defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid, ...headers },
+  });
+}
+
+/** The data records of the Action, newest first, once there are `count` of them. */
+async function loggedRecords(count: number, actionGuid = action.guid) {
+  return eventually(async () => {
+    const response = await context.client.get(`/v1/actions/${actionGuid}/data?limit=100`);
+    return response.body.total_count >= count ? response.body.data : undefined;
+  });
+}
+
+beforeAll(async () => {
+  upstream = await startChatUpstream();
+  serviceUrl = await listen(context.test);
+  action = await createAction(context.client, { name: 'Gateway logs', slug: 'gateway-logs' });
+  ({ gateway, url: gatewayUrl, lines: gatewayLogs } = await startGateway(serviceUrl));
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+describe('gateway pass-through (CONTRACT §9)', () => {
+  it('forwards a completion unchanged with the caller’s Bearer and logs it to the Action', async () => {
+    const before = (await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count;
+    const { data: completion, response } = await openai()
+      .chat.completions.create({
+        model: 'gpt-test',
+        messages: [{ role: 'user', content: 'hello there' }],
+        temperature: 0.3,
+      })
+      .withResponse();
+    expect(completion.choices[0]!.message.content).toBe('echo: hello there');
+    expect(response.headers.get('x-request-id')).toBe('req-ok');
+    expect(response.headers.get('connection')).not.toBe('keep-alive, x-request-id');
+
+    const call = upstream.calls.at(-1)!;
+    expect(call.path).toBe('/v1/chat/completions');
+    expect(call.body).toEqual({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'hello there' }],
+      temperature: 0.3,
+    });
+    expect(call.headers.authorization).toBe(`Bearer ${providerKey}`);
+    expect(call.headers['x-svc-api-key']).toBeUndefined();
+    expect(call.headers['x-svc-action-guid']).toBeUndefined();
+
+    const [record] = await loggedRecords(before + 1);
+    expect(record).toMatchObject({
+      output: 'echo: hello there',
+      model: 'gpt-test',
+      num_input_tokens: 11,
+      num_output_tokens: 7,
+      source: 'gateway',
+      full_prompt_sent: [{ role: 'user', content: 'hello there' }],
+      metadata: { status: 200, stream: false, finish_reason: 'stop' },
+    });
+    expect(record.latency_ms).toEqual(expect.any(Number));
+  });
+
+  it('streams chunk by chunk and logs the reassembled output, counting tokens when no usage is sent', async () => {
+    const before = (await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count;
+    const stream = await openai().chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'stream this please' }],
+      stream: true,
+    });
+    let text = '';
+    let chunks = 0;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      chunks += 1;
+    }
+    expect(text).toBe('echo: stream this please');
+    expect(chunks).toBeGreaterThan(4);
+    const [record] = await loggedRecords(before + 1);
+    expect(record).toMatchObject({
+      output: 'echo: stream this please',
+      metadata: { stream: true, usage_estimated: true },
+    });
+    expect(record.num_output_tokens).toBeGreaterThan(0);
+
+    const withUsage = await openai().chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'count me' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    for await (const _chunk of withUsage);
+    const [counted] = await loggedRecords(before + 2);
+    expect(counted).toMatchObject({ output: 'echo: count me', num_input_tokens: 11, num_output_tokens: 7 });
+    expect(counted.metadata.usage_estimated).toBeUndefined();
+  });
+
+  it('passes upstream 400, 429 and 500 through unchanged and logs their status', async () => {
+    const before = (await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count;
+    for (const status of [400, 429, 500]) {
+      const failure = await openai()
+        .chat.completions.create({ model: `fail-${status}`, messages: [{ role: 'user', content: 'x' }] })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(OpenAI.APIError);
+      const apiError = failure as InstanceType<typeof OpenAI.APIError>;
+      expect(apiError.status).toBe(status);
+      expect(apiError.message).toContain(`upstream says ${status}`);
+      expect(apiError.headers?.get('x-request-id')).toBe(`req-${status}`);
+      if (status === 429) expect(apiError.headers?.get('retry-after')).toBe('7');
+    }
+    const records = await loggedRecords(before + 3);
+    const logged = records.filter((record: { model: string }) => record.model?.startsWith('fail-'));
+    expect(logged.map((record: { metadata: { status: number } }) => record.metadata.status).sort()).toEqual([
+      400, 429, 500,
+    ]);
+    expect(logged[0].metadata.error).toEqual({
+      type: 'upstream_error',
+      code: expect.stringMatching(/^code_/),
+    });
+    expect(JSON.stringify(logged)).not.toContain('upstream says');
+  });
+
+  it('aborts the upstream when the client leaves mid-stream and logs the partial output as incomplete', async () => {
+    const other = await createAction(context.client, { name: 'Disconnects' });
+    const controller = new AbortController();
+    const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${providerKey}`,
+        'content-type': 'application/json',
+        'x-svc-api-key': context.client.apiKey,
+        'x-svc-action-guid': other.guid,
+      },
+      body: JSON.stringify({
+        model: 'slow',
+        stream: true,
+        messages: [{ role: 'user', content: 'a b c d e f g h i j' }],
+      }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('"echo: "')) received += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const call = upstream.calls.at(-1)!;
+    await eventually(async () => (call.aborted ? true : undefined));
+    const [record] = await loggedRecords(1, other.guid);
+    expect(record.metadata).toMatchObject({ incomplete: true, stream: true });
+    expect('echo: a b c d e f g h i j'.startsWith(record.output)).toBe(true);
+    expect(record.output.length).toBeLessThan('echo: a b c d e f g h i j'.length);
+  });
+
+  it('passes GET /models through and answers /healthz and /metrics', async () => {
+    const models = await openai().models.list();
+    expect(models.data.map((model) => model.id)).toEqual(['gpt-test']);
+    expect(await (await fetch(`${gatewayUrl}/healthz`)).json()).toEqual({ status: 'ok' });
+    const metrics = await (await fetch(`${gatewayUrl}/metrics`)).text();
+    expect(metrics).toMatch(/lectern_gateway_requests_total\{route="chat",status="200"\} \d+/);
+    expect(metrics).toContain('lectern_gateway_overhead_seconds_bucket');
+    expect(metrics).toContain('lectern_gateway_upstream_duration_seconds_count');
+    expect(metrics).toContain('lectern_gateway_log_queue_depth');
+    expect(metrics).toContain('lectern_gateway_logs_sent_total');
+    expect((await fetch(`${gatewayUrl}/nothing`)).status).toBe(404);
+  });
+});
+
+describe('gateway logging rules', () => {
+  it('never logs with an invalid key or an Action the key cannot see, and says so in its own log', async () => {
+    const stranger = await newWorkspace(context.test);
+    const foreign = await createAction(stranger);
+    const cases: Record<string, string>[] = [
+      { 'x-svc-api-key': 'lec_not_a_real_key_000000000000000000000', 'x-svc-action-guid': action.guid },
+      { 'x-svc-action-guid': foreign.guid },
+    ];
+    const before = (await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count;
+    for (const headers of cases) {
+      const completion = await openai(headers).chat.completions.create({
+        model: 'gpt-test',
+        messages: [{ role: 'user', content: 'not logged' }],
+      });
+      expect(completion.choices[0]!.message.content).toBe('echo: not logged');
+    }
+    await eventually(async () =>
+      gatewayLogs.some((line) => line.includes('cannot see the Action')) ? true : undefined,
+    );
+    expect((await stranger.get(`/v1/actions/${foreign.guid}/data`)).body.total_count).toBe(0);
+    expect((await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count).toBe(before);
+    // Counts reach the metrics with the log worker's next report.
+    await eventually(async () => {
+      const metrics = await (await fetch(`${gatewayUrl}/metrics`)).text();
+      return /lectern_gateway_logs_dropped_total\{reason="rejected"\} [1-9]/.test(metrics) ? true : undefined;
+    });
+  });
+
+  it('proxies requests without the x-svc headers and counts them as unattributed', async () => {
+    const bare = new OpenAI({ apiKey: providerKey, baseURL: `${gatewayUrl}/v1`, maxRetries: 0 });
+    const completion = await bare.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'anon' }],
+    });
+    expect(completion.choices[0]!.message.content).toBe('echo: anon');
+    const metrics = await (await fetch(`${gatewayUrl}/metrics`)).text();
+    expect(metrics).toMatch(/lectern_gateway_logs_dropped_total\{reason="no_credentials"\} [1-9]/);
+  });
+
+  it('answers the client unaffected while the service is down; logs wait and are dropped, counted', async () => {
+    const down = await startGateway('http://127.0.0.1:9');
+    try {
+      const client = new OpenAI({
+        apiKey: providerKey,
+        baseURL: `${down.url}/v1`,
+        maxRetries: 0,
+        defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid },
+      });
+      for (let index = 0; index < 3; index++) {
+        const completion = await client.chat.completions.create({
+          model: 'gpt-test',
+          messages: [{ role: 'user', content: 'still fine' }],
+        });
+        expect(completion.choices[0]!.message.content).toBe('echo: still fine');
+      }
+      await eventually(async () =>
+        down.lines.some((line) => line.includes('service unavailable')) ? true : undefined,
+      );
+      await eventually(async () => (down.gateway.shipper.depth() === 3 ? true : undefined));
+    } finally {
+      await down.gateway.close();
+    }
+    const metrics = await down.gateway.metrics.registry.metrics();
+    expect(metrics).toMatch(/lectern_gateway_logs_dropped_total\{reason="retries_exhausted"\} 3/);
+    expect(down.gateway.shipper.depth()).toBe(0);
+  });
+});
+
+describe('managed prompts (model "action:<slug>")', () => {
+  it('renders the Action’s messages and model from variables, forwards them and logs to that Action', async () => {
+    await context.client.post('/v1/providers', {
+      provider: 'openai-compatible',
+      url: `${upstream.url}/v1`,
+      nickname: 'up',
+    });
+    const managed = await createAction(context.client, {
+      name: 'Managed',
+      slug: 'managed-greeting',
+      model: 'up/gpt-managed',
+      system_message: 'You are terse.',
+      prompt: 'Greet {{name}}',
+      model_config: { temperature: 0.1 },
+    });
+    await context.client.put(`/v1/actions/${managed.guid}`, { prompt: 'Welcome {{name}}' });
+    await context.client.post(`/v1/actions/${managed.guid}/deploy`, { version: 2, environment: 'staging' });
+    const client = new OpenAI({
+      apiKey: providerKey,
+      baseURL: `${gatewayUrl}/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-svc-api-key': context.client.apiKey },
+    });
+    const body = { model: 'action:managed-greeting', messages: [], variables: { name: 'Ada' } } as never;
+    const completion = await client.chat.completions.create(body);
+    expect(completion.choices[0]!.message.content).toBe('echo: Greet Ada');
+    const call = upstream.calls.at(-1)!;
+    expect(call.body).toMatchObject({
+      model: 'gpt-managed',
+      temperature: 0.1,
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Greet Ada' },
+      ],
+    });
+    expect(call.body.variables).toBeUndefined();
+    expect(call.body.headers).toBeUndefined();
+    expect(call.headers.authorization).toBe(`Bearer ${providerKey}`);
+
+    const staged = await client.chat.completions.create({
+      ...(body as object),
+      model: 'action:managed-greeting@staging',
+    } as never);
+    expect(staged.choices[0]!.message.content).toBe('echo: Welcome Ada');
+    const records = await loggedRecords(2, managed.guid);
+    expect(records.map((record: { output: string }) => record.output).sort()).toEqual([
+      'echo: Greet Ada',
+      'echo: Welcome Ada',
+    ]);
+    expect(records[0]).toMatchObject({ input: { name: 'Ada' }, source: 'gateway', model: 'gpt-managed' });
+
+    const unknown = await client.chat.completions
+      .create({ model: 'action:no-such-action', messages: [] } as never)
+      .catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ status: 404 });
+    const withoutKey = await new OpenAI({
+      apiKey: providerKey,
+      baseURL: `${gatewayUrl}/v1`,
+      maxRetries: 0,
+    }).chat.completions
+      .create({ model: 'action:managed-greeting', messages: [] } as never)
+      .catch((error: unknown) => error);
+    expect(withoutKey).toMatchObject({ status: 400 });
+  });
+
+  it('keeps both keys out of the gateway’s log, its error bodies and the stored rows', async () => {
+    const everything = gatewayLogs.join('\n');
+    expect(everything).not.toContain(providerKey);
+    expect(everything).not.toContain(context.client.apiKey);
+    const rows = await context.test.platform.database.database.select().from(generations);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(providerKey);
+    expect(stored).not.toContain(context.client.apiKey);
+    const error = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${providerKey}`,
+        'x-svc-api-key': context.client.apiKey,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ model: 'action:no-such-action', messages: [] }),
+    });
+    const text = await error.text();
+    expect(text).not.toContain(providerKey);
+    expect(text).not.toContain(context.client.apiKey);
+  });
+});

@@ -1,0 +1,109 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the upstream received: the gateway must pass the body through and strip its own headers. */
+export type UpstreamCall = {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+  aborted: boolean;
+};
+
+export type ChatUpstream = { url: string; calls: UpstreamCall[]; close(): Promise<void> };
+
+const words = (text: string) => text.split(/(?<= )/);
+
+/**
+ * A local chat-completions provider for gateway tests. The reply is "echo: <last user text>"; the
+ * model name chooses a behaviour: `fail-400`, `fail-429`, `fail-500` answer errors, `slow` streams one
+ * word every 100 ms (for disconnects). `stream_options.include_usage` adds a usage chunk, as OpenAI does.
+ */
+export async function startChatUpstream(): Promise<ChatUpstream> {
+  const calls: UpstreamCall[] = [];
+  const server: Server = createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk) => (raw += chunk));
+    request.on('end', () => {
+      const body = raw ? JSON.parse(raw) : {};
+      const call: UpstreamCall = { path: request.url!, headers: request.headers, body, aborted: false };
+      calls.push(call);
+      response.on('close', () => {
+        if (!response.writableFinished) call.aborted = true;
+      });
+      if (request.url === '/v1/models') {
+        response.setHeader('content-type', 'application/json');
+        return response.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-test', object: 'model' }] }));
+      }
+      const model = String(body.model);
+      const failure = /^fail-(\d+)$/.exec(model);
+      if (failure) {
+        const status = Number(failure[1]);
+        response.writeHead(status, {
+          'content-type': 'application/json',
+          'x-request-id': `req-${status}`,
+          ...(status === 429 && { 'retry-after': '7' }),
+        });
+        return response.end(
+          JSON.stringify({
+            error: { message: `upstream says ${status}`, type: 'upstream_error', code: `code_${status}` },
+          }),
+        );
+      }
+      const last = [...(body.messages ?? [])]
+        .reverse()
+        .find((message: { role: string }) => message.role === 'user');
+      const reply = `echo: ${typeof last?.content === 'string' ? last.content : ''}`;
+      const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
+      if (!body.stream) {
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          'x-request-id': 'req-ok',
+          connection: 'keep-alive',
+        });
+        return response.end(
+          JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            created: 1,
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }],
+            usage,
+          }),
+        );
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const parts = [
+        chunk({ role: 'assistant', content: '' }),
+        ...words(reply).map((word) => chunk({ content: word })),
+        chunk({}, 'stop'),
+      ];
+      if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) {
+        parts.push(
+          `data: ${JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model, choices: [], usage })}\n\n`,
+        );
+      }
+      parts.push('data: [DONE]\n\n');
+      const delayMs = model === 'slow' ? 100 : 0;
+      let index = 0;
+      const next = () => {
+        if (response.destroyed) return;
+        if (index === parts.length) return response.end();
+        response.write(parts[index++]);
+        setTimeout(next, delayMs);
+      };
+      next();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
