@@ -51,7 +51,12 @@ const modelPaths = new Set(['/models', '/v1/models']);
 export function createGateway(config: GatewayConfig, logger: Logger) {
   const metrics = createGatewayMetrics();
   const service = createServiceClient(config.serviceUrl);
-  const shipper = createLogPipeline({ serviceUrl: config.serviceUrl, queueLimit: config.queueLimit, metrics, logger });
+  const shipper = createLogPipeline({
+    serviceUrl: config.serviceUrl,
+    queueLimit: config.queueLimit,
+    metrics,
+    logger,
+  });
   const upstream = createUpstream(config.upstream);
 
   async function proxy(

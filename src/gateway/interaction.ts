@@ -92,11 +92,8 @@ function parseEventStream(text: string): ParsedResponse {
     if (typeof choice.delta?.content === 'string') content += choice.delta.content;
     for (const delta of (choice.delta?.tool_calls as (ToolCall & { index?: number })[]) ?? []) {
       const index = delta.index ?? toolCalls.length;
-      const call = (toolCalls[index] ??= {
-        id: delta.id,
-        type: 'function',
-        function: { name: '', arguments: '' },
-      });
+      toolCalls[index] ??= { id: delta.id, type: 'function', function: { name: '', arguments: '' } };
+      const call = toolCalls[index]!;
       if (delta.id) call.id = delta.id;
       if (delta.function?.name) call.function!.name += delta.function.name;
       if (delta.function?.arguments) call.function!.arguments += delta.function.arguments;

@@ -50,7 +50,8 @@ export function createLogPipeline(options: {
       depth = message.depth;
       metrics.queueDepth.set(depth + inFlight);
       if (message.sent > 0) metrics.logsSent.inc(message.sent);
-      for (const [reason, count] of Object.entries(message.dropped)) metrics.logsDropped.inc({ reason }, count);
+      for (const [reason, count] of Object.entries(message.dropped))
+        metrics.logsDropped.inc({ reason }, count);
     } else if (message.type === 'warn') {
       logger.warn(message.data, message.message);
     } else {
@@ -63,7 +64,10 @@ export function createLogPipeline(options: {
 
   return {
     record(exchange: CompletedExchange): void {
-      if (depth + inFlight >= options.queueLimit) return dropped('queue_full');
+      if (depth + inFlight >= options.queueLimit) {
+        dropped('queue_full');
+        return;
+      }
       inFlight += 1;
       send({ type: 'exchange', exchange });
     },

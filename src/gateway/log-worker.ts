@@ -10,7 +10,9 @@ import { createServiceClient } from './service-client.js';
  */
 export type LogWorkerData = { serviceUrl: string; queueLimit: number };
 
-export type ToLogWorker = { type: 'exchange'; exchange: CompletedExchange } | { type: 'close'; timeoutMs: number };
+export type ToLogWorker =
+  | { type: 'exchange'; exchange: CompletedExchange }
+  | { type: 'close'; timeoutMs: number };
 
 export type FromLogWorker =
   | { type: 'report'; received: number; depth: number; sent: number; dropped: Record<string, number> }
