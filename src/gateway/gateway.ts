@@ -16,8 +16,9 @@ function readBody(request: IncomingMessage, limitBytes: number): Promise<Buffer>
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      // Past the limit the rest is read and dropped, so the client still gets its 413.
       if (size > limitBytes) {
-        request.destroy();
+        chunks.length = 0;
         reject(new BodyTooLargeError());
       } else chunks.push(chunk);
     });
@@ -94,6 +95,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
       body = await readBody(request, config.bodyLimitBytes);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
+        response.setHeader('connection', 'close');
         return sendError(
           response,
           413,

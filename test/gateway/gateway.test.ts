@@ -211,6 +211,22 @@ describe('gateway pass-through (CONTRACT §9)', () => {
     expect(metrics).toContain('lectern_gateway_logs_sent_total');
     expect((await fetch(`${gatewayUrl}/nothing`)).status).toBe(404);
   });
+  it('answers 413 for a body over its limit, without forwarding it', async () => {
+    const small = await startGateway(serviceUrl, { bodyLimitBytes: 200 });
+    try {
+      const calls = upstream.calls.length;
+      const response = await fetch(`${small.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${providerKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: 'x'.repeat(1_000) }] }),
+      });
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('body_too_large');
+      expect(upstream.calls.length).toBe(calls);
+    } finally {
+      await small.gateway.close();
+    }
+  });
 });
 
 describe('gateway logging rules', () => {
