@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { BlobStore } from './blobs/blob-store.js';
+import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
@@ -9,6 +10,7 @@ import type { JobQueue } from './jobs/job-queue.js';
 import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
 import { createSigner, type Signer } from './signing.js';
 import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
+import { createRedisStreamBus } from './streams/redis-stream-bus.js';
 import type { StreamBus } from './streams/stream-bus.js';
 
 /** The infrastructure every feature builds on, chosen once at start-up (DESIGN.md §1). */
@@ -45,8 +47,12 @@ export async function createPlatform(
   const jobs = createDatabaseJobQueue(database.database, logger.child({ component: 'jobs' }), {
     exclusive: database.kind === 'pglite',
   });
-  const streams = createMemoryStreamBus();
-  const blobs = createFileBlobStore(path.join(config.dataDirectory, 'files'));
+  // Scale-out parts by configuration alone (DESIGN.md §1): with Redis a stream URL may be read on any
+  // node; with PostgreSQL every node reads the same file bytes.
+  const streams = config.redisUrl ? createRedisStreamBus(config.redisUrl) : createMemoryStreamBus();
+  const blobs = config.databaseUrl
+    ? createDatabaseBlobStore(database.database)
+    : createFileBlobStore(path.join(config.dataDirectory, 'files'));
   return {
     config,
     logger,

@@ -77,6 +77,9 @@ export async function startTestApp(
     LECTERN_DATA_DIR: temporaryDirectory(),
     LOG_LEVEL: 'trace',
     LECTERN_BASE_URL: 'http://lectern.test',
+    // The PostgreSQL pass runs the scale-out parts too: file bytes in PostgreSQL, streams in Redis.
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    ...(process.env.REDIS_URL && { REDIS_URL: process.env.REDIS_URL }),
     ...environment,
   });
   const logs: string[] = [];

@@ -1,12 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { BlobStore } from '../../src/platform/blobs/blob-store.js';
+import { createDatabaseBlobStore } from '../../src/platform/blobs/database-blob-store.js';
 import { createFileBlobStore } from '../../src/platform/blobs/file-blob-store.js';
 import { createSecretBox, loadOrCreateSecret } from '../../src/platform/secrets.js';
 import { createSigner } from '../../src/platform/signing.js';
 import { createMemoryStreamBus } from '../../src/platform/streams/memory-stream-bus.js';
-import type { StreamEvent } from '../../src/platform/streams/stream-bus.js';
+import { createRedisStreamBus } from '../../src/platform/streams/redis-stream-bus.js';
+import type { StreamBus, StreamEvent } from '../../src/platform/streams/stream-bus.js';
+import { databaseUrl, openTestDatabase } from '../helpers/test-app.js';
+
+const redisUrl = process.env.REDIS_URL || undefined;
 
 const directory = () => mkdtempSync(path.join(tmpdir(), 'lectern-primitives-'));
 
@@ -50,34 +57,59 @@ describe('secrets', () => {
   });
 });
 
-describe('file blob store', () => {
-  it('stores, reads and deletes bytes by key and refuses path tricks', async () => {
-    const store = createFileBlobStore(directory());
-    const data = Buffer.from([0, 1, 2, 255]);
-    await store.put('workspace-1/file-1', data);
-    expect(await store.get('workspace-1/file-1')).toEqual(data);
-    expect(await store.get('workspace-1/missing')).toBeUndefined();
-    await store.delete('workspace-1/file-1');
-    expect(await store.get('workspace-1/file-1')).toBeUndefined();
-    await expect(store.put('../escape', data)).rejects.toThrow(/Invalid blob key/);
-    await expect(store.get('/etc/passwd')).rejects.toThrow(/Invalid blob key/);
+const blobStores: [string, () => Promise<{ store: BlobStore; close(): Promise<void> }>][] = [
+  ['file', async () => ({ store: createFileBlobStore(directory()), close: async () => undefined })],
+  [
+    databaseUrl ? 'PostgreSQL' : 'PGlite',
+    async () => {
+      const handle = await openTestDatabase();
+      return { store: createDatabaseBlobStore(handle.database), close: () => handle.close() };
+    },
+  ],
+];
+
+describe.each(blobStores)('%s blob store', (_name, open) => {
+  it('stores, reads, replaces and deletes bytes by key and refuses path tricks', async () => {
+    const { store, close } = await open();
+    try {
+      const key = `workspace-${randomUUID()}/file-1`;
+      const data = Buffer.from([0, 1, 2, 255]);
+      await store.put(key, data);
+      expect(await store.get(key)).toEqual(data);
+      await store.put(key, Buffer.from('replaced'));
+      expect((await store.get(key))?.toString()).toBe('replaced');
+      expect(await store.get(`${key}-missing`)).toBeUndefined();
+      await store.delete(key);
+      expect(await store.get(key)).toBeUndefined();
+      await expect(store.put('../escape', data)).rejects.toThrow(/Invalid blob key/);
+      await expect(store.get('/etc/passwd')).rejects.toThrow(/Invalid blob key/);
+    } finally {
+      await close();
+    }
   });
 });
 
-describe('memory stream bus', () => {
-  async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-    const events: StreamEvent[] = [];
-    for await (const event of iterable) events.push(event);
-    return events;
-  }
+async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const events: StreamEvent[] = [];
+  for await (const event of iterable) events.push(event);
+  return events;
+}
 
+/** Redis runs with REDIS_URL (CI's PostgreSQL pass); two buses stand for two nodes. */
+const streamBuses: [string, () => StreamBus][] = [
+  ['memory', () => createMemoryStreamBus()],
+  ...(redisUrl ? [['Redis', () => createRedisStreamBus(redisUrl)] as [string, () => StreamBus]] : []),
+];
+
+describe.each(streamBuses)('%s stream bus', (_name, open) => {
   it('replays from the first token to a late reader and follows live ones', async () => {
-    const bus = createMemoryStreamBus();
-    await bus.create('s1', 60_000);
-    await bus.append('s1', { type: 'token', token: 'Hello' });
-    const reading = collect(bus.read('s1'));
-    await bus.append('s1', { type: 'token', token: ' world' });
-    await bus.append('s1', { type: 'end' });
+    const bus = open();
+    const id = `s1-${randomUUID()}`;
+    await bus.create(id, 60_000);
+    await bus.append(id, { type: 'token', token: 'Hello' });
+    const reading = collect(bus.read(id));
+    await bus.append(id, { type: 'token', token: ' world' });
+    await bus.append(id, { type: 'end' });
     expect(await reading).toEqual([
       { type: 'token', token: 'Hello' },
       { type: 'token', token: ' world' },
@@ -87,14 +119,17 @@ describe('memory stream bus', () => {
   });
 
   it('lets exactly one consumer claim a stream', async () => {
-    const bus = createMemoryStreamBus();
-    await bus.create('s2', 60_000);
-    const claims = await Promise.all([bus.claim('s2'), bus.claim('s2'), bus.claim('s2')]);
+    const bus = open();
+    const id = `s2-${randomUUID()}`;
+    await bus.create(id, 60_000);
+    const claims = await Promise.all([bus.claim(id), bus.claim(id), bus.claim(id)]);
     expect(claims.sort()).toEqual(['claimed', 'consumed', 'consumed']);
-    expect(await bus.claim('unknown')).toBe('unknown');
+    expect(await bus.claim(`unknown-${randomUUID()}`)).toBe('unknown');
     await bus.close();
   });
+});
 
+describe('memory stream bus', () => {
   it('forgets streams after their time to live', async () => {
     let now = 1_000;
     const bus = createMemoryStreamBus(() => now);
@@ -107,3 +142,41 @@ describe('memory stream bus', () => {
     await bus.close();
   });
 });
+
+// Registered only with REDIS_URL (CI's PostgreSQL pass): two buses stand for two nodes.
+if (redisUrl) {
+  describe('Redis stream bus', () => {
+    it('carries a stream across nodes: written on one, claimed once and read on another', async () => {
+      const nodeA = createRedisStreamBus(redisUrl!);
+      const nodeB = createRedisStreamBus(redisUrl!);
+      const id = `s4-${randomUUID()}`;
+      await nodeA.create(id, 60_000);
+      await nodeA.append(id, { type: 'token', token: 'across' });
+      expect(await nodeB.claim(id)).toBe('claimed');
+      expect(await nodeA.claim(id)).toBe('consumed');
+      const reading = collect(nodeB.read(id));
+      await nodeA.append(id, { type: 'end' });
+      expect(await reading).toEqual([{ type: 'token', token: 'across' }, { type: 'end' }]);
+      const controller = new AbortController();
+      const endless = `s5-${randomUUID()}`;
+      await nodeA.create(endless, 60_000);
+      const stopped = collect(nodeB.read(endless, controller.signal));
+      setTimeout(() => controller.abort(), 50);
+      expect(await stopped).toEqual([]);
+      await nodeA.close();
+      await nodeB.close();
+    });
+
+    it('expires streams and their claims with the time to live', async () => {
+      const bus = createRedisStreamBus(redisUrl!);
+      const id = `s6-${randomUUID()}`;
+      await bus.create(id, 150);
+      await bus.append(id, { type: 'token', token: 'soon gone' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await bus.claim(id)).toBe('unknown');
+      await bus.append(id, { type: 'token', token: 'not stored' });
+      expect(await collect(bus.read(id))).toEqual([]);
+      await bus.close();
+    });
+  });
+}

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -571,3 +572,17 @@ export const workflowRunBlocks = pgTable(
     uniqueIndex('workflow_run_blocks_block_unique').on(table.runId, table.blockId),
   ],
 );
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  // pg answers a Buffer, PGlite a Uint8Array: both become a Buffer over the same memory.
+  fromDriver: (value) =>
+    Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/** File bytes when the service runs on PostgreSQL without a bucket: every node reads the same blobs. */
+export const blobs = pgTable('blobs', {
+  key: text('key').primaryKey(),
+  data: bytea('data').notNull(),
+  createdAt: createdAt(),
+});

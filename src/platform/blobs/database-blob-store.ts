@@ -1,0 +1,29 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../database/connection.js';
+import { blobs } from '../database/schema.js';
+import { assertBlobKey, type BlobStore } from './blob-store.js';
+
+/**
+ * Blobs as `bytea` rows (DESIGN.md §1): with `DATABASE_URL` and no bucket, a file uploaded through one
+ * node is served by any other. Files are capped by LECTERN_FILE_LIMIT_BYTES, well within a row's 1 GB.
+ */
+export function createDatabaseBlobStore(database: Database): BlobStore {
+  return {
+    async put(key, data) {
+      assertBlobKey(key);
+      await database
+        .insert(blobs)
+        .values({ key, data })
+        .onConflictDoUpdate({ target: blobs.key, set: { data } });
+    },
+    async get(key) {
+      assertBlobKey(key);
+      const [row] = await database.select({ data: blobs.data }).from(blobs).where(eq(blobs.key, key));
+      return row?.data;
+    },
+    async delete(key) {
+      assertBlobKey(key);
+      await database.delete(blobs).where(eq(blobs.key, key));
+    },
+  };
+}
