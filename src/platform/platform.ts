@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -5,6 +6,7 @@ import type { BlobStore } from './blobs/blob-store.js';
 import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
+import { createBullmqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
@@ -12,6 +14,18 @@ import { createSigner, type Signer } from './signing.js';
 import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
 import { createRedisStreamBus } from './streams/redis-stream-bus.js';
 import type { StreamBus } from './streams/stream-bus.js';
+
+/**
+ * Nodes that share a database share a job queue: the prefix names the database (its host, port and
+ * name, never its credentials), or the data directory of an embedded one.
+ */
+function queuePrefix(config: Config): string {
+  if (!config.databaseUrl) {
+    return `lectern:${createHash('sha256').update(config.dataDirectory).digest('hex').slice(0, 12)}`;
+  }
+  const url = new URL(config.databaseUrl);
+  return `lectern:${url.hostname}:${url.port || '5432'}${url.pathname}`.replace(/[^A-Za-z0-9:_./-]/g, '_');
+}
 
 /** The infrastructure every feature builds on, chosen once at start-up (DESIGN.md §1). */
 export type Platform = {
@@ -44,9 +58,10 @@ export async function createPlatform(
   const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
   const secret = loadOrCreateSecret(config.secret, config.dataDirectory);
-  const jobs = createDatabaseJobQueue(database.database, logger.child({ component: 'jobs' }), {
-    exclusive: database.kind === 'pglite',
-  });
+  const jobLogger = logger.child({ component: 'jobs' });
+  const jobs = config.redisUrl
+    ? createBullmqJobQueue(config.redisUrl, jobLogger, { prefix: queuePrefix(config) })
+    : createDatabaseJobQueue(database.database, jobLogger, { exclusive: database.kind === 'pglite' });
   // Scale-out parts by configuration alone (DESIGN.md §1): with Redis a stream URL may be read on any
   // node; with PostgreSQL every node reads the same file bytes.
   const streams = config.redisUrl ? createRedisStreamBus(config.redisUrl) : createMemoryStreamBus();

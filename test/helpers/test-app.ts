@@ -45,7 +45,12 @@ export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop
 }
 
 /** An empty database of its own: a PGlite from the snapshot, or a new database on the PostgreSQL server. */
-export async function openEmptyDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+export async function openEmptyDatabase(): Promise<{
+  handle: DatabaseHandle;
+  /** Its PostgreSQL URL (undefined on PGlite). */
+  url?: string;
+  drop(): Promise<void>;
+}> {
   if (!databaseUrl) {
     const handle = await openTestDatabase();
     return { handle, drop: () => handle.close() };
@@ -54,6 +59,7 @@ export async function openEmptyDatabase(): Promise<{ handle: DatabaseHandle; dro
   const handle = await openDatabase({ databaseUrl: empty.url }, () => undefined);
   return {
     handle,
+    url: empty.url,
     async drop() {
       await handle.close().catch(() => undefined);
       await empty.drop();
@@ -202,12 +208,14 @@ export function useTestWorkspace(
   let drop = async (): Promise<unknown> => undefined;
   beforeAll(async () => {
     let database: DatabaseHandle | undefined;
+    let own: Awaited<ReturnType<typeof openEmptyDatabase>> | undefined;
     if (options.ownJobQueue && databaseUrl) {
-      const own = await openEmptyDatabase();
+      own = await openEmptyDatabase();
       database = own.handle;
       drop = own.drop;
     }
-    context.test = await startTestApp(environment, database);
+    // The app's configuration names its own database: nodes of one database share a job queue.
+    context.test = await startTestApp({ ...(own?.url && { DATABASE_URL: own.url }), ...environment }, database);
     context.client = await newWorkspace(context.test);
   });
   afterAll(async () => {
