@@ -215,7 +215,10 @@ export function useTestWorkspace(
       drop = own.drop;
     }
     // The app's configuration names its own database: nodes of one database share a job queue.
-    context.test = await startTestApp({ ...(own?.url && { DATABASE_URL: own.url }), ...environment }, database);
+    context.test = await startTestApp(
+      { ...(own?.url && { DATABASE_URL: own.url }), ...environment },
+      database,
+    );
     context.client = await newWorkspace(context.test);
   });
   afterAll(async () => {
