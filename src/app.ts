@@ -31,8 +31,13 @@ import { createServices, type Services } from './services.js';
 
 export type LecternApp = FastifyInstance & { services: Services };
 
+export type AppOptions = {
+  /** False on a worker node (`--role worker`): only the health routes answer; jobs do the work. */
+  api?: boolean;
+};
+
 /** The HTTP application over a platform; main.ts listens on it, tests inject into it. */
-export async function buildApp(platform: Platform): Promise<LecternApp> {
+export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<LecternApp> {
   const services = createServices(platform);
   const app = Fastify({
     loggerInstance: platform.logger as FastifyBaseLogger,
@@ -70,6 +75,19 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Ready when the database (and Redis, when configured) answer: a load balancer's check.
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const checks = await platform.checkReadiness();
+    const ready = Object.values(checks).every((check) => check === 'ok');
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+  // Streamed generations keep running after their client leaves; let them store their output.
+  app.addHook('onClose', () => services.runs.drain());
+  app.addHook('onClose', () => services.close());
+  if (options.api === false) {
+    await app.ready();
+    return Object.assign(app, { services }) as unknown as LecternApp;
+  }
 
   await app.register(
     async (v1) => {
@@ -97,10 +115,6 @@ export async function buildApp(platform: Platform): Promise<LecternApp> {
   });
   await app.register(streamRoutes(services.runs));
   await app.register(fileDownloadRoutes(services.files));
-  // Streamed generations keep running after their client leaves; let them store their output.
-  app.addHook('onClose', () => services.runs.drain());
-  app.addHook('onClose', () => services.close());
-
   if (platform.config.adminToken) {
     await app.register(adminRoutes(services.workspaces, platform.config.adminToken), { prefix: '/admin/v1' });
   }

@@ -11,7 +11,8 @@ import { createServices } from './services.js';
 
 const usage = `Usage: lectern <command>
 
-  serve                     start the service (default http://127.0.0.1:4000)
+  serve [--role ROLE]       start the service (default http://127.0.0.1:4000); ROLE is
+                            all (default), api (HTTP only) or worker (jobs; health routes only)
   gateway                   start the chat-completions gateway (default http://127.0.0.1:4001)
   workspace create NAME     create a workspace and print its first API key
   key create WORKSPACE      create an API key for a workspace (GUID or name)
@@ -22,12 +23,26 @@ Configuration comes from the environment; see README.md.
 The CLI opens the database itself: with the embedded default, stop the server first
 (or use the admin API, LECTERN_ADMIN_TOKEN).`;
 
-async function serve(): Promise<void> {
+type Role = 'all' | 'api' | 'worker';
+
+/** How long SIGTERM waits for requests, streams and jobs before the process exits anyway. */
+const shutdownLimitMs = 30_000;
+
+function roleOf(argv: string[]): Role {
+  const index = argv.indexOf('--role');
+  const role = index === -1 ? 'all' : argv[index + 1];
+  if (role !== 'all' && role !== 'api' && role !== 'worker') {
+    throw new ConfigError(`--role must be all, api or worker (got ${role ?? 'nothing'})`);
+  }
+  return role;
+}
+
+async function serve(role: Role): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig();
   const logger = createLogger(config);
   const platform = await createPlatform(config, logger);
-  const app = await buildApp(platform);
+  const app = await buildApp(platform, { api: role !== 'worker' });
   const bootstrap = await app.services.workspaces.bootstrap(config.initialApiKey);
   if (bootstrap.created) {
     const shown = config.initialApiKey ? '(the key given in LECTERN_INIT_API_KEY)' : bootstrap.apiKey;
@@ -35,11 +50,12 @@ async function serve(): Promise<void> {
       `\nLectern created workspace "default" and its first API key. It is shown only this once:\n\n  ${shown}\n\n`,
     );
   }
-  platform.jobs.start();
+  // An api node leaves jobs to worker nodes; it still enqueues them.
+  if (role !== 'api') platform.jobs.start();
   await app.listen({ port: config.port, host: config.host });
   const startupMs = Math.round(performance.now() - startedAt);
   logger.info(
-    { baseUrl: config.baseUrl, storage: platform.database.kind, startupMs },
+    { baseUrl: config.baseUrl, storage: platform.database.kind, role, startupMs },
     'Lectern is listening',
   );
 
@@ -48,6 +64,12 @@ async function serve(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, shutdownLimitMs).unref();
+    // Stops accepting; running requests and open streams finish (their generations are awaited),
+    // then jobs are released (a running one finishes or, past the drain time, is left to lapse).
     await app.close();
     await platform.close();
     await flushLogs(logger);
@@ -96,7 +118,7 @@ async function withServices<T>(
 
 async function main(argv: string[]): Promise<void> {
   const [command, subcommand, argument] = argv;
-  if (command === 'serve' || command === undefined) return serve();
+  if (command === 'serve' || command === undefined) return serve(roleOf(argv));
   if (command === 'gateway') return gateway();
   if (command === 'migrate') {
     const config = loadConfig();

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
-import { createBullmqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
@@ -14,18 +13,6 @@ import { createSigner, type Signer } from './signing.js';
 import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
 import { createRedisStreamBus } from './streams/redis-stream-bus.js';
 import type { StreamBus } from './streams/stream-bus.js';
-
-/**
- * Nodes that share a database share a job queue: the prefix names the database (its host, port and
- * name, never its credentials), or the data directory of an embedded one.
- */
-function queuePrefix(config: Config): string {
-  if (!config.databaseUrl) {
-    return `lectern:${createHash('sha256').update(config.dataDirectory).digest('hex').slice(0, 12)}`;
-  }
-  const url = new URL(config.databaseUrl);
-  return `lectern:${url.hostname}:${url.port || '5432'}${url.pathname}`.replace(/[^A-Za-z0-9:_./-]/g, '_');
-}
 
 /** The infrastructure every feature builds on, chosen once at start-up (DESIGN.md §1). */
 export type Platform = {
@@ -37,8 +24,22 @@ export type Platform = {
   blobs: BlobStore;
   signer: Signer;
   secretBox: SecretBox;
+  /** `ok` or the failure, for the database and (when configured) Redis. */
+  checkReadiness(): Promise<Record<string, string>>;
   close(): Promise<void>;
 };
+
+async function check(probe: () => Promise<unknown>): Promise<string> {
+  try {
+    await Promise.race([
+      probe(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 2 s')), 2_000).unref()),
+    ]);
+    return 'ok';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 export type PlatformOptions = {
   /** Tests pass an already-open database (a PGlite snapshot or a shared PostgreSQL). */
@@ -58,10 +59,9 @@ export async function createPlatform(
   const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
   const secret = loadOrCreateSecret(config.secret, config.dataDirectory);
-  const jobLogger = logger.child({ component: 'jobs' });
-  const jobs = config.redisUrl
-    ? createBullmqJobQueue(config.redisUrl, jobLogger, { prefix: queuePrefix(config) })
-    : createDatabaseJobQueue(database.database, jobLogger, { exclusive: database.kind === 'pglite' });
+  const jobs = createDatabaseJobQueue(database.database, logger.child({ component: 'jobs' }), {
+    exclusive: database.kind === 'pglite',
+  });
   // Scale-out parts by configuration alone (DESIGN.md §1): with Redis a stream URL may be read on any
   // node; with PostgreSQL every node reads the same file bytes.
   const streams = config.redisUrl ? createRedisStreamBus(config.redisUrl) : createMemoryStreamBus();
@@ -77,6 +77,13 @@ export async function createPlatform(
     blobs,
     signer: createSigner(secret),
     secretBox: createSecretBox(secret),
+    async checkReadiness() {
+      const [databaseCheck, redisCheck] = await Promise.all([
+        check(() => database.database.execute(sql`SELECT 1`)),
+        config.redisUrl ? check(() => streams.ping()) : Promise.resolve(undefined),
+      ]);
+      return { database: databaseCheck, ...(redisCheck && { redis: redisCheck }) };
+    },
     async close() {
       await jobs.stop();
       await streams.close();

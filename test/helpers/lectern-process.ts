@@ -19,9 +19,12 @@ export type ServingProcess = {
   stop(): Promise<number | null>;
 };
 
-/** Starts `lectern serve` on a free port; resolves once it listens. */
-export async function serve(environment: Record<string, string>): Promise<ServingProcess> {
-  const child = lectern(['serve'], { PORT: '0', ...environment });
+/** Starts `lectern serve` (with `args` such as `--role worker`) on a free port; resolves once it listens. */
+export async function serve(
+  environment: Record<string, string>,
+  args: string[] = [],
+): Promise<ServingProcess> {
+  const child = lectern(['serve', ...args], { PORT: '0', ...environment });
   let output = '';
   child.stderr!.on('data', (chunk) => (output += chunk));
   let listening: string | undefined;

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseHandle } from '../../src/platform/database/connection.js';
 import { jobs } from '../../src/platform/database/schema.js';
-import { createBullmqJobQueue } from '../../src/platform/jobs/bullmq-job-queue.js';
 import { createDatabaseJobQueue } from '../../src/platform/jobs/database-job-queue.js';
 import { defineJob, type JobQueue } from '../../src/platform/jobs/job-queue.js';
 import { openTestDatabase } from '../helpers/test-app.js';
@@ -194,95 +193,3 @@ describe('database job queue', () => {
     expect(seen).toEqual([1]);
   });
 });
-
-// Registered only with REDIS_URL (CI's PostgreSQL pass): the scale-out queue keeps the same promises.
-const redisUrl = process.env.REDIS_URL || undefined;
-if (redisUrl) {
-  describe('BullMQ job queue', () => {
-    const bullQueues: JobQueue[] = [];
-    afterAll(() => Promise.all(bullQueues.map((queue) => queue.stop())));
-    const newBullQueue = () => {
-      const queue = createBullmqJobQueue(redisUrl, logger, {
-        prefix: `lectern-test-${randomUUID()}`,
-        lockDurationMs: 3_000,
-      });
-      bullQueues.push(queue);
-      return queue;
-    };
-
-    it('runs a job with its validated payload, and refuses a bad payload at enqueue time', async () => {
-      const queue = newBullQueue();
-      const { definition, seen } = recordingJob(queue, 'echo');
-      queue.start();
-      await queue.enqueue(definition, { value: 7 });
-      await waitFor(() => seen.length === 1);
-      expect(seen).toEqual([7]);
-      await expect(queue.enqueue(definition, { value: 'seven' } as never)).rejects.toThrow();
-    });
-
-    it('retries with exponential backoff, then reports the final failure', async () => {
-      const queue = newBullQueue();
-      const definition = defineJob({
-        name: `flaky-${randomUUID()}`,
-        payload: z.object({}),
-        attempts: 3,
-        backoffMs: 20,
-        timeoutMs: 5_000,
-      });
-      const attempts: number[] = [];
-      const failures: string[] = [];
-      queue.register(
-        definition,
-        async (_payload, context) => {
-          attempts.push(context.attempt);
-          throw new Error(`boom ${context.attempt}`);
-        },
-        async (_payload, error) => void failures.push(error.message),
-      );
-      queue.start();
-      await queue.enqueue(definition, {});
-      await waitFor(() => failures.length === 1);
-      expect(attempts).toEqual([1, 2, 3]);
-      expect(failures).toEqual(['boom 3']);
-    });
-
-    it('fails an attempt that runs past its timeout and aborts its signal', async () => {
-      const queue = newBullQueue();
-      const definition = defineJob({
-        name: `slow-${randomUUID()}`,
-        payload: z.object({}),
-        attempts: 1,
-        backoffMs: 10,
-        timeoutMs: 100,
-      });
-      let aborted = false;
-      const failures: string[] = [];
-      queue.register(
-        definition,
-        async (_payload, context) => {
-          await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
-          aborted = true;
-        },
-        async (_payload, error) => void failures.push(error.message),
-      );
-      queue.start();
-      await queue.enqueue(definition, {});
-      await waitFor(() => failures.length === 1);
-      expect(aborted).toBe(true);
-      expect(failures[0]).toContain('timed out');
-    });
-
-    it('adds a job with a key once, however often it is enqueued', async () => {
-      const queue = newBullQueue();
-      const { definition, seen } = recordingJob(queue, 'keyed');
-      const key = `workflow-block:${randomUUID()}:1`;
-      const first = await queue.enqueue(definition, { value: 1 }, { key });
-      expect(await queue.enqueue(definition, { value: 2 }, { key })).toBe(first);
-      queue.start();
-      await waitFor(() => seen.length === 1);
-      expect(await queue.enqueue(definition, { value: 3 }, { key })).toBe(first);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(seen).toEqual([1]);
-    });
-  });
-}

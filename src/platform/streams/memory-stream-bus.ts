@@ -58,6 +58,7 @@ export function createMemoryStreamBus(now: () => number = Date.now): StreamBus {
         });
       }
     },
+    async ping() {},
     async close() {
       clearInterval(sweeper);
       for (const entry of streams.values()) for (const wake of entry.wake) wake();

@@ -104,6 +104,10 @@ export function createRedisStreamBus(redisUrl: string): StreamBus {
       }
     },
 
+    async ping() {
+      await redis.ping();
+    },
+
     async close() {
       for (const reader of readers) reader.disconnect();
       await redis.quit();

@@ -18,5 +18,7 @@ export type StreamBus = {
   claim(streamId: string): Promise<ClaimResult>;
   /** Every event from the first, then new ones as they come, ending after 'end' or 'error'. */
   read(streamId: string, signal?: AbortSignal): AsyncIterable<StreamEvent>;
+  /** Throws when the bus's store cannot be reached (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 };

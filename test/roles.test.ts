@@ -1,0 +1,87 @@
+import { expect, it } from 'vitest';
+import { lectern, serve } from './helpers/lectern-process.js';
+import { databaseUrl, eventually, startTestApp, useProcessEnvironment } from './helpers/test-app.js';
+
+const apiKey = 'lec_roles_test_key_0123456789abcdefghijklmn';
+const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey });
+
+async function call(baseUrl: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+it('answers /readyz with the state of the database (and Redis when configured)', async () => {
+  const test = await startTestApp();
+  try {
+    const response = await test.app.inject({ method: 'GET', url: '/readyz' });
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', ...(process.env.REDIS_URL && { redis: 'ok' }) },
+    });
+  } finally {
+    await test.close();
+  }
+});
+
+it('refuses an unknown role with a clear message', async () => {
+  const child = lectern(['serve', '--role', 'banana'], processEnvironment.values);
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  expect(code).toBe(1);
+  expect(stderr).toContain('--role must be all, api or worker');
+});
+
+it('serves only the health routes on a worker node', async () => {
+  const worker = await serve(processEnvironment.values, ['--role', 'worker']);
+  try {
+    expect((await fetch(`${worker.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${worker.baseUrl}/readyz`)).status).toBe(200);
+    expect((await call(worker.baseUrl, 'GET', '/v1/apps')).status).toBe(404);
+  } finally {
+    expect(await worker.stop()).toBe(0);
+  }
+}, 90_000);
+
+// Two processes on one database need PostgreSQL (an embedded data dir belongs to one process), so
+// this one is registered in the PostgreSQL pass only.
+if (databaseUrl)
+  it('leaves jobs to worker nodes: an api node queues an async run that a worker node then runs', async () => {
+    const api = await serve(processEnvironment.values, ['--role', 'api']);
+    try {
+      const app = await call(api.baseUrl, 'POST', '/v1/apps', { name: 'roles' });
+      const action = await call(api.baseUrl, 'POST', '/v1/actions/create', {
+        app: app.body.guid,
+        name: 'echo',
+        model: 'mock/echo',
+        prompt: '{{text}}',
+      });
+      const queued = await call(api.baseUrl, 'POST', `/v1/actions/${action.body.guid}/prompt`, {
+        input: { text: 'run by the worker' },
+        async_mode: true,
+      });
+      const resultPath = new URL(queued.body.result_url).pathname;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect((await call(api.baseUrl, 'GET', resultPath)).body.status).toBe('PENDING');
+      const worker = await serve(processEnvironment.values, ['--role', 'worker']);
+      try {
+        const done = await eventually(async () => {
+          const poll = await call(api.baseUrl, 'GET', resultPath);
+          return poll.body.status === 'SUCCESS' ? poll.body : undefined;
+        }, 30_000);
+        expect(done.msg).toBe('run by the worker');
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await api.stop();
+    }
+  }, 90_000);
