@@ -1,21 +1,11 @@
 import { expect, it } from 'vitest';
-import { lectern, serve } from './helpers/lectern-process.js';
+import { keyedCaller, lectern, serve } from './helpers/lectern-process.js';
 import { databaseUrl, eventually, startTestApp, useProcessEnvironment } from './helpers/test-app.js';
 
 const apiKey = 'lec_roles_test_key_0123456789abcdefghijklmn';
 const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey });
 
-async function call(baseUrl: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = keyedCaller(apiKey);
 
 it('answers /readyz with the state of the database (and Redis when configured)', async () => {
   const test = await startTestApp();

@@ -1,21 +1,11 @@
 import { expect, it } from 'vitest';
-import { serve } from '../helpers/lectern-process.js';
+import { keyedCaller, serve } from '../helpers/lectern-process.js';
 import { eventually, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_crash_test_key_0123456789abcdefghijklmnop';
 const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey });
 
-async function call(baseUrl: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = keyedCaller(apiKey);
 
 it('finishes an async run after the process is killed mid-job and started again', async () => {
   const first = await serve(processEnvironment.values);

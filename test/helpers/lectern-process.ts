@@ -54,3 +54,18 @@ export async function serve(
     },
   };
 }
+
+/** A JSON call over real HTTP to a `lectern serve` process with the given key. */
+export function keyedCaller(apiKey: string) {
+  return async (baseUrl: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+}
