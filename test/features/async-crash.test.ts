@@ -25,8 +25,7 @@ it('finishes an async run after the process is killed mid-job and started again'
   const resultPath = new URL(queued.body.result_url).pathname;
   await new Promise((resolve) => setTimeout(resolve, 700));
   expect((await call(first.baseUrl, 'GET', resultPath)).body.status).toBe('PENDING');
-  first.child.kill('SIGKILL');
-  await new Promise((resolve) => first.child.once('exit', resolve));
+  await first.kill();
 
   const second = await serve(processEnvironment.values);
   try {

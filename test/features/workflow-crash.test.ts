@@ -43,8 +43,7 @@ it('completes a workflow run after the process is killed mid-block and started a
   });
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect((await call(first.baseUrl, 'GET', resultPath)).body.status).toBe('PENDING');
-  first.child.kill('SIGKILL');
-  await new Promise((resolve) => first.child.once('exit', resolve));
+  await first.kill();
 
   const second = await serve(processEnvironment.values);
   try {

@@ -17,6 +17,8 @@ export type ServingProcess = {
   output(): string;
   /** SIGTERM; resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL, as a crash: nothing is drained or released. Resolves once the process is gone. */
+  kill(): Promise<void>;
 };
 
 /** Starts `lectern serve` (with `args` such as `--role worker`) on a free port; resolves once it listens. */
@@ -46,6 +48,11 @@ export async function serve(
     baseUrl,
     child,
     output: () => output,
+    async kill() {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
