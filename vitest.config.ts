@@ -1,8 +1,13 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// test/scale starts several `lectern serve` processes on one database: that needs PostgreSQL and
+// Redis (CI's second pass). Without them the files are not collected at all.
+const scaleOut = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(scaleOut ? [] : ['test/scale/**'])],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // Two cores: one PGlite per worker is the heavy part, so two workers use the machine fully.
