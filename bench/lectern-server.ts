@@ -29,6 +29,8 @@ export type BenchLectern = {
   /** POST with the bench key; throws unless the answer is 2xx. */
   post<Answer = { guid: string }>(route: string, body: unknown): Promise<Answer>;
   get<Answer>(route: string): Promise<Answer>;
+  /** Starts another node on the same database and environment (`lectern serve`); answers its address. */
+  addNode(): Promise<string>;
   stop(): Promise<void>;
 };
 
@@ -38,14 +40,16 @@ export type BenchLectern = {
  */
 export async function startBenchLectern(dataDirectory?: string): Promise<BenchLectern> {
   const database = await benchDatabase();
-  const lectern = await serve({
+  const environment = {
     ...(process.env as Record<string, string>),
     ...(database.url && { DATABASE_URL: database.url }),
     LECTERN_DATA_DIR: dataDirectory ?? mkdtempSync(path.join(tmpdir(), 'lectern-bench-')),
     LECTERN_INIT_API_KEY: benchApiKey,
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
-  });
+  };
+  const lectern = await serve(environment);
+  const extraNodes: Awaited<ReturnType<typeof serve>>[] = [];
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${benchApiKey}` };
   // biome-ignore lint/suspicious/noExplicitAny: the caller names the answer's type.
   const answer = async (route: string, response: Response): Promise<any> => {
@@ -61,8 +65,13 @@ export async function startBenchLectern(dataDirectory?: string): Promise<BenchLe
     async get(route) {
       return answer(route, await fetch(`${lectern.baseUrl}${route}`, { headers }));
     },
+    async addNode() {
+      const node = await serve(environment);
+      extraNodes.push(node);
+      return node.baseUrl;
+    },
     async stop() {
-      await lectern.stop();
+      await Promise.all([lectern.stop(), ...extraNodes.map((node) => node.stop())]);
       await database.drop();
     },
   };

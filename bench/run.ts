@@ -2,5 +2,6 @@
 await import('./run-overhead.js');
 await import('./workflow-latency.js');
 await import('./gateway.js');
+await import('./scale.js');
 await import('./search-latency.js');
 await import('./retrieval-quality.js');
