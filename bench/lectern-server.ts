@@ -84,3 +84,23 @@ export async function startUpstream(): Promise<{ url: string; stop(): Promise<nu
   const port = await new Promise<number>((resolve) => worker.once('message', resolve));
   return { url: `http://127.0.0.1:${port}/v1`, stop: () => worker.terminate() };
 }
+
+/**
+ * A Lectern (as `startBenchLectern`) whose workspace has the local OpenAI-compatible server as the
+ * provider `nickname`, so Actions may use `<nickname>/<any model>`; `stop` ends both.
+ */
+export async function startBenchLecternWithUpstream(
+  nickname: string,
+): Promise<BenchLectern & { upstreamUrl: string }> {
+  const upstream = await startUpstream();
+  const lectern = await startBenchLectern();
+  await lectern.post('/v1/providers', { provider: 'openai-compatible', url: upstream.url, nickname });
+  return {
+    ...lectern,
+    upstreamUrl: upstream.url,
+    async stop() {
+      await lectern.stop();
+      await upstream.stop();
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { benchApiKey, startBenchLectern, startUpstream } from './lectern-server.js';
+import { benchApiKey, startBenchLecternWithUpstream } from './lectern-server.js';
 import { format, measure, measurePair, percentile } from './measure.js';
 
 /**
@@ -22,12 +22,10 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 }
 
 async function main(): Promise<void> {
-  const upstream = await startUpstream();
-  const lectern = await startBenchLectern();
+  const lectern = await startBenchLecternWithUpstream('bench');
   try {
     const authorization = { authorization: `Bearer ${benchApiKey}` };
     const setUp = (route: string, body: unknown) => lectern.post(route, body);
-    await setUp('/v1/providers', { provider: 'openai-compatible', url: upstream.url, nickname: 'bench' });
     const app = await setUp('/v1/apps', { name: 'bench' });
     const action = await setUp('/v1/actions/create', {
       app: app.guid,
@@ -37,7 +35,7 @@ async function main(): Promise<void> {
     });
 
     const direct = () =>
-      post(`${upstream.url}/chat/completions`, {
+      post(`${lectern.upstreamUrl}/chat/completions`, {
         model: 'bench-model',
         messages: [{ role: 'user', content: 'Say hello' }],
       });
@@ -79,7 +77,6 @@ async function main(): Promise<void> {
     }
   } finally {
     await lectern.stop();
-    await upstream.stop();
   }
 }
 

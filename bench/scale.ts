@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { benchApiKey, startBenchLectern, startUpstream } from './lectern-server.js';
+import { benchApiKey, startBenchLecternWithUpstream } from './lectern-server.js';
 
 /**
  * Sync-run throughput with one node, then with two nodes on the same PostgreSQL (and Redis when
@@ -42,14 +42,8 @@ async function main(): Promise<void> {
     console.log('bench/scale: set DATABASE_URL (and REDIS_URL): several nodes share one PostgreSQL.');
     return;
   }
-  const upstream = await startUpstream();
-  const lectern = await startBenchLectern();
+  const lectern = await startBenchLecternWithUpstream('bench');
   try {
-    await lectern.post('/v1/providers', {
-      provider: 'openai-compatible',
-      url: upstream.url,
-      nickname: 'bench',
-    });
     const app = await lectern.post('/v1/apps', { name: 'scale' });
     const action = await lectern.post('/v1/actions/create', {
       app: app.guid,
@@ -72,7 +66,6 @@ async function main(): Promise<void> {
     console.log(`  ratio two / one: ${(two.perSecond / one.perSecond).toFixed(2)}×`);
   } finally {
     await lectern.stop();
-    await upstream.stop();
   }
 }
 

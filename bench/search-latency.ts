@@ -1,5 +1,5 @@
 import { createOfflineEmbedder } from '../src/retrieval/embedders/offline-embedder.js';
-import { startBenchLectern, startUpstream } from './lectern-server.js';
+import { startBenchLecternWithUpstream } from './lectern-server.js';
 import { format, measure, percentile } from './measure.js';
 
 /**
@@ -82,14 +82,8 @@ const sentence = (words: number) => {
 };
 
 async function main(): Promise<void> {
-  const upstream = await startUpstream();
-  const lectern = await startBenchLectern();
+  const lectern = await startBenchLecternWithUpstream('synthetic');
   try {
-    await lectern.post('/v1/providers', {
-      provider: 'openai-compatible',
-      url: upstream.url,
-      nickname: 'synthetic',
-    });
     const context = await lectern.post('/v1/contexts', {
       name: 'Synthetic',
       description: 'Zipf-distributed synthetic sentences',
@@ -167,7 +161,6 @@ async function main(): Promise<void> {
     );
   } finally {
     await lectern.stop();
-    await upstream.stop();
   }
 }
 
