@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 import pino from 'pino';
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig, loadGatewayConfig } from './config.js';
 import { AppError } from './errors.js';
-import { createGateway } from './gateway/gateway.js';
-import { openDatabase } from './platform/database/connection.js';
 import { createLogger, flushLogs } from './platform/logger.js';
-import { createPlatform } from './platform/platform.js';
-import { createServices } from './services.js';
+import type { createServices } from './services.js';
+
+// Each command loads only what it runs: the gateway never loads the service (AI SDK, retrieval,
+// database drivers), and the service never loads the gateway.
+const loadService = async () => ({
+  ...(await import('./app.js')),
+  ...(await import('./platform/platform.js')),
+  ...(await import('./services.js')),
+});
 
 const usage = `Usage: lectern <command>
 
@@ -41,6 +45,7 @@ async function serve(role: Role): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig();
   const logger = createLogger(config);
+  const { createPlatform, buildApp } = await loadService();
   const platform = await createPlatform(config, logger);
   const app = await buildApp(platform, { api: role !== 'worker' });
   const bootstrap = await app.services.workspaces.bootstrap(config.initialApiKey);
@@ -83,6 +88,7 @@ async function serve(role: Role): Promise<void> {
 async function gateway(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger(config);
+  const { createGateway } = await import('./gateway/gateway.js');
   const proxy = createGateway(config, logger);
   const address = await proxy.listen(config.port, config.host);
   // Printed at any log level: scripts and supervisors wait for this line.
@@ -108,6 +114,7 @@ async function withServices<T>(
   const config = loadConfig();
   // Offline commands print their result on stdout; their warnings go to stderr, written at once.
   const logger = createLogger({ logLevel: 'warn' }, pino.destination({ dest: 2, sync: true }));
+  const { createPlatform, createServices } = await loadService();
   const platform = await createPlatform(config, logger);
   try {
     return await work(createServices(platform));
@@ -125,6 +132,7 @@ async function main(argv: string[]): Promise<void> {
     const location = config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
       : { dataDirectory: config.dataDirectory };
+    const { openDatabase } = await import('./platform/database/connection.js');
     const handle = await openDatabase(location, (message) => console.warn(message));
     await handle.close();
     console.log(`Migrations applied (${handle.kind}).`);

@@ -1,13 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asyncRuns } from '../../src/platform/database/schema.js';
 import { createAction, eventually, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
-const context = useTestWorkspace();
-
-beforeAll(() => {
-  context.test.platform.jobs.start();
-});
+const context = useTestWorkspace({}, { startJobs: true });
 
 function resultPath(resultUrl: string): string {
   expect(resultUrl).toMatch(/^http:\/\/lectern\.test\/v1\/actions\/result\/[0-9a-f-]{36}$/);

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createAction,
   createApp,
@@ -8,11 +8,7 @@ import {
   useTestWorkspace,
 } from '../helpers/test-app.js';
 
-const context = useTestWorkspace();
-
-beforeAll(() => {
-  context.test.platform.jobs.start();
-});
+const context = useTestWorkspace({}, { startJobs: true });
 
 async function experimentFixture(split?: number) {
   const { client } = context;

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workflows } from '../../src/platform/database/schema.js';
 import {
   type Client,
@@ -11,11 +11,7 @@ import {
   useTestWorkspace,
 } from '../helpers/test-app.js';
 
-const context = useTestWorkspace();
-
-beforeAll(() => {
-  context.test.platform.jobs.start();
-});
+const context = useTestWorkspace({}, { startJobs: true });
 
 const local = (url: string) => url.replace('http://lectern.test', '');
 

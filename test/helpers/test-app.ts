@@ -199,6 +199,8 @@ export function useTestWorkspace(
      * allow-list), or not before it starts its worker, gets an empty database of its own there.
      */
     ownJobQueue?: boolean;
+    /** Starts the app's job worker with the app (files whose routes queue jobs: async runs, workflows). */
+    startJobs?: boolean;
   } = {},
 ): {
   test: TestApp;
@@ -220,6 +222,7 @@ export function useTestWorkspace(
       database,
     );
     context.client = await newWorkspace(context.test);
+    if (options.startJobs) context.test.platform.jobs.start();
   });
   afterAll(async () => {
     await context.test.close();
