@@ -38,6 +38,12 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: optionalText.pipe(z.url().optional()),
+  S3_REGION: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: optionalText.pipe(z.enum(['true', 'false']).optional()),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText,
   ANTHROPIC_API_KEY: optionalText,
@@ -48,6 +54,18 @@ export type ProviderFallbacks = {
   openai?: { key: string; url?: string };
   anthropic?: { key: string };
   google?: { key: string };
+};
+
+/** An S3-compatible bucket for uploaded files (AWS S3, MinIO, R2, …). */
+export type BucketConfig = {
+  name: string;
+  /** Unset for AWS itself; the service's URL otherwise. */
+  endpoint?: string;
+  region: string;
+  /** Unset: the AWS SDK's own chain (instance role, AWS_* variables, profile). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** `bucket` in the path rather than the host name, as MinIO and most self-hosted services need. */
+  forcePathStyle: boolean;
 };
 
 export type Config = {
@@ -67,6 +85,7 @@ export type Config = {
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
   databaseUrl?: string;
   redisUrl?: string;
+  bucket?: BucketConfig;
   providerFallbacks: ProviderFallbacks;
 };
 
@@ -86,6 +105,35 @@ function parseAllowList(value: string | undefined): string[] {
     }
   }
   return entries;
+}
+
+function bucketConfig(values: z.infer<typeof environmentSchema>): BucketConfig | undefined {
+  const named = Object.entries(values).filter(
+    ([name, value]) => name.startsWith('S3_') && value !== undefined,
+  );
+  if (!values.S3_BUCKET) {
+    if (named.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration: S3_BUCKET is required with ${named.map(([name]) => name).join(', ')}`,
+      );
+    }
+    return undefined;
+  }
+  if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
+  return {
+    name: values.S3_BUCKET,
+    endpoint: values.S3_ENDPOINT,
+    region: values.S3_REGION ?? 'us-east-1',
+    ...(values.S3_ACCESS_KEY_ID &&
+      values.S3_SECRET_ACCESS_KEY && {
+        credentials: { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY },
+      }),
+    forcePathStyle: values.S3_FORCE_PATH_STYLE
+      ? values.S3_FORCE_PATH_STYLE === 'true'
+      : Boolean(values.S3_ENDPOINT),
+  };
 }
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
@@ -119,6 +167,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     logLevel: values.LOG_LEVEL,
     databaseUrl: values.DATABASE_URL,
     redisUrl: values.REDIS_URL,
+    bucket: bucketConfig(values),
     providerFallbacks,
   };
 }

@@ -17,6 +17,9 @@ export const redactedPaths = [
   '*.apiKey',
   '*.secret',
   '*.encryptedKey',
+  'credentials',
+  '*.credentials',
+  '*.secretAccessKey',
   'body.key',
 ];
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -6,6 +7,7 @@ import type { BlobStore } from './blobs/blob-store.js';
 import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
+import { createBullmqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
@@ -13,6 +15,18 @@ import { createSigner, type Signer } from './signing.js';
 import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
 import { createRedisStreamBus } from './streams/redis-stream-bus.js';
 import type { StreamBus } from './streams/stream-bus.js';
+
+/**
+ * Nodes that share a database share a job queue: the prefix names the database (its host, port and
+ * name, never its credentials), or the data directory of an embedded one.
+ */
+function queuePrefix(config: Config): string {
+  if (!config.databaseUrl) {
+    return `lectern:${createHash('sha256').update(config.dataDirectory).digest('hex').slice(0, 12)}`;
+  }
+  const url = new URL(config.databaseUrl);
+  return `lectern:${url.hostname}:${url.port || '5432'}${url.pathname}`.replace(/[^A-Za-z0-9:_./-]/g, '_');
+}
 
 /** The infrastructure every feature builds on, chosen once at start-up (DESIGN.md §1). */
 export type Platform = {
@@ -59,15 +73,22 @@ export async function createPlatform(
   const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
   const secret = loadOrCreateSecret(config.secret, config.dataDirectory);
-  const jobs = createDatabaseJobQueue(database.database, logger.child({ component: 'jobs' }), {
-    exclusive: database.kind === 'pglite',
-  });
+  const jobLogger = logger.child({ component: 'jobs' });
+  const jobs = config.redisUrl
+    ? createBullmqJobQueue(config.redisUrl, jobLogger, { prefix: queuePrefix(config) })
+    : createDatabaseJobQueue(database.database, jobLogger, { exclusive: database.kind === 'pglite' });
   // Scale-out parts by configuration alone (DESIGN.md §1): with Redis a stream URL may be read on any
-  // node; with PostgreSQL every node reads the same file bytes.
+  // node; with a bucket or PostgreSQL every node reads the same file bytes.
   const streams = config.redisUrl ? createRedisStreamBus(config.redisUrl) : createMemoryStreamBus();
-  const blobs = config.databaseUrl
-    ? createDatabaseBlobStore(database.database)
-    : createFileBlobStore(path.join(config.dataDirectory, 'files'));
+  // The AWS SDK is loaded only when a bucket is configured: it adds a noticeable share of start-up.
+  const bucket = config.bucket
+    ? (await import('./blobs/bucket-blob-store.js')).createBucketBlobStore(config.bucket)
+    : undefined;
+  const blobs =
+    bucket ??
+    (config.databaseUrl
+      ? createDatabaseBlobStore(database.database)
+      : createFileBlobStore(path.join(config.dataDirectory, 'files')));
   return {
     config,
     logger,
@@ -78,15 +99,21 @@ export async function createPlatform(
     signer: createSigner(secret),
     secretBox: createSecretBox(secret),
     async checkReadiness() {
-      const [databaseCheck, redisCheck] = await Promise.all([
+      const [databaseCheck, redisCheck, bucketCheck] = await Promise.all([
         check(() => database.database.execute(sql`SELECT 1`)),
         config.redisUrl ? check(() => streams.ping()) : Promise.resolve(undefined),
+        bucket ? check(() => bucket.ping()) : Promise.resolve(undefined),
       ]);
-      return { database: databaseCheck, ...(redisCheck && { redis: redisCheck }) };
+      return {
+        database: databaseCheck,
+        ...(redisCheck && { redis: redisCheck }),
+        ...(bucketCheck && { bucket: bucketCheck }),
+      };
     },
     async close() {
       await jobs.stop();
       await streams.close();
+      bucket?.close();
       if (ownsDatabase) await database.close();
     },
   };

@@ -191,7 +191,8 @@ export const unknownGuid = '00000000-0000-4000-8000-000000000000';
  * before the file's tests and closed after them. Read the fields inside tests, not at import time.
  */
 export function useTestWorkspace(
-  environment: Record<string, string> = {},
+  /** A function when the values exist only once earlier hooks ran (a local bucket's port). */
+  environment: Record<string, string> | (() => Record<string, string>) = {},
   options: {
     /**
      * On PostgreSQL every test file shares one database and so one job queue, and any file's worker
@@ -218,7 +219,10 @@ export function useTestWorkspace(
     }
     // The app's configuration names its own database: nodes of one database share a job queue.
     context.test = await startTestApp(
-      { ...(own?.url && { DATABASE_URL: own.url }), ...environment },
+      {
+        ...(own?.url && { DATABASE_URL: own.url }),
+        ...(typeof environment === 'function' ? environment() : environment),
+      },
       database,
     );
     context.client = await newWorkspace(context.test);

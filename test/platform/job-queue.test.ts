@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseHandle } from '../../src/platform/database/connection.js';
 import { jobs } from '../../src/platform/database/schema.js';
+import { createBullmqJobQueue } from '../../src/platform/jobs/bullmq-job-queue.js';
 import { createDatabaseJobQueue } from '../../src/platform/jobs/database-job-queue.js';
 import { defineJob, type JobQueue } from '../../src/platform/jobs/job-queue.js';
 import { openTestDatabase } from '../helpers/test-app.js';
@@ -21,12 +22,56 @@ afterAll(async () => {
   await handle.close();
 });
 
+type NodeOptions = { drainTimeoutMs?: number };
+
 /** Each test uses job names of its own, so queues sharing one database never take each other's jobs. */
-function newQueue() {
-  const queue = createDatabaseJobQueue(handle.database, logger, { pollIntervalMs: 20 });
+function newDatabaseQueue(options: NodeOptions = {}) {
+  const queue = createDatabaseJobQueue(handle.database, logger, { pollIntervalMs: 20, ...options });
   queues.push(queue);
   return queue;
 }
+
+const redisUrl = process.env.REDIS_URL || undefined;
+
+/**
+ * Queues made with one prefix stand for nodes sharing one database; a new prefix is a new cluster.
+ * Locks last 30 s, so a job handed on within seconds was released, not left to lapse.
+ */
+function newBullmqQueue(prefix = `lectern-test-${randomUUID()}`, options: NodeOptions = {}) {
+  const queue = createBullmqJobQueue(redisUrl!, logger, { prefix, lockDurationMs: 30_000, ...options });
+  queues.push(queue);
+  return queue;
+}
+
+/**
+ * Each implementation makes clusters: a cluster makes nodes that share one queue. BullMQ runs with
+ * REDIS_URL (CI's PostgreSQL pass); both keep the same promises.
+ */
+type NewCluster = () => (options?: NodeOptions) => JobQueue;
+const implementations: [string, NewCluster][] = [
+  ['database', () => newDatabaseQueue],
+  ...(redisUrl
+    ? [
+        [
+          'BullMQ',
+          () => {
+            const prefix = `lectern-test-${randomUUID()}`;
+            return (options?: NodeOptions) => newBullmqQueue(prefix, options);
+          },
+        ] as [string, NewCluster],
+      ]
+    : []),
+];
+
+/** A job definition of its own name, so tests never take each other's jobs. */
+const uniqueJob = (prefix: string, settings: { attempts: number; backoffMs?: number; timeoutMs?: number }) =>
+  defineJob({
+    name: `${prefix}-${randomUUID()}`,
+    payload: z.object({}),
+    backoffMs: 10,
+    timeoutMs: 5_000,
+    ...settings,
+  });
 
 function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -55,26 +100,21 @@ function recordingJob(queue: JobQueue, prefix: string) {
 }
 const jobRow = async (id: string) => (await handle.database.select().from(jobs).where(eq(jobs.id, id)))[0]!;
 
-describe('database job queue', () => {
+describe.each(implementations)('%s job queue', (_name, newCluster) => {
+  const newQueue = () => newCluster()();
+
   it('runs a job with its validated payload', async () => {
     const queue = newQueue();
     const { definition, seen } = recordingJob(queue, 'echo');
     queue.start();
-    const id = await queue.enqueue(definition, { value: 7 });
+    await queue.enqueue(definition, { value: 7 });
     await waitFor(() => seen.length === 1);
     expect(seen).toEqual([7]);
-    await waitFor(async () => (await jobRow(id)).status === 'succeeded');
   });
 
-  it('retries with backoff, then reports the final failure', async () => {
+  it('retries with backoff, then reports the final failure once', async () => {
     const queue = newQueue();
-    const definition = defineJob({
-      name: `flaky-${randomUUID()}`,
-      payload: z.object({}),
-      attempts: 3,
-      backoffMs: 20,
-      timeoutMs: 5_000,
-    });
+    const definition = uniqueJob('flaky', { attempts: 3, backoffMs: 20 });
     const attempts: number[] = [];
     const failures: string[] = [];
     queue.register(
@@ -86,53 +126,141 @@ describe('database job queue', () => {
       async (_payload, error) => void failures.push(error.message),
     );
     queue.start();
-    const id = await queue.enqueue(definition, {});
+    await queue.enqueue(definition, {});
     await waitFor(() => failures.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(attempts).toEqual([1, 2, 3]);
     expect(failures).toEqual(['boom 3']);
-    const row = await jobRow(id);
-    expect(row).toMatchObject({ status: 'failed', attempts: 3, lastError: 'boom 3' });
   });
 
-  it('succeeds on a later attempt', async () => {
+  it('succeeds on a later attempt without reporting a failure', async () => {
     const queue = newQueue();
-    const definition = defineJob({
-      name: `second-time-${randomUUID()}`,
-      payload: z.object({}),
-      attempts: 2,
-      backoffMs: 10,
-      timeoutMs: 5_000,
-    });
+    const definition = uniqueJob('second-time', { attempts: 2 });
     let calls = 0;
-    queue.register(definition, async () => {
-      calls += 1;
-      if (calls === 1) throw new Error('first fails');
-    });
+    let succeeded = false;
+    const failures: string[] = [];
+    queue.register(
+      definition,
+      async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('first fails');
+        succeeded = true;
+      },
+      async (_payload, error) => void failures.push(error.message),
+    );
     queue.start();
-    const id = await queue.enqueue(definition, {});
-    await waitFor(async () => (await jobRow(id)).status === 'succeeded');
+    await queue.enqueue(definition, {});
+    await waitFor(() => succeeded);
     expect(calls).toBe(2);
+    expect(failures).toEqual([]);
   });
 
   it('fails an attempt that runs past its timeout and aborts its signal', async () => {
     const queue = newQueue();
+    const definition = uniqueJob('slow', { attempts: 1, timeoutMs: 100 });
+    let aborted = false;
+    const failures: string[] = [];
+    queue.register(
+      definition,
+      async (_payload, context) => {
+        await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
+        aborted = true;
+      },
+      async (_payload, error) => void failures.push(error.message),
+    );
+    queue.start();
+    await queue.enqueue(definition, {});
+    await waitFor(() => failures.length === 1);
+    expect(aborted).toBe(true);
+    expect(failures[0]).toContain('timed out');
+  });
+
+  it('runs a delayed job only after its delay', async () => {
+    const queue = newQueue();
+    const { definition, seen } = recordingJob(queue, 'delayed');
+    queue.start();
+    const enqueuedAt = Date.now();
+    let ranAt = 0;
+    await queue.enqueue(definition, { value: 1 }, { delayMs: 600 });
+    await waitFor(() => {
+      if (seen.length === 1) ranAt = Date.now();
+      return seen.length === 1;
+    });
+    expect(ranAt - enqueuedAt).toBeGreaterThanOrEqual(550);
+  });
+
+  it('refuses a payload that does not match the definition at enqueue time', async () => {
+    const queue = newQueue();
     const definition = defineJob({
-      name: `slow-${randomUUID()}`,
-      payload: z.object({}),
+      name: `typed-${randomUUID()}`,
+      payload: z.object({ count: z.number() }),
       attempts: 1,
       backoffMs: 10,
-      timeoutMs: 100,
+      timeoutMs: 1_000,
     });
+    await expect(queue.enqueue(definition, { count: 'many' } as never)).rejects.toThrow();
+  });
+
+  it('adds a job with a key once, however often it is enqueued', async () => {
+    const queue = newQueue();
+    const { definition, seen } = recordingJob(queue, 'keyed');
+    const key = `workflow-block:${randomUUID()}:1`;
+    const first = await queue.enqueue(definition, { value: 1 }, { key });
+    expect(await queue.enqueue(definition, { value: 2 }, { key })).toBe(first);
+    queue.start();
+    await waitFor(() => seen.length === 1);
+    expect(await queue.enqueue(definition, { value: 3 }, { key })).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen).toEqual([1]);
+  });
+
+  it('gives a job that outlives the drain time back to the queue, where another node runs it afresh', async () => {
+    const newNode = newCluster();
+    const definition = uniqueJob('released', { attempts: 1, timeoutMs: 60_000 });
+    const stopping = newNode({ drainTimeoutMs: 50 });
+    let running = false;
     let aborted = false;
-    queue.register(definition, async (_payload, context) => {
+    stopping.register(definition, async (_payload, context) => {
+      running = true;
       await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
       aborted = true;
     });
-    queue.start();
-    const id = await queue.enqueue(definition, {});
-    await waitFor(async () => (await jobRow(id)).status === 'failed');
+    stopping.start();
+    await stopping.enqueue(definition, {});
+    await waitFor(() => running);
+    await stopping.stop();
     expect(aborted).toBe(true);
-    expect((await jobRow(id)).lastError).toContain('timed out');
+
+    const next = newNode();
+    const attempts: number[] = [];
+    const failures: string[] = [];
+    next.register(
+      definition,
+      async (_payload, context) => void attempts.push(context.attempt),
+      async (_payload, error) => void failures.push(error.message),
+    );
+    next.start();
+    // Released, not failed: the one attempt the job has is still its own.
+    await waitFor(() => attempts.length === 1, 5_000);
+    expect(attempts).toEqual([1]);
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('database job queue', () => {
+  it('keeps each job as a row with its state, attempts and last error', async () => {
+    const queue = newDatabaseQueue();
+    const definition = uniqueJob('rows', { attempts: 2 });
+    const done = recordingJob(queue, 'rows-done');
+    queue.register(definition, async (_payload, context) => {
+      throw new Error(`boom ${context.attempt}`);
+    });
+    queue.start();
+    const failing = await queue.enqueue(definition, {});
+    const succeeding = await queue.enqueue(done.definition, { value: 1 });
+    await waitFor(async () => (await jobRow(failing)).status === 'failed');
+    expect(await jobRow(failing)).toMatchObject({ attempts: 2, lastError: 'boom 2' });
+    await waitFor(async () => (await jobRow(succeeding)).status === 'succeeded');
   });
 
   it('picks up a job left running by a node that died, once its lock has passed', async () => {
@@ -147,7 +275,7 @@ describe('database job queue', () => {
       maxAttempts: 3,
       lockedUntil: new Date(Date.now() - 1_000),
     });
-    const queue = newQueue();
+    const queue = newDatabaseQueue();
     const seen: string[] = [];
     queue.register(
       defineJob({
@@ -166,30 +294,25 @@ describe('database job queue', () => {
     await waitFor(async () => (await jobRow(id)).status === 'succeeded');
     expect((await jobRow(id)).attempts).toBe(2);
   });
-
-  it('refuses a payload that does not match the definition at enqueue time', async () => {
-    const queue = newQueue();
-    const definition = defineJob({
-      name: `typed-${randomUUID()}`,
-      payload: z.object({ count: z.number() }),
-      attempts: 1,
-      backoffMs: 10,
-      timeoutMs: 1_000,
-    });
-    await expect(queue.enqueue(definition, { count: 'many' } as never)).rejects.toThrow();
-  });
-
-  it('adds a job with a key once, however often it is enqueued', async () => {
-    const queue = newQueue();
-    const { definition, seen } = recordingJob(queue, 'keyed');
-    const key = `key-${randomUUID()}`;
-    const first = await queue.enqueue(definition, { value: 1 }, { key });
-    const again = await queue.enqueue(definition, { value: 2 }, { key });
-    expect(again).toBe(first);
-    queue.start();
-    await waitFor(async () => (await jobRow(first)).status === 'succeeded');
-    expect(await queue.enqueue(definition, { value: 3 }, { key })).toBe(first);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(seen).toEqual([1]);
-  });
 });
+
+if (redisUrl) {
+  describe('BullMQ job queue across nodes', () => {
+    it('shares jobs between nodes of one prefix and keeps other prefixes apart', async () => {
+      const prefix = `lectern-test-${randomUUID()}`;
+      const producer = newBullmqQueue(prefix);
+      const consumer = newBullmqQueue(prefix);
+      const stranger = newBullmqQueue();
+      const { definition, seen } = recordingJob(consumer, 'shared');
+      const strangerSeen: number[] = [];
+      stranger.register(definition, async (payload) => void strangerSeen.push(payload.value));
+      stranger.start();
+      await producer.enqueue(definition, { value: 5 });
+      expect(seen).toEqual([]);
+      consumer.start();
+      await waitFor(() => seen.length === 1);
+      expect(seen).toEqual([5]);
+      expect(strangerSeen).toEqual([]);
+    });
+  });
+}

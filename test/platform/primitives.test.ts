@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import type { BlobStore } from '../../src/platform/blobs/blob-store.js';
+import { createBucketBlobStore } from '../../src/platform/blobs/bucket-blob-store.js';
 import { createDatabaseBlobStore } from '../../src/platform/blobs/database-blob-store.js';
 import { createFileBlobStore } from '../../src/platform/blobs/file-blob-store.js';
 import { createSecretBox, loadOrCreateSecret } from '../../src/platform/secrets.js';
@@ -11,6 +13,7 @@ import { createSigner } from '../../src/platform/signing.js';
 import { createMemoryStreamBus } from '../../src/platform/streams/memory-stream-bus.js';
 import { createRedisStreamBus } from '../../src/platform/streams/redis-stream-bus.js';
 import type { StreamBus, StreamEvent } from '../../src/platform/streams/stream-bus.js';
+import { type LocalBucket, startLocalBucket } from '../helpers/s3-bucket.js';
 import { databaseUrl, openTestDatabase } from '../helpers/test-app.js';
 
 const redisUrl = process.env.REDIS_URL || undefined;
@@ -57,6 +60,15 @@ describe('secrets', () => {
   });
 });
 
+/** A local S3-compatible server, for the bucket store in both passes. */
+let bucket: LocalBucket;
+beforeAll(async () => {
+  bucket = await startLocalBucket();
+});
+afterAll(() => bucket.close());
+const bucketConfig = (overrides: Record<string, string> = {}) =>
+  loadConfig({ ...bucket.environment, ...overrides }).bucket!;
+
 const blobStores: [string, () => Promise<{ store: BlobStore; close(): Promise<void> }>][] = [
   ['file', async () => ({ store: createFileBlobStore(directory()), close: async () => undefined })],
   [
@@ -64,6 +76,13 @@ const blobStores: [string, () => Promise<{ store: BlobStore; close(): Promise<vo
     async () => {
       const handle = await openTestDatabase();
       return { store: createDatabaseBlobStore(handle.database), close: () => handle.close() };
+    },
+  ],
+  [
+    'S3 bucket',
+    async () => {
+      const store = createBucketBlobStore(bucketConfig());
+      return { store, close: async () => store.close() };
     },
   ],
 ];
@@ -85,6 +104,21 @@ describe.each(blobStores)('%s blob store', (_name, open) => {
       await expect(store.get('/etc/passwd')).rejects.toThrow(/Invalid blob key/);
     } finally {
       await close();
+    }
+  });
+});
+
+describe('S3 bucket blob store', () => {
+  it('sends its credentials (an unknown key is refused) and fails its ping for a missing bucket', async () => {
+    const forged = createBucketBlobStore(bucketConfig({ S3_ACCESS_KEY_ID: 'UNKNOWNKEY' }));
+    const missing = createBucketBlobStore(bucketConfig({ S3_BUCKET: 'no-such-bucket' }));
+    try {
+      await expect(forged.put('files/a/b', Buffer.from('x'))).rejects.toThrow(/Access Key Id/i);
+      await expect(createBucketBlobStore(bucketConfig()).ping()).resolves.toBeUndefined();
+      await expect(missing.ping()).rejects.toThrow();
+    } finally {
+      forged.close();
+      missing.close();
     }
   });
 });

@@ -5,17 +5,13 @@ import { type Database, rowsOf } from '../database/connection.js';
 import { jobs } from '../database/schema.js';
 import {
   backoffDelay,
-  type JobDefinition,
-  type JobFailureHandler,
-  type JobProcessor,
   type JobQueue,
+  type JobRegistration,
+  JobReleasedError,
+  reportFinalFailure,
+  runAttempt,
+  toRegistration,
 } from './job-queue.js';
-
-type Registration = {
-  definition: JobDefinition<unknown>;
-  processor: JobProcessor<unknown>;
-  onFinalFailure?: JobFailureHandler<unknown>;
-};
 
 /**
  * A claim holds a job this long; a running job renews it every third of that (the heartbeat), so a
@@ -28,7 +24,7 @@ type ClaimedJob = { id: string; name: string; payload: unknown; attempts: number
 export type DatabaseJobQueueOptions = {
   concurrency?: number;
   pollIntervalMs?: number;
-  /** How long stop() waits for running jobs before leaving them to be re-claimed after their lock. */
+  /** How long stop() waits for running jobs before giving them back to the queue for another node. */
   drainTimeoutMs?: number;
   /**
    * This process is the only worker (embedded PGlite owns its data dir): a job still marked running
@@ -48,8 +44,9 @@ export function createDatabaseJobQueue(
 ): JobQueue {
   const concurrency = options.concurrency ?? 4;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
-  const registrations = new Map<string, Registration>();
-  const running = new Set<Promise<void>>();
+  const registrations = new Map<string, JobRegistration>();
+  /** Each running job's bookkeeping task and the signal that gives it back on shutdown. */
+  const running = new Map<string, { task: Promise<void>; release: AbortController }>();
   let started = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
@@ -92,18 +89,14 @@ export function createDatabaseJobQueue(
         run_at = now() + make_interval(secs => ${delayMs / 1000}), updated_at = now() WHERE id = ${job.id}`);
       return;
     }
-    logger.error({ job: job.id, name: job.name, err: error.message }, 'job failed for good');
     await database.execute(
       sql`UPDATE ${jobs} SET status = 'failed', locked_until = NULL, last_error = ${error.message}, updated_at = now() WHERE id = ${job.id}`,
     );
-    await registration.onFinalFailure?.(job.payload, error).catch((failure: unknown) => {
-      logger.error({ job: job.id, err: (failure as Error).message }, 'job failure handler failed');
-    });
+    await reportFinalFailure(registration, job, error, logger);
   }
 
-  async function execute(job: ClaimedJob): Promise<void> {
+  async function execute(job: ClaimedJob, release: AbortSignal): Promise<void> {
     const registration = registrations.get(job.name)!;
-    const controller = new AbortController();
     const heartbeat = setInterval(
       () => {
         database
@@ -114,25 +107,16 @@ export function createDatabaseJobQueue(
       },
       (lockSeconds * 1000) / 3,
     );
-    let timeout: NodeJS.Timeout | undefined;
     let failure: Error | undefined;
     try {
-      const payload = registration.definition.payload.parse(job.payload);
-      await Promise.race([
-        registration.processor(payload, { jobId: job.id, attempt: job.attempts, signal: controller.signal }),
-        new Promise<never>((_, reject) => {
-          timeout = setTimeout(() => {
-            controller.abort();
-            reject(new Error(`Job timed out after ${registration.definition.timeoutMs} ms`));
-          }, registration.definition.timeoutMs);
-        }),
-      ]);
+      await runAttempt(registration, job.payload, { jobId: job.id, attempt: job.attempts, release });
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
     } finally {
-      clearTimeout(timeout);
       clearInterval(heartbeat);
     }
+    // Released: stop() has put the row back in the queue, with this attempt not counted.
+    if (failure instanceof JobReleasedError) return;
     await finish(job, failure);
   }
 
@@ -148,13 +132,14 @@ export function createDatabaseJobQueue(
         while (!stopping && running.size < concurrency) {
           const job = await claim();
           if (!job) break;
-          const task = execute(job)
+          const release = new AbortController();
+          const task = execute(job, release.signal)
             .catch((error: unknown) => logger.error({ err: error }, 'job bookkeeping failed'))
             .finally(() => {
-              running.delete(task);
+              running.delete(job.id);
               if (!stopping) void poll();
             });
-          running.add(task);
+          running.set(job.id, { task, release });
         }
       } while (pollAgain && !stopping);
     } catch (error) {
@@ -166,11 +151,7 @@ export function createDatabaseJobQueue(
 
   return {
     register(definition, processor, onFinalFailure) {
-      registrations.set(definition.name, {
-        definition: definition as JobDefinition<unknown>,
-        processor: processor as JobProcessor<unknown>,
-        onFinalFailure: onFinalFailure as JobFailureHandler<unknown> | undefined,
-      });
+      registrations.set(definition.name, toRegistration(definition, processor, onFinalFailure));
     },
     async enqueue(definition, payload, options = {}) {
       const parsed = definition.payload.parse(payload);
@@ -218,11 +199,27 @@ export function createDatabaseJobQueue(
     async stop() {
       stopping = true;
       clearInterval(timer);
-      const drain = Promise.allSettled([...running]);
-      await Promise.race([
-        drain,
-        new Promise((resolve) => setTimeout(resolve, options.drainTimeoutMs ?? 10_000).unref()),
+      const drained = await Promise.race([
+        Promise.allSettled([...running.values()].map((each) => each.task)).then(() => true),
+        new Promise<boolean>((resolve) =>
+          setTimeout(() => resolve(false), options.drainTimeoutMs ?? 10_000).unref(),
+        ),
       ]);
+      if (drained || running.size === 0) return;
+      // Hand what is still running back at once, as not attempted, rather than when its lock lapses.
+      const ids = [...running.keys()];
+      await database
+        .execute(
+          sql`UPDATE ${jobs} SET status = 'queued', attempts = attempts - 1, locked_until = NULL, run_at = now(),
+            updated_at = now() WHERE status = 'running' AND id IN (${sql.join(
+              ids.map((id) => sql`${id}`),
+              sql`, `,
+            )})`,
+        )
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'could not release running jobs; their locks will lapse'),
+        );
+      for (const id of ids) running.get(id)?.release.abort();
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { z } from 'zod';
 
 /** A catalogue entry: what a job is called, what it carries, how often and how long it may run. */
@@ -42,6 +43,84 @@ export type JobQueue = {
 
 export function defineJob<Payload>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
   return definition;
+}
+
+/** What a queue keeps of one registered job name. */
+export type JobRegistration = {
+  definition: JobDefinition<unknown>;
+  processor: JobProcessor<unknown>;
+  onFinalFailure?: JobFailureHandler<unknown>;
+};
+
+export function toRegistration<Payload>(
+  definition: JobDefinition<Payload>,
+  processor: JobProcessor<Payload>,
+  onFinalFailure?: JobFailureHandler<Payload>,
+): JobRegistration {
+  return {
+    definition: definition as JobDefinition<unknown>,
+    processor: processor as JobProcessor<unknown>,
+    onFinalFailure: onFinalFailure as JobFailureHandler<unknown> | undefined,
+  };
+}
+
+/** The last attempt failed: log it and let the feature record it where users read it (a FAILED result). */
+export async function reportFinalFailure(
+  registration: JobRegistration | undefined,
+  job: { id: string; name: string; payload: unknown },
+  error: Error,
+  logger: Logger,
+): Promise<void> {
+  logger.error({ job: job.id, name: job.name, err: error.message }, 'job failed for good');
+  await registration?.onFinalFailure?.(job.payload, error).catch((failure: unknown) => {
+    logger.error({ job: job.id, err: (failure as Error).message }, 'job failure handler failed');
+  });
+}
+
+/** Why an attempt stopped without an outcome: its node is shutting down and gave the job back. */
+export class JobReleasedError extends Error {
+  constructor() {
+    super('The job was released to another node');
+    this.name = 'JobReleasedError';
+  }
+}
+
+/**
+ * One attempt of a job, as every queue runs it: the stored payload is checked against the definition
+ * again (it may have been written by an older release), and an attempt that outlives the definition's
+ * time limit fails and has its signal aborted, so a stuck provider call cannot hold a job forever.
+ * `release` ends the attempt the same way, with a JobReleasedError, when a stopping node gives it back.
+ */
+export async function runAttempt(
+  registration: JobRegistration,
+  payload: unknown,
+  context: { jobId: string; attempt: number; release?: AbortSignal },
+): Promise<void> {
+  const { definition, processor } = registration;
+  const parsed = definition.payload.parse(payload);
+  const controller = new AbortController();
+  let timeout: NodeJS.Timeout | undefined;
+  let onRelease: (() => void) | undefined;
+  try {
+    await Promise.race([
+      processor(parsed, { jobId: context.jobId, attempt: context.attempt, signal: controller.signal }),
+      new Promise<never>((_, reject) => {
+        timeout = setTimeout(() => {
+          controller.abort();
+          reject(new Error(`Job timed out after ${definition.timeoutMs} ms`));
+        }, definition.timeoutMs);
+        onRelease = () => {
+          controller.abort();
+          reject(new JobReleasedError());
+        };
+        if (context.release?.aborted) onRelease();
+        context.release?.addEventListener('abort', onRelease, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timeout);
+    if (onRelease) context.release?.removeEventListener('abort', onRelease);
+  }
 }
 
 export function backoffDelay(definition: { backoffMs: number }, attemptsMade: number): number {

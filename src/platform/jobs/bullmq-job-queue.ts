@@ -1,0 +1,173 @@
+import { type Job, Queue, WaitingError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import {
+  type JobQueue,
+  type JobRegistration,
+  JobReleasedError,
+  reportFinalFailure,
+  runAttempt,
+  toRegistration,
+} from './job-queue.js';
+
+/** An attempt this node is running, with what it needs to give the job back on shutdown. */
+type RunningAttempt = { release: AbortController };
+
+export type BullmqJobQueueOptions = {
+  /** Namespaces the queue's keys: nodes that share a database share a prefix (and so the jobs). */
+  prefix: string;
+  concurrency?: number;
+  /** How long stop() waits for running jobs before giving them back to the queue for another node. */
+  drainTimeoutMs?: number;
+  /**
+   * A job holds its lock this long and renews it while its node lives; a crashed node's job is found
+   * stalled by the next check after that and run again elsewhere (the visibility timeout).
+   */
+  lockDurationMs?: number;
+};
+
+/** BullMQ forbids ":" in custom job ids; our keys use it as a separator. */
+const jobIdOf = (key: string) => key.replaceAll(':', '_');
+
+const queueName = 'jobs';
+
+/**
+ * Completed jobs are kept a day: a job id (an idempotency key) cannot be added again while its job is
+ * kept, and a day outlasts any retry chain of the catalogue (at most 4 attempts of 10 minutes).
+ */
+const keepCompletedSeconds = 24 * 60 * 60;
+const keepFailedSeconds = 7 * 24 * 60 * 60;
+
+/**
+ * The scale-out job queue (DESIGN.md §1): jobs in Redis through BullMQ, one queue whose job names are
+ * the catalogue's, retries with exponential backoff, per-attempt time limits, and idempotency keys as
+ * job ids.
+ */
+export function createBullmqJobQueue(
+  redisUrl: string,
+  logger: Logger,
+  options: BullmqJobQueueOptions,
+): JobQueue {
+  // BullMQ needs `maxRetriesPerRequest: null`: its blocking commands must wait out a reconnect.
+  const connect = () => new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queueConnection = connect();
+  const queue = new Queue(queueName, { connection: queueConnection, prefix: options.prefix });
+  const registrations = new Map<string, JobRegistration>();
+  const running = new Map<string, RunningAttempt>();
+  let stopping = false;
+  let worker: Worker | undefined;
+  let workerConnection: Redis | undefined;
+
+  async function attempt(job: Job, token: string | undefined, release: AbortSignal): Promise<void> {
+    const registration = registrations.get(job.name);
+    if (!registration) throw new Error(`no processor is registered for job "${job.name}"`);
+    try {
+      if (release.aborted) throw new JobReleasedError();
+      await runAttempt(registration, job.data, { jobId: job.id!, attempt: job.attemptsMade + 1, release });
+    } catch (error) {
+      // Released: the job is back in the wait list already. WaitingError tells BullMQ that this
+      // attempt has no outcome to record, so no attempt is spent and no failure reported.
+      if (error instanceof JobReleasedError) {
+        await giveBack(job, token);
+        throw new WaitingError();
+      }
+      throw error;
+    }
+  }
+
+  function run(job: Job, token?: string): Promise<void> {
+    const release = new AbortController();
+    // A job fetched just as the node began stopping is handed straight back.
+    if (stopping) release.abort();
+    const done = attempt(job, token, release.signal).finally(() => running.delete(job.id!));
+    running.set(job.id!, { release });
+    return done;
+  }
+
+  /** Puts a job this node holds back in the wait list at once, instead of when its lock lapses. */
+  async function giveBack(job: Job, token: string | undefined): Promise<void> {
+    try {
+      if (token) await job.moveToWait(token);
+    } catch (error) {
+      // Its lock is gone already: the stalled check hands it on instead.
+      logger.warn({ job: job.id, err: (error as Error).message }, 'could not release a running job');
+    }
+  }
+
+  function onFailed(job: Job | undefined, error: Error) {
+    if (!job) return;
+    // BullMQ sets finishedOn only when the job will not run again: its attempts are spent, or it
+    // stalled (its node died) more often than maxStalledCount allows.
+    if (job.finishedOn === undefined) {
+      logger.warn(
+        { job: job.id, name: job.name, attempt: job.attemptsMade, err: error.message },
+        'job attempt failed; retrying',
+      );
+      return;
+    }
+    void reportFinalFailure(
+      registrations.get(job.name),
+      { id: job.id!, name: job.name, payload: job.data },
+      error,
+      logger,
+    );
+  }
+
+  return {
+    register(definition, processor, onFinalFailure) {
+      registrations.set(definition.name, toRegistration(definition, processor, onFinalFailure));
+    },
+
+    async enqueue(definition, payload, enqueueOptions = {}) {
+      const parsed = definition.payload.parse(payload);
+      const job = await queue.add(definition.name, parsed, {
+        ...(enqueueOptions.key && { jobId: jobIdOf(enqueueOptions.key) }),
+        attempts: definition.attempts,
+        backoff: { type: 'exponential', delay: definition.backoffMs },
+        ...(enqueueOptions.delayMs && { delay: enqueueOptions.delayMs }),
+        removeOnComplete: { age: keepCompletedSeconds },
+        removeOnFail: { age: keepFailedSeconds },
+      });
+      return job.id!;
+    },
+
+    start() {
+      if (worker) return;
+      const lockDuration = options.lockDurationMs ?? 15_000;
+      workerConnection = connect();
+      worker = new Worker(queueName, run, {
+        connection: workerConnection,
+        prefix: options.prefix,
+        concurrency: options.concurrency ?? 4,
+        lockDuration,
+        stalledInterval: Math.max(1_000, Math.round(lockDuration / 3)),
+        // A job whose node died twice is failed rather than passed on for ever (a poison job).
+        maxStalledCount: 2,
+      });
+      worker.on('failed', onFailed);
+      worker.on('error', (error) => logger.error({ err: error.message }, 'job worker error'));
+    },
+
+    async stop() {
+      if (worker) {
+        // close() stops fetching at once (it cuts the blocking connection) and then waits for the
+        // running jobs: they get their drain time, and what is left is handed back to the queue.
+        stopping = true;
+        const closing = worker.close();
+        const drained = await Promise.race([
+          closing.then(() => true),
+          new Promise<boolean>((resolve) =>
+            setTimeout(() => resolve(false), options.drainTimeoutMs ?? 10_000).unref(),
+          ),
+        ]);
+        if (!drained) {
+          for (const each of running.values()) each.release.abort();
+          await closing;
+        }
+        await workerConnection?.quit().catch(() => undefined);
+      }
+      await queue.close();
+      await queueConnection.quit().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+
+describe('bucket configuration (S3_*)', () => {
+  it('has no bucket unless S3_BUCKET is set, and refuses other S3_ variables without it', () => {
+    expect(loadConfig({}).bucket).toBeUndefined();
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'eu-west-1' })).toThrow(
+      'S3_BUCKET is required with S3_ENDPOINT, S3_REGION',
+    );
+  });
+
+  it('reads a self-hosted bucket with path-style addressing and its key pair', () => {
+    expect(
+      loadConfig({
+        S3_BUCKET: 'files',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_ACCESS_KEY_ID: 'access',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }).bucket,
+    ).toEqual({
+      name: 'files',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'access', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+  });
+
+  it('leaves AWS itself to virtual-hosted addressing and the SDK credential chain', () => {
+    expect(loadConfig({ S3_BUCKET: 'files', S3_REGION: 'eu-central-1' }).bucket).toEqual({
+      name: 'files',
+      endpoint: undefined,
+      region: 'eu-central-1',
+      forcePathStyle: false,
+    });
+    expect(loadConfig({ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'true' }).bucket?.forcePathStyle).toBe(true);
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'access' })).toThrow(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together',
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'not a url' })).toThrow('S3_ENDPOINT');
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(
+      'S3_FORCE_PATH_STYLE',
+    );
+  });
+});
