@@ -64,7 +64,9 @@ async function main(): Promise<void> {
       rounds,
     });
     console.log(
-      `workflow-latency: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, ${runs} runs each`,
+      `workflow-latency: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, jobs ${
+        process.env.REDIS_URL ? 'on BullMQ' : 'in the database'
+      }, ${runs} runs each`,
     );
     for (const [label, samples] of [
       ['two sync runs (baseline)', baseline],
