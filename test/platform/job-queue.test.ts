@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -263,6 +265,38 @@ describe('database job queue', () => {
     await waitFor(async () => (await jobRow(succeeding)).status === 'succeeded');
   });
 
+  it('deletes finished jobs past their retention and keeps the rest', async () => {
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 60 * 60_000);
+    const row = (status: 'queued' | 'succeeded' | 'failed', updatedAt: Date) => ({
+      id: randomUUID(),
+      name: `retention-${randomUUID()}`,
+      payload: {},
+      status,
+      maxAttempts: 1,
+      runAt: new Date(Date.now() + 60 * 60_000),
+      updatedAt,
+    });
+    const expired = [row('succeeded', hoursAgo(25)), row('failed', hoursAgo(8 * 24))];
+    const kept = [
+      row('succeeded', hoursAgo(23)),
+      row('failed', hoursAgo(6 * 24)),
+      row('queued', hoursAgo(48)),
+    ];
+    await handle.database.insert(jobs).values([...expired, ...kept]);
+    const queue = createDatabaseJobQueue(handle.database, logger, { sweepIntervalMs: 20 });
+    queues.push(queue);
+    queue.start();
+    const remaining = async () =>
+      (await handle.database.select({ id: jobs.id }).from(jobs)).map((each) => each.id);
+    await waitFor(async () => {
+      const left = await remaining();
+      return !expired.some((each) => left.includes(each.id));
+    });
+    const left = await remaining();
+    expect(left).toEqual(expect.arrayContaining(kept.map((each) => each.id)));
+    await queue.stop();
+  });
+
   it('picks up a job left running by a node that died, once its lock has passed', async () => {
     const name = `orphan-${randomUUID()}`;
     const id = randomUUID();
@@ -298,6 +332,51 @@ describe('database job queue', () => {
 
 if (redisUrl) {
   describe('BullMQ job queue across nodes', () => {
+    it('fails a job whose node died too often and reports it, so its result does not stay pending', async () => {
+      const prefix = `lectern-test-${randomUUID()}`;
+      const definition = uniqueJob('poison', { attempts: 3, timeoutMs: 60_000 });
+      // Nodes that take the job and die with it: a raw BullMQ worker that never renews its locks
+      // and whose processors never end. Its three slots are taken by the job's three stalls.
+      let taken = 0;
+      const connection = new Redis(redisUrl!, { maxRetriesPerRequest: null });
+      const dying = new Worker(
+        'jobs',
+        async () => {
+          taken += 1;
+          await new Promise(() => undefined);
+        },
+        {
+          connection,
+          prefix,
+          concurrency: 3,
+          lockDuration: 300,
+          skipLockRenewal: true,
+          stalledInterval: 200,
+          maxStalledCount: 2,
+        },
+      );
+      try {
+        const node = newBullmqQueue(prefix);
+        const failures: string[] = [];
+        const attempts: number[] = [];
+        node.register(
+          definition,
+          async (_payload, context) => void attempts.push(context.attempt),
+          async (_payload, error) => void failures.push(error.message),
+        );
+        await node.enqueue(definition, {});
+        await waitFor(() => taken === 3);
+        // The third stall marks the job failed; the next node to fetch it records the failure.
+        node.start();
+        await waitFor(() => failures.length === 1, 10_000);
+        expect(failures[0]).toContain('stalled');
+        expect(attempts).toEqual([]);
+      } finally {
+        await dying.close(true);
+        await connection.quit();
+      }
+    });
+
     it('shares jobs between nodes of one prefix and keeps other prefixes apart', async () => {
       const prefix = `lectern-test-${randomUUID()}`;
       const producer = newBullmqQueue(prefix);

@@ -5,6 +5,7 @@ import {
   type JobQueue,
   type JobRegistration,
   JobReleasedError,
+  jobRetention,
   reportFinalFailure,
   runAttempt,
   toRegistration,
@@ -30,13 +31,6 @@ export type BullmqJobQueueOptions = {
 const jobIdOf = (key: string) => key.replaceAll(':', '_');
 
 const queueName = 'jobs';
-
-/**
- * Completed jobs are kept a day: a job id (an idempotency key) cannot be added again while its job is
- * kept, and a day outlasts any retry chain of the catalogue (at most 4 attempts of 10 minutes).
- */
-const keepCompletedSeconds = 24 * 60 * 60;
-const keepFailedSeconds = 7 * 24 * 60 * 60;
 
 /**
  * The scale-out job queue (DESIGN.md §1): jobs in Redis through BullMQ, one queue whose job names are
@@ -125,8 +119,9 @@ export function createBullmqJobQueue(
         attempts: definition.attempts,
         backoff: { type: 'exponential', delay: definition.backoffMs },
         ...(enqueueOptions.delayMs && { delay: enqueueOptions.delayMs }),
-        removeOnComplete: { age: keepCompletedSeconds },
-        removeOnFail: { age: keepFailedSeconds },
+        // BullMQ counts these ages in seconds.
+        removeOnComplete: { age: jobRetention.succeededMs / 1000 },
+        removeOnFail: { age: jobRetention.failedMs / 1000 },
       });
       return job.id!;
     },

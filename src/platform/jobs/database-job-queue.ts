@@ -8,6 +8,7 @@ import {
   type JobQueue,
   type JobRegistration,
   JobReleasedError,
+  jobRetention,
   reportFinalFailure,
   runAttempt,
   toRegistration,
@@ -26,6 +27,8 @@ export type DatabaseJobQueueOptions = {
   pollIntervalMs?: number;
   /** How long stop() waits for running jobs before giving them back to the queue for another node. */
   drainTimeoutMs?: number;
+  /** How often finished jobs past their retention are deleted (every node sweeps; it is idempotent). */
+  sweepIntervalMs?: number;
   /**
    * This process is the only worker (embedded PGlite owns its data dir): a job still marked running
    * at start belonged to a process that died, so it is taken again at once instead of after its lock.
@@ -50,6 +53,7 @@ export function createDatabaseJobQueue(
   let started = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
   let polling = false;
   let pollAgain = false;
 
@@ -118,6 +122,21 @@ export function createDatabaseJobQueue(
     // Released: stop() has put the row back in the queue, with this attempt not counted.
     if (failure instanceof JobReleasedError) return;
     await finish(job, failure);
+  }
+
+  /** Deletes finished jobs past their retention, in batches, so the table does not grow for ever. */
+  async function sweep(): Promise<void> {
+    const batch = 1_000;
+    for (;;) {
+      const result = await database.execute(sql`
+        DELETE FROM ${jobs} WHERE id IN (
+          SELECT id FROM ${jobs}
+          WHERE (status = 'succeeded' AND updated_at < now() - make_interval(secs => ${jobRetention.succeededMs / 1000}))
+             OR (status = 'failed' AND updated_at < now() - make_interval(secs => ${jobRetention.failedMs / 1000}))
+          LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+        RETURNING id`);
+      if (rowsOf(result).length < batch || stopping) return;
+    }
   }
 
   async function poll(): Promise<void> {
@@ -194,11 +213,17 @@ export function createDatabaseJobQueue(
           timer = setInterval(() => void poll(), pollIntervalMs);
           timer.unref();
           void poll();
+          const sweepSafely = () =>
+            sweep().catch((error: unknown) => logger.warn({ err: error }, 'job retention sweep failed'));
+          sweepTimer = setInterval(sweepSafely, options.sweepIntervalMs ?? 60 * 60_000);
+          sweepTimer.unref();
+          void sweepSafely();
         });
     },
     async stop() {
       stopping = true;
       clearInterval(timer);
+      clearInterval(sweepTimer);
       const drained = await Promise.race([
         Promise.allSettled([...running.values()].map((each) => each.task)).then(() => true),
         new Promise<boolean>((resolve) =>
@@ -207,7 +232,9 @@ export function createDatabaseJobQueue(
       ]);
       if (drained || running.size === 0) return;
       // Hand what is still running back at once, as not attempted, rather than when its lock lapses.
+      // Abort first: an attempt ended by the release records nothing, so the row is ours to reset.
       const ids = [...running.keys()];
+      for (const id of ids) running.get(id)?.release.abort();
       await database
         .execute(
           sql`UPDATE ${jobs} SET status = 'queued', attempts = attempts - 1, locked_until = NULL, run_at = now(),
@@ -219,7 +246,6 @@ export function createDatabaseJobQueue(
         .catch((error: unknown) =>
           logger.warn({ err: error }, 'could not release running jobs; their locks will lapse'),
         );
-      for (const id of ids) running.get(id)?.release.abort();
     },
   };
 }

@@ -45,6 +45,13 @@ export function defineJob<Payload>(definition: JobDefinition<Payload>): JobDefin
   return definition;
 }
 
+/**
+ * How long finished jobs are kept. A key cannot be enqueued again while its job is kept, and a day
+ * outlasts any retry chain of the catalogue (at most 4 attempts of 10 minutes); failed jobs are kept
+ * a week for whoever investigates them.
+ */
+export const jobRetention = { succeededMs: 24 * 60 * 60_000, failedMs: 7 * 24 * 60 * 60_000 };
+
 /** What a queue keeps of one registered job name. */
 export type JobRegistration = {
   definition: JobDefinition<unknown>;
