@@ -61,6 +61,13 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** A part the request needs (the job queue's Redis or database) does not answer; try again later. */
+export class ServiceUnavailableError extends AppError {
+  constructor(code: string, message: string) {
+    super(503, code, message);
+  }
+}
+
 /**
  * A failure nothing will change by trying again: bad input, a missing Action, a provider's 4xx. A job
  * records such a failure at once; anything else it throws, so the queue retries with backoff.

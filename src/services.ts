@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from './errors.js';
+import { NotFoundError, ServiceUnavailableError, ValidationError } from './errors.js';
 import { createActionRepository } from './features/actions/repository.js';
 import { createActionService } from './features/actions/service.js';
 import { createAppRepository } from './features/apps/repository.js';
@@ -41,6 +41,7 @@ import { createWorkspaceRepository } from './features/workspaces/repository.js';
 import { createWorkspaceService } from './features/workspaces/service.js';
 import { createToolRegistry } from './llm/tool-registry.js';
 import { createStatisticsKeeper } from './platform/database/statistics.js';
+import type { JobQueue } from './platform/jobs/job-queue.js';
 import { createOutboundFetch } from './platform/outbound-fetch.js';
 import type { Platform } from './platform/platform.js';
 import { createOfflineEmbedder } from './retrieval/embedders/offline-embedder.js';
@@ -50,8 +51,28 @@ import { createVectorStore } from './retrieval/vector-store.js';
 const skillResponseLimitBytes = 1024 * 1024;
 
 /** Every service, wired once per process from the platform. */
+/**
+ * The job queue as features use it: a queue that cannot take a job (Redis or the database away) is a
+ * 503 the client may retry, not a 500. A payload the definition refuses stays a programming error.
+ */
+function reportingUnavailable(jobs: JobQueue): JobQueue {
+  return {
+    ...jobs,
+    async enqueue(definition, payload, options) {
+      definition.payload.parse(payload);
+      try {
+        return await jobs.enqueue(definition, payload, options);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new ServiceUnavailableError('queue_unavailable', `The job queue is unavailable: ${message}`);
+      }
+    },
+  };
+}
+
 export function createServices(platform: Platform) {
   const database = platform.database.database;
+  const jobs = reportingUnavailable(platform.jobs);
   const providerRepository = createProviderRepository(database);
   const models = createModelResolver(
     providerRepository,
@@ -114,7 +135,7 @@ export function createServices(platform: Platform) {
     requireContext: contexts.require,
     embedders,
     vectors,
-    jobs: platform.jobs,
+    jobs,
     statistics,
     logger: platform.logger.child({ component: 'documents' }),
   });
@@ -135,7 +156,7 @@ export function createServices(platform: Platform) {
       maximumBytes: platform.config.fileLimitBytes,
       timeoutMs: platform.config.fetchTimeoutMs,
     }),
-    jobs: platform.jobs,
+    jobs,
     logger: platform.logger.child({ component: 'context-sources' }),
   });
   const contextSearch = createContextSearch({ database, vectors, embedders });
@@ -196,7 +217,7 @@ export function createServices(platform: Platform) {
     runs: createWorkflowRunRepository(database),
     engine,
     data,
-    jobs: platform.jobs,
+    jobs,
     baseUrl: platform.config.baseUrl,
     logger: platform.logger.child({ component: 'workflows' }),
   });
@@ -204,7 +225,7 @@ export function createServices(platform: Platform) {
     engine,
     data,
     asyncRuns: createAsyncRunRepository(database),
-    jobs: platform.jobs,
+    jobs,
     streams: platform.streams,
     signer: platform.signer,
     baseUrl: platform.config.baseUrl,

@@ -1,6 +1,15 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { expect, it } from 'vitest';
 import { keyedCaller, lectern, serve } from './helpers/lectern-process.js';
-import { databaseUrl, eventually, startTestApp, useProcessEnvironment } from './helpers/test-app.js';
+import {
+  createAction,
+  databaseUrl,
+  eventually,
+  newWorkspace,
+  startTestApp,
+  useProcessEnvironment,
+} from './helpers/test-app.js';
 
 const apiKey = 'lec_roles_test_key_0123456789abcdefghijklmn';
 const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey });
@@ -16,6 +25,44 @@ it('answers /readyz with the state of the database (and Redis when configured)',
       status: 'ready',
       checks: { database: 'ok', ...(process.env.REDIS_URL && { redis: 'ok' }) },
     });
+  } finally {
+    await test.close();
+  }
+});
+
+it('answers /readyz 503 naming Redis while Redis is away, logging its errors instead of crashing', async () => {
+  // A port nothing listens on: every connection attempt is refused, and ioredis keeps retrying.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  const test = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}` });
+  try {
+    test.platform.jobs.start();
+    const response = await test.app.inject({ method: 'GET', url: '/readyz' });
+    expect(response.statusCode).toBe(503);
+    const body = JSON.parse(response.body);
+    expect(body.status).toBe('not_ready');
+    expect(body.checks.database).toBe('ok');
+    expect(body.checks.redis).not.toBe('ok');
+    // A run that needs the queue is refused at once with a 503 the client may retry.
+    const client = await newWorkspace(test);
+    const action = await createAction(client, { model: 'mock/echo', prompt: '{{text}}' });
+    const started = Date.now();
+    const queued = await client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: { text: 'hello' },
+      async_mode: true,
+    });
+    expect(queued.status).toBe(503);
+    expect(queued.body.error).toMatchObject({ status: 503, code: 'queue_unavailable' });
+    expect(queued.body.message).toContain('The job queue is unavailable');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Several refused retries by then, but each connection logs the error once (per 30 s).
+    const warnings = test.logs.filter((line) => line.includes('Redis connection error'));
+    const connections = warnings.map((line) => JSON.parse(line).connection);
+    expect(new Set(connections).size).toBe(connections.length);
+    expect(connections).toEqual(expect.arrayContaining(['streams', 'job queue', 'job worker']));
   } finally {
     await test.close();
   }

@@ -79,7 +79,9 @@ export async function createPlatform(
     : createDatabaseJobQueue(database.database, jobLogger, { exclusive: database.kind === 'pglite' });
   // Scale-out parts by configuration alone (DESIGN.md §1): with Redis a stream URL may be read on any
   // node; with a bucket or PostgreSQL every node reads the same file bytes.
-  const streams = config.redisUrl ? createRedisStreamBus(config.redisUrl) : createMemoryStreamBus();
+  const streams = config.redisUrl
+    ? createRedisStreamBus(config.redisUrl, logger.child({ component: 'streams' }))
+    : createMemoryStreamBus();
   // The AWS SDK is loaded only when a bucket is configured: it adds a noticeable share of start-up.
   const bucket = config.bucket
     ? (await import('./blobs/bucket-blob-store.js')).createBucketBlobStore(config.bucket)

@@ -89,7 +89,9 @@ it('leaves no run pending when the job cannot be queued', async () => {
       input: { name: 'x' },
       async_mode: true,
     });
-    expect(response.status).toBe(500);
+    // The client may retry later: a queue that cannot take the job is a 503, not a server error.
+    expect(response.status).toBe(503);
+    expect(response.body.error).toMatchObject({ code: 'queue_unavailable' });
   } finally {
     jobs.enqueue = enqueue;
   }
@@ -98,6 +100,6 @@ it('leaves no run pending when the job cannot be queued', async () => {
     .from(asyncRuns)
     .where(eq(asyncRuns.actionId, action.guid));
   expect(rows.map((row) => [row.status, row.errorCode, row.error])).toEqual([
-    ['failed', 'queue_unavailable', 'queue down'],
+    ['failed', 'queue_unavailable', 'The job queue is unavailable: queue down'],
   ]);
 });

@@ -1,6 +1,7 @@
 import { type Job, Queue, WaitingError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { closeRedis, connectRedis, throttledErrorLog, whenFirstConnected } from '../redis-connection.js';
 import {
   type JobQueue,
   type JobRegistration,
@@ -43,9 +44,13 @@ export function createBullmqJobQueue(
   options: BullmqJobQueueOptions,
 ): JobQueue {
   // BullMQ needs `maxRetriesPerRequest: null`: its blocking commands must wait out a reconnect.
-  const connect = () => new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queueConnection = connect();
+  const connect = (role: string) => connectRedis(redisUrl, { maxRetriesPerRequest: null }, logger, role);
+  // Adding a job fails at once while Redis is away (no offline queue), so a request that queues one
+  // answers 503 rather than waiting for Redis; BullMQ's guide recommends this for producers.
+  const queueConnection = connectRedis(redisUrl, { enableOfflineQueue: false }, logger, 'job queue');
   const queue = new Queue(queueName, { connection: queueConnection, prefix: options.prefix });
+  // The connection's own listener logs Redis errors; BullMQ passes them on here as well.
+  queue.on('error', () => undefined);
   const registrations = new Map<string, JobRegistration>();
   const running = new Map<string, RunningAttempt>();
   let stopping = false;
@@ -114,6 +119,10 @@ export function createBullmqJobQueue(
 
     async enqueue(definition, payload, enqueueOptions = {}) {
       const parsed = definition.payload.parse(payload);
+      await whenFirstConnected(queueConnection, 2_000);
+      // BullMQ would wait for a connection that never came up; refuse rather than hang the request.
+      if (queueConnection.status !== 'ready')
+        throw new Error(`Redis is not connected (${queueConnection.status})`);
       const job = await queue.add(definition.name, parsed, {
         ...(enqueueOptions.key && { jobId: jobIdOf(enqueueOptions.key) }),
         attempts: definition.attempts,
@@ -129,7 +138,7 @@ export function createBullmqJobQueue(
     start() {
       if (worker) return;
       const lockDuration = options.lockDurationMs ?? 15_000;
-      workerConnection = connect();
+      workerConnection = connect('job worker');
       worker = new Worker(queueName, run, {
         connection: workerConnection,
         prefix: options.prefix,
@@ -140,14 +149,20 @@ export function createBullmqJobQueue(
         maxStalledCount: 2,
       });
       worker.on('failed', onFailed);
-      worker.on('error', (error) => logger.error({ err: error.message }, 'job worker error'));
+      // BullMQ repeats its connections' errors here while Redis is away, hence the throttle.
+      worker.on('error', throttledErrorLog(logger, 'job worker error', {}));
     },
 
     async stop() {
-      if (worker) {
+      stopping = true;
+      if (worker && workerConnection?.status !== 'ready') {
+        // Redis is away: nothing can be handed back or recorded, and BullMQ's close() would wait for
+        // it. The running jobs' locks lapse once Redis returns, and another node takes them then.
+        workerConnection?.disconnect();
+        await worker.close(true);
+      } else if (worker) {
         // close() stops fetching at once (it cuts the blocking connection) and then waits for the
         // running jobs: they get their drain time, and what is left is handed back to the queue.
-        stopping = true;
         const closing = worker.close();
         const drained = await Promise.race([
           closing.then(() => true),
@@ -159,10 +174,10 @@ export function createBullmqJobQueue(
           for (const each of running.values()) each.release.abort();
           await closing;
         }
-        await workerConnection?.quit().catch(() => undefined);
+        if (workerConnection) await closeRedis(workerConnection);
       }
       await queue.close();
-      await queueConnection.quit().catch(() => undefined);
+      await closeRedis(queueConnection);
     },
   };
 }

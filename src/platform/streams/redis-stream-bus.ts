@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { closeRedis, connectRedis, watchRedisErrors } from '../redis-connection.js';
 import type { ClaimResult, StreamBus, StreamEvent } from './stream-bus.js';
 
 const streamKey = (streamId: string) => `lectern:stream:${streamId}`;
@@ -36,8 +38,8 @@ type ScriptedRedis = Redis & {
  * URL may be read on any node. `create` writes a marker entry and sets the key's time to live; later
  * XADDs keep it. Each reader blocks on a connection of its own (XREAD BLOCK holds its connection).
  */
-export function createRedisStreamBus(redisUrl: string): StreamBus {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 }) as ScriptedRedis;
+export function createRedisStreamBus(redisUrl: string, logger?: Logger): StreamBus {
+  const redis = connectRedis(redisUrl, { maxRetriesPerRequest: 3 }, logger, 'streams') as ScriptedRedis;
   // Sent once, then run by SHA (EVALSHA): one round trip per append or claim.
   redis.defineCommand('lecternAppend', { numberOfKeys: 1, lua: appendScript });
   redis.defineCommand('lecternClaim', { numberOfKeys: 2, lua: claimScript });
@@ -68,7 +70,7 @@ export function createRedisStreamBus(redisUrl: string): StreamBus {
     async *read(streamId, signal) {
       const key = streamKey(streamId);
       if ((await redis.exists(key)) === 0) return;
-      const reader = redis.duplicate();
+      const reader = watchRedisErrors(redis.duplicate(), logger, 'stream reader');
       readers.add(reader);
       const stop = () => reader.disconnect();
       signal?.addEventListener('abort', stop, { once: true });
@@ -110,7 +112,7 @@ export function createRedisStreamBus(redisUrl: string): StreamBus {
 
     async close() {
       for (const reader of readers) reader.disconnect();
-      await redis.quit();
+      await closeRedis(redis);
     },
   };
 }
