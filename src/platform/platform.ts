@@ -7,13 +7,11 @@ import type { BlobStore } from './blobs/blob-store.js';
 import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
-import { createBullmqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
 import { createSigner, type Signer } from './signing.js';
 import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
-import { createRedisStreamBus } from './streams/redis-stream-bus.js';
 import type { StreamBus } from './streams/stream-bus.js';
 
 /**
@@ -73,16 +71,21 @@ export async function createPlatform(
   const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
   const secret = loadOrCreateSecret(config.secret, config.dataDirectory);
+  // Scale-out parts by configuration alone (DESIGN.md §1): with Redis jobs are BullMQ's and a stream
+  // URL may be read on any node; with a bucket or PostgreSQL every node reads the same file bytes.
+  // BullMQ and the AWS SDK are loaded only when configured: each adds ~150 ms to start-up.
   const jobLogger = logger.child({ component: 'jobs' });
   const jobs = config.redisUrl
-    ? createBullmqJobQueue(config.redisUrl, jobLogger, { prefix: queuePrefix(config) })
+    ? (await import('./jobs/bullmq-job-queue.js')).createBullmqJobQueue(config.redisUrl, jobLogger, {
+        prefix: queuePrefix(config),
+      })
     : createDatabaseJobQueue(database.database, jobLogger, { exclusive: database.kind === 'pglite' });
-  // Scale-out parts by configuration alone (DESIGN.md §1): with Redis a stream URL may be read on any
-  // node; with a bucket or PostgreSQL every node reads the same file bytes.
   const streams = config.redisUrl
-    ? createRedisStreamBus(config.redisUrl, logger.child({ component: 'streams' }))
+    ? (await import('./streams/redis-stream-bus.js')).createRedisStreamBus(
+        config.redisUrl,
+        logger.child({ component: 'streams' }),
+      )
     : createMemoryStreamBus();
-  // The AWS SDK is loaded only when a bucket is configured: it adds a noticeable share of start-up.
   const bucket = config.bucket
     ? (await import('./blobs/bucket-blob-store.js')).createBucketBlobStore(config.bucket)
     : undefined;
