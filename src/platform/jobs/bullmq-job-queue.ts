@@ -145,7 +145,7 @@ export function createBullmqJobQueue(
         concurrency: options.concurrency ?? 4,
         lockDuration,
         stalledInterval: Math.max(1_000, Math.round(lockDuration / 3)),
-        // A job whose node died twice is failed rather than passed on for ever (a poison job).
+        // A job whose node died a third time is failed rather than passed on for ever (a poison job).
         maxStalledCount: 2,
       });
       worker.on('failed', onFailed);
