@@ -38,10 +38,15 @@ export type BenchLectern = {
  * `lectern serve` as its own process on embedded PGlite (in `dataDirectory`, or a new temporary
  * one), or on a database of its own when DATABASE_URL is set.
  */
-export async function startBenchLectern(dataDirectory?: string): Promise<BenchLectern> {
+export async function startBenchLectern(
+  dataDirectory?: string,
+  /** Over the bench's own environment; an empty value unsets a variable (`REDIS_URL: ''`). */
+  overrides: Record<string, string> = {},
+): Promise<BenchLectern> {
   const database = await benchDatabase();
   const environment = {
     ...(process.env as Record<string, string>),
+    ...overrides,
     ...(database.url && { DATABASE_URL: database.url }),
     LECTERN_DATA_DIR: dataDirectory ?? mkdtempSync(path.join(tmpdir(), 'lectern-bench-')),
     LECTERN_INIT_API_KEY: benchApiKey,
