@@ -22,6 +22,9 @@ export function createBucketBlobStore(
     ...(bucket.endpoint && { endpoint: bucket.endpoint }),
     ...(bucket.credentials && { credentials: bucket.credentials }),
     forcePathStyle: bucket.forcePathStyle,
+    // The SDK waits for ever by default: a bucket that stops answering must fail the request (and
+    // /readyz), not hold it.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
   });
   const Bucket = bucket.name;
   return {
