@@ -1,3 +1,4 @@
+import { ZodError } from 'zod';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from './errors.js';
 import { createActionRepository } from './features/actions/repository.js';
 import { createActionService } from './features/actions/service.js';
@@ -59,10 +60,10 @@ function reportingUnavailable(jobs: JobQueue): JobQueue {
   return {
     ...jobs,
     async enqueue(definition, payload, options) {
-      definition.payload.parse(payload);
       try {
         return await jobs.enqueue(definition, payload, options);
       } catch (error) {
+        if (error instanceof ZodError) throw error;
         const message = error instanceof Error ? error.message : String(error);
         throw new ServiceUnavailableError('queue_unavailable', `The job queue is unavailable: ${message}`);
       }

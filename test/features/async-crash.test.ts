@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { keyedCaller, serve } from '../helpers/lectern-process.js';
+import { keyedCaller, serve, slowMockText } from '../helpers/lectern-process.js';
 import { eventually, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_crash_test_key_0123456789abcdefghijklmnop';
@@ -16,8 +16,8 @@ it('finishes an async run after the process is killed mid-job and started again'
     model: 'mock/slow',
     prompt: '{{text}}',
   });
-  // 60 words at 50 ms each: the job runs for about three seconds.
-  const text = Array.from({ length: 60 }, (_, index) => `w${index}`).join(' ');
+  // The job runs for about three seconds.
+  const text = slowMockText(3);
   const queued = await call(first.baseUrl, 'POST', `/v1/actions/${action.body.guid}/prompt`, {
     input: { text },
     async_mode: true,

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { keyedCaller, serve } from '../helpers/lectern-process.js';
+import { keyedCaller, serve, slowMockText } from '../helpers/lectern-process.js';
 import { eventually, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_workflow_crash_key_0123456789abcdefghijk';
@@ -28,8 +28,8 @@ it('completes a workflow run after the process is killed mid-block and started a
     ],
   });
   expect(blocks.status).toBe(200);
-  // 60 words at 50 ms each: the second block runs for about three seconds.
-  const filler = Array.from({ length: 60 }, (_, index) => `w${index}`).join(' ');
+  // The second block runs for about three seconds.
+  const filler = slowMockText(3);
   const triggered = await call(first.baseUrl, 'POST', `/v1/workflows/${workflow.body.guid}/trigger`, {
     input: [
       { key: 'topic', value: 'glaciers' },

@@ -76,3 +76,11 @@ export function keyedCaller(apiKey: string) {
     return { status: response.status, body: (await response.json()) as any };
   };
 }
+
+/**
+ * A prompt that keeps `mock/slow` busy for about `seconds` (it streams one word every 50 ms), long
+ * enough to kill or stop a process while the job runs.
+ */
+export function slowMockText(seconds: number): string {
+  return Array.from({ length: Math.round((seconds * 1000) / 50) }, (_, index) => `w${index}`).join(' ');
+}

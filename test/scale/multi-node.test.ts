@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
+import { keyedCaller, type ServingProcess, serve, slowMockText } from '../helpers/lectern-process.js';
 import { eventually, parseEvents, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_multi_node_key_0123456789abcdefghijklmn';
@@ -96,7 +96,7 @@ it('serves one deployment from two api nodes and workers sharing PostgreSQL and 
   expect(hits.body[0].content).toContain('Glaciers carve valleys');
 
   // The worker is killed mid-job: a second worker takes the job over once its lock lapses.
-  const words = Array.from({ length: 60 }, (_, index) => `w${index}`).join(' ');
+  const words = slowMockText(3);
   const long = await call(nodeA.baseUrl, 'POST', `/v1/actions/${slow}/prompt`, {
     input: { text: words },
     async_mode: true,
