@@ -2,6 +2,7 @@
 await import('./run-overhead.js');
 await import('./workflow-latency.js');
 await import('./gateway.js');
+await import('./sdk-streams.js');
 await import('./scale.js');
 await import('./search-latency.js');
 await import('./retrieval-quality.js');

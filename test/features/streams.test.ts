@@ -43,10 +43,14 @@ describe('streaming runs (SPEC §4.1 rule 3, CONTRACT §7)', () => {
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = parseEvents(await stream.text());
-    expect(events[0]).toEqual({ data: 'BEGIN_STREAM' });
-    expect(events.at(-1)).toEqual({ data: 'END_STREAM' });
+    expect(events[0]).toEqual({ id: '0', data: 'BEGIN_STREAM' });
+    expect(events.at(-1)).toEqual({ id: '5', data: 'END_STREAM' });
+    // mock/echo's four word tokens: those ready together leave merged, with the last one's number as id.
+    const ids = events.map((event) => Number(event.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(events.at(-2)?.id).toBe('4');
     const tokens = tokensOf(events.map((event) => `data: ${event.data}\n\n`).join(''));
-    expect(tokens).toEqual(['Hello', ' stream', ' me', ' now']);
+    expect(tokens.join('')).toBe('Hello stream me now');
 
     const record = await context.client.get(`/v1/data/${response.data_guid}`);
     expect(record.body.output).toBe(tokens.join(''));
@@ -98,7 +102,7 @@ describe('streaming runs (SPEC §4.1 rule 3, CONTRACT §7)', () => {
   it('sends event: error when the provider fails, and stores nothing', async () => {
     const { url, response } = await startStream({ model: 'mock/error' });
     const events = parseEvents(await (await fetch(url)).text());
-    expect(events[0]).toEqual({ data: 'BEGIN_STREAM' });
+    expect(events[0]).toEqual({ id: '0', data: 'BEGIN_STREAM' });
     expect(events.at(-1)?.event).toBe('error');
     expect(JSON.parse(events.at(-1)!.data).message).toMatch(/unavailable/);
     expect((await context.client.get(`/v1/data/${response.data_guid}`)).status).toBe(404);
@@ -138,6 +142,72 @@ describe('streaming runs (SPEC §4.1 rule 3, CONTRACT §7)', () => {
     expect(response.body.streaming).toBe(true);
     expect(response.body.result_url).toBeUndefined();
     await fetch(atAddress(response.body.streaming_url, address)).then((stream) => stream.text());
+  });
+});
+
+/** Reads a stream until `enough` holds for what arrived, then cuts the connection. */
+function readThenCut(url: string, enough: (received: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let received = '';
+    const request = httpRequest(url, (stream) => {
+      stream.on('data', (chunk) => {
+        received += chunk;
+        if (enough(received)) {
+          request.destroy();
+          resolve(received);
+        }
+      });
+    });
+    request.on('error', (error) => (request.destroyed ? resolve(received) : reject(error)));
+    request.end();
+  });
+}
+
+const lastIdOf = (body: string) => parseEvents(body).at(-1)!.id!;
+
+describe('reconnecting with Last-Event-ID (CONTRACT §7)', () => {
+  it('resumes a cut stream after the last event the client had, through END_STREAM, without BEGIN_STREAM', async () => {
+    const words = Array.from({ length: 12 }, (_, index) => `r${index}`).join(' ');
+    const { url, response } = await startStream({ model: 'mock/slow', prompt: '{{text}}' }, { text: words });
+    const before = await readThenCut(url, (received) => (received.match(/"token"/g) ?? []).length >= 2);
+    const resumed = await fetch(url, { headers: { 'last-event-id': lastIdOf(before) } });
+    expect(resumed.status).toBe(200);
+    const after = parseEvents(await resumed.text());
+    expect(after[0]?.data).not.toBe('BEGIN_STREAM');
+    expect(after.at(-1)).toMatchObject({ data: 'END_STREAM' });
+    expect(Number(after[0]!.id)).toBe(Number(lastIdOf(before)) + 1);
+    expect(
+      tokensOf(before).join('') + tokensOf(after.map((event) => `data: ${event.data}\n\n`).join('')).join(''),
+    ).toBe(words);
+    const record = await eventually(async () => {
+      const found = await context.client.get(`/v1/data/${response.data_guid}`);
+      return found.status === 200 ? found.body : undefined;
+    });
+    expect(record.output).toBe(words);
+  });
+
+  it('sends END_STREAM again to a client that reconnects after it, and 410 to one without Last-Event-ID', async () => {
+    const { url } = await startStream({});
+    const whole = await (await fetch(url)).text();
+    const endId = lastIdOf(whole);
+    const again = await fetch(url, { headers: { 'last-event-id': endId } });
+    expect(parseEvents(await again.text())).toEqual([{ id: endId, data: 'END_STREAM' }]);
+    const reuse = await fetch(url);
+    expect(reuse.status).toBe(410);
+    expect(((await reuse.json()) as any).message).toBe('stream has been consumed');
+    const otherStream = await fetch(url.replace(/guid=[^&]+/, 'guid=00000000-0000-4000-8000-000000000002'), {
+      headers: { 'last-event-id': '3' },
+    });
+    expect(otherStream.status).toBe(401);
+  });
+
+  it('refuses a Last-Event-ID that is not one of the stream’s event ids with 400 naming it', async () => {
+    const { url } = await startStream({});
+    const refused = await fetch(url, { headers: { 'last-event-id': 'abc' } });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).message).toMatch(/last-event-id/);
+    // Nothing was claimed by the refused request.
+    expect((await fetch(url)).status).toBe(200);
   });
 });
 

@@ -245,7 +245,7 @@ export function atAddress(url: string, address: string): string {
   return url.replace('http://lectern.test', address);
 }
 
-export type ServerSentEvent = { event?: string; data: string };
+export type ServerSentEvent = { event?: string; id?: string; data: string };
 
 /** Parses a complete `text/event-stream` body. */
 export function parseEvents(body: string): ServerSentEvent[] {
@@ -256,6 +256,7 @@ export function parseEvents(body: string): ServerSentEvent[] {
       const event: ServerSentEvent = { data: '' };
       for (const line of block.split('\n')) {
         if (line.startsWith('event: ')) event.event = line.slice(7);
+        if (line.startsWith('id: ')) event.id = line.slice(4);
         if (line.startsWith('data: ')) event.data += line.slice(6);
       }
       return event;

@@ -133,7 +133,7 @@ describe.each(cases)('the $kind adapter against its wire protocol', (adapter) =>
     expect(response.status).toBe(200);
     const body = await (await fetch(atAddress(response.body.streaming_url, address))).text();
     const events = parseEvents(body);
-    expect(events.at(-1)).toEqual({ data: 'END_STREAM' });
+    expect(events.at(-1)).toMatchObject({ data: 'END_STREAM' });
     const tokens = events
       .filter((event) => event.data.startsWith('{'))
       .map((event) => JSON.parse(event.data).token);

@@ -12,7 +12,7 @@ import { createSecretBox, loadOrCreateSecret } from '../../src/platform/secrets.
 import { createSigner } from '../../src/platform/signing.js';
 import { createMemoryStreamBus } from '../../src/platform/streams/memory-stream-bus.js';
 import { createRedisStreamBus } from '../../src/platform/streams/redis-stream-bus.js';
-import type { StreamBus, StreamEvent } from '../../src/platform/streams/stream-bus.js';
+import type { NumberedEvent, StreamBus, StreamEvent } from '../../src/platform/streams/stream-bus.js';
 import { type LocalBucket, startLocalBucket } from '../helpers/s3-bucket.js';
 import { databaseUrl, openTestDatabase } from '../helpers/test-app.js';
 
@@ -123,11 +123,17 @@ describe('S3 bucket blob store', () => {
   });
 });
 
-async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
+async function collectNumbered(iterable: AsyncIterable<NumberedEvent>): Promise<NumberedEvent[]> {
+  const events: NumberedEvent[] = [];
   for await (const event of iterable) events.push(event);
   return events;
 }
+
+async function collect(iterable: AsyncIterable<NumberedEvent>): Promise<StreamEvent[]> {
+  return (await collectNumbered(iterable)).map((numbered) => numbered.event);
+}
+
+const firstClaim = { resume: false, resumeWindowMs: 60_000 };
 
 /** Redis runs with REDIS_URL (CI's PostgreSQL pass); two buses stand for two nodes. */
 const streamBuses: [string, () => StreamBus][] = [
@@ -141,14 +147,35 @@ describe.each(streamBuses)('%s stream bus', (_name, open) => {
     const id = `s1-${randomUUID()}`;
     await bus.create(id, 60_000);
     await bus.append(id, { type: 'token', token: 'Hello' });
-    const reading = collect(bus.read(id));
+    const reading = collectNumbered(bus.read(id));
     await bus.append(id, { type: 'token', token: ' world' });
     await bus.append(id, { type: 'end' });
     expect(await reading).toEqual([
-      { type: 'token', token: 'Hello' },
-      { type: 'token', token: ' world' },
-      { type: 'end' },
+      { sequence: 1, event: { type: 'token', token: 'Hello' } },
+      { sequence: 2, event: { type: 'token', token: ' world' } },
+      { sequence: 3, event: { type: 'end' } },
     ]);
+    await bus.close();
+  });
+
+  it('lets a reconnect resume a claimed stream only while the resume window is open', async () => {
+    const bus = open();
+    const id = `s7-${randomUUID()}`;
+    await bus.create(id, 60_000);
+    const window = { resume: true, resumeWindowMs: 150 };
+    expect(await bus.claim(id, window)).toBe('claimed');
+    expect(await bus.claim(id, { ...window, resume: false })).toBe('consumed');
+    expect(await bus.claim(id, window)).toBe('resumed');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await bus.claim(id, window)).toBe('consumed');
+    // A consumer's connection ended: the window opens again.
+    await bus.keepResumable(id, 150);
+    expect(await bus.claim(id, window)).toBe('resumed');
+    // An unclaimed stream has no window to keep.
+    const fresh = `s8-${randomUUID()}`;
+    await bus.create(fresh, 60_000);
+    await bus.keepResumable(fresh, 150);
+    expect(await bus.claim(fresh, window)).toBe('claimed');
     await bus.close();
   });
 
@@ -156,9 +183,13 @@ describe.each(streamBuses)('%s stream bus', (_name, open) => {
     const bus = open();
     const id = `s2-${randomUUID()}`;
     await bus.create(id, 60_000);
-    const claims = await Promise.all([bus.claim(id), bus.claim(id), bus.claim(id)]);
+    const claims = await Promise.all([
+      bus.claim(id, firstClaim),
+      bus.claim(id, firstClaim),
+      bus.claim(id, firstClaim),
+    ]);
     expect(claims.sort()).toEqual(['claimed', 'consumed', 'consumed']);
-    expect(await bus.claim(`unknown-${randomUUID()}`)).toBe('unknown');
+    expect(await bus.claim(`unknown-${randomUUID()}`, firstClaim)).toBe('unknown');
     await bus.close();
   });
 });
@@ -171,7 +202,7 @@ describe('memory stream bus', () => {
     await bus.append('s3', { type: 'error', message: 'provider down' });
     expect(await collect(bus.read('s3'))).toEqual([{ type: 'error', message: 'provider down' }]);
     now += 101;
-    expect(await bus.claim('s3')).toBe('unknown');
+    expect(await bus.claim('s3', firstClaim)).toBe('unknown');
     expect(await collect(bus.read('s3'))).toEqual([]);
     await bus.close();
   });
@@ -186,8 +217,8 @@ if (redisUrl) {
       const id = `s4-${randomUUID()}`;
       await nodeA.create(id, 60_000);
       await nodeA.append(id, { type: 'token', token: 'across' });
-      expect(await nodeB.claim(id)).toBe('claimed');
-      expect(await nodeA.claim(id)).toBe('consumed');
+      expect(await nodeB.claim(id, firstClaim)).toBe('claimed');
+      expect(await nodeA.claim(id, firstClaim)).toBe('consumed');
       const reading = collect(nodeB.read(id));
       await nodeA.append(id, { type: 'end' });
       expect(await reading).toEqual([{ type: 'token', token: 'across' }, { type: 'end' }]);
@@ -207,7 +238,7 @@ if (redisUrl) {
       await bus.create(id, 150);
       await bus.append(id, { type: 'token', token: 'soon gone' });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await bus.claim(id)).toBe('unknown');
+      expect(await bus.claim(id, firstClaim)).toBe('unknown');
       await bus.append(id, { type: 'token', token: 'not stored' });
       expect(await collect(bus.read(id))).toEqual([]);
       await bus.close();

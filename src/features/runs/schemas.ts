@@ -122,6 +122,15 @@ export const resultParams = z.object({ resultKey: guid });
 
 export const streamQuery = z.object({ guid, token: z.string().min(1).max(200) });
 
+/** A reconnecting EventSource names the last event id it received (CONTRACT §7). */
+export const streamHeaders = z.object({
+  'last-event-id': z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be an event id this stream sent')
+    .transform(Number)
+    .optional(),
+});
+
 export type RunInput = z.infer<typeof runInput>;
 export type RunRequest = z.infer<typeof runBody>;
 export type ModelOptions = z.infer<typeof modelOptions>;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError, isFinal, NotFoundError, UnauthorizedError } from '../../errors.js';
 import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { Signer } from '../../platform/signing.js';
-import type { StreamBus, StreamEvent } from '../../platform/streams/stream-bus.js';
+import type { NumberedEvent, StreamBus, StreamEvent } from '../../platform/streams/stream-bus.js';
 import type { DataService } from '../data/service.js';
 import type { AsyncRunRepository } from './async-run-repository.js';
 import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js';
@@ -13,6 +13,8 @@ import type { RunRequest } from './schemas.js';
 
 /** SPEC §8: a stream URL lives one hour and is consumed once. */
 const streamLifetimeMs = 60 * 60 * 1000;
+/** CONTRACT §7: a reconnect with `Last-Event-ID` this soon after the claim (or a cut) resumes. */
+const resumeWindowMs = 60_000;
 const streamPurpose = 'stream';
 
 export const asyncRunJob = defineJob({
@@ -30,6 +32,12 @@ export const asyncRunJob = defineJob({
   backoffMs: 2_000,
   timeoutMs: 10 * 60 * 1000,
 });
+
+async function* eventsAfter(events: AsyncIterable<NumberedEvent>, lastEventId: number) {
+  for await (const numbered of events) {
+    if (numbered.sequence > lastEventId || numbered.event.type !== 'token') yield numbered;
+  }
+}
 
 export function createRunService(dependencies: {
   engine: RunEngine;
@@ -188,19 +196,31 @@ export function createRunService(dependencies: {
       return presentRunResult(run, feedbackUrl);
     },
 
-    /** Checks a stream URL and claims it: only the first consumer gets the events. */
+    /**
+     * Checks a stream URL and claims it: only the first consumer gets the events. A reconnect that
+     * names the last event it had (`lastEventId`) within the resume window gets the ones after it;
+     * the final event is sent again to one that had it, so a client that lost it can finish.
+     */
     async claimStream(
       streamId: string,
       token: string,
       signal: AbortSignal,
-    ): Promise<AsyncIterable<StreamEvent>> {
+      lastEventId?: number,
+    ): Promise<{ events: AsyncIterable<NumberedEvent>; resumed: boolean }> {
       const verification = signer.verify(streamPurpose, streamId, token);
       if (verification === 'invalid') throw new UnauthorizedError('Invalid stream token');
       if (verification === 'expired') throw new NotFoundError('No data found in cache');
-      const claim = await streams.claim(streamId);
+      const claim = await streams.claim(streamId, { resume: lastEventId !== undefined, resumeWindowMs });
       if (claim === 'unknown') throw new NotFoundError('No data found in cache');
       if (claim === 'consumed') throw new AppError(410, 'stream_consumed', 'stream has been consumed');
-      return streams.read(streamId, signal);
+      const events = streams.read(streamId, signal);
+      if (lastEventId === undefined) return { events, resumed: false };
+      return { events: eventsAfter(events, lastEventId), resumed: true };
+    },
+
+    /** A consumer's connection ended: it may reconnect with `Last-Event-ID` for a while. */
+    async releaseStream(streamId: string): Promise<void> {
+      await streams.keepResumable(streamId, resumeWindowMs);
     },
 
     /** Waits (bounded) for streamed generations still running, so their output is stored. */

@@ -1,6 +1,13 @@
-import type { ClaimResult, StreamBus, StreamEvent } from './stream-bus.js';
+import type { ClaimResult, NumberedEvent, StreamBus, StreamEvent } from './stream-bus.js';
 
-type Entry = { events: StreamEvent[]; claimed: boolean; expiresAt: number; wake: Set<() => void> };
+type Entry = {
+  events: StreamEvent[];
+  claimed: boolean;
+  /** Until when a reconnect with `Last-Event-ID` may resume (0 before the claim). */
+  resumableUntil: number;
+  expiresAt: number;
+  wake: Set<() => void>;
+};
 
 const sweepIntervalMs = 60_000;
 
@@ -21,7 +28,13 @@ export function createMemoryStreamBus(now: () => number = Date.now): StreamBus {
 
   return {
     async create(streamId, ttlMs) {
-      streams.set(streamId, { events: [], claimed: false, expiresAt: now() + ttlMs, wake: new Set() });
+      streams.set(streamId, {
+        events: [],
+        claimed: false,
+        resumableUntil: 0,
+        expiresAt: now() + ttlMs,
+        wake: new Set(),
+      });
     },
     async append(streamId, event) {
       const entry = live(streamId);
@@ -29,21 +42,28 @@ export function createMemoryStreamBus(now: () => number = Date.now): StreamBus {
       entry.events.push(event);
       for (const wake of entry.wake) wake();
     },
-    async claim(streamId): Promise<ClaimResult> {
+    async claim(streamId, options): Promise<ClaimResult> {
       const entry = live(streamId);
       if (!entry) return 'unknown';
-      if (entry.claimed) return 'consumed';
-      entry.claimed = true;
-      return 'claimed';
+      if (!entry.claimed) {
+        entry.claimed = true;
+        entry.resumableUntil = now() + options.resumeWindowMs;
+        return 'claimed';
+      }
+      return options.resume && now() < entry.resumableUntil ? 'resumed' : 'consumed';
     },
-    async *read(streamId, signal) {
+    async keepResumable(streamId, windowMs) {
+      const entry = live(streamId);
+      if (entry?.claimed) entry.resumableUntil = Math.max(entry.resumableUntil, now() + windowMs);
+    },
+    async *read(streamId, signal): AsyncGenerator<NumberedEvent> {
       const entry = live(streamId);
       if (!entry) return;
       let position = 0;
       while (!signal?.aborted) {
         while (position < entry.events.length) {
           const event = entry.events[position++]!;
-          yield event;
+          yield { sequence: position, event };
           if (event.type !== 'token') return;
         }
         if (entry.expiresAt <= now()) return;

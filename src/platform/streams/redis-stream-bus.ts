@@ -1,24 +1,36 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { closeRedis, connectRedis, watchRedisErrors } from '../redis-connection.js';
-import type { ClaimResult, StreamBus, StreamEvent } from './stream-bus.js';
+import type { ClaimResult, NumberedEvent, StreamBus, StreamEvent } from './stream-bus.js';
 
 const streamKey = (streamId: string) => `lectern:stream:${streamId}`;
 const claimKey = (streamId: string) => `lectern:stream:${streamId}:claimed`;
+const resumeKey = (streamId: string) => `lectern:stream:${streamId}:resumable`;
 
 /** Entries a reader takes per round trip, and how long one blocking read waits for more. */
 const readBatch = 200;
 const blockMs = 5_000;
 
 /**
- * Unknown, consumed or claimed — decided inside Redis in one step, so two nodes racing for the same
- * URL cannot both win. The claim lives as long as the stream.
+ * Unknown, claimed, resumed or consumed — decided inside Redis in one step, so two nodes racing for
+ * the same URL cannot both win. The claim lives as long as the stream; the resume window is a key
+ * of its own that expires (ARGV[1]: '1' when the caller asks to resume; ARGV[2]: the window in ms).
  */
 const claimScript = `
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then return 'unknown' end
-if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ttl) then return 'claimed' end
+if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ttl) then
+  redis.call('SET', KEYS[3], '1', 'PX', ARGV[2])
+  return 'claimed'
+end
+if ARGV[1] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return 'resumed' end
 return 'consumed'`;
+
+/** Opens the resume window of a claimed stream again (KEYS: claim, resume window; ARGV[1]: ms). */
+const keepResumableScript = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+return 1`;
 
 /** Appends only to a stream that still exists: an expired one must not come back without a time to live. */
 const appendScript = `
@@ -30,7 +42,14 @@ type Entry = [id: string, fields: string[]];
 
 type ScriptedRedis = Redis & {
   lecternAppend(key: string, event: string): Promise<number>;
-  lecternClaim(stream: string, claim: string): Promise<ClaimResult>;
+  lecternClaim(
+    stream: string,
+    claim: string,
+    resume: string,
+    asked: string,
+    window: number,
+  ): Promise<ClaimResult>;
+  lecternKeepResumable(claim: string, resume: string, window: number): Promise<number>;
 };
 
 /**
@@ -42,7 +61,8 @@ export function createRedisStreamBus(redisUrl: string, logger?: Logger): StreamB
   const redis = connectRedis(redisUrl, { maxRetriesPerRequest: 3 }, logger, 'streams') as ScriptedRedis;
   // Sent once, then run by SHA (EVALSHA): one round trip per append or claim.
   redis.defineCommand('lecternAppend', { numberOfKeys: 1, lua: appendScript });
-  redis.defineCommand('lecternClaim', { numberOfKeys: 2, lua: claimScript });
+  redis.defineCommand('lecternClaim', { numberOfKeys: 3, lua: claimScript });
+  redis.defineCommand('lecternKeepResumable', { numberOfKeys: 2, lua: keepResumableScript });
   const readers = new Set<Redis>();
 
   function decode(fields: string[]): StreamEvent | undefined {
@@ -63,11 +83,21 @@ export function createRedisStreamBus(redisUrl: string, logger?: Logger): StreamB
       await redis.lecternAppend(streamKey(streamId), JSON.stringify(event));
     },
 
-    async claim(streamId): Promise<ClaimResult> {
-      return redis.lecternClaim(streamKey(streamId), claimKey(streamId));
+    async claim(streamId, options): Promise<ClaimResult> {
+      return redis.lecternClaim(
+        streamKey(streamId),
+        claimKey(streamId),
+        resumeKey(streamId),
+        options.resume ? '1' : '0',
+        options.resumeWindowMs,
+      );
     },
 
-    async *read(streamId, signal) {
+    async keepResumable(streamId, windowMs) {
+      await redis.lecternKeepResumable(claimKey(streamId), resumeKey(streamId), windowMs);
+    },
+
+    async *read(streamId, signal): AsyncGenerator<NumberedEvent> {
       const key = streamKey(streamId);
       if ((await redis.exists(key)) === 0) return;
       const reader = watchRedisErrors(redis.duplicate(), logger, 'stream reader');
@@ -76,6 +106,7 @@ export function createRedisStreamBus(redisUrl: string, logger?: Logger): StreamB
       signal?.addEventListener('abort', stop, { once: true });
       try {
         let lastId = '0';
+        let sequence = 0;
         while (!signal?.aborted) {
           let answer: [string, Entry[]][] | null;
           try {
@@ -95,7 +126,8 @@ export function createRedisStreamBus(redisUrl: string, logger?: Logger): StreamB
             lastId = id;
             const event = decode(fields);
             if (!event) continue;
-            yield event;
+            sequence += 1;
+            yield { sequence, event };
             if (event.type !== 'token') return;
           }
         }

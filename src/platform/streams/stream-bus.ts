@@ -4,7 +4,21 @@ export type StreamEvent =
   | { type: 'end' }
   | { type: 'error'; message: string };
 
-export type ClaimResult = 'claimed' | 'consumed' | 'unknown';
+/** An event with its number in the stream (1 for the first), sent as the SSE `id:`. */
+export type NumberedEvent = { sequence: number; event: StreamEvent };
+
+/**
+ * 'claimed': this is the first consumer. 'resumed': the stream was claimed, but the caller asked to
+ * resume (a reconnect with `Last-Event-ID`) while the claim's resume window was open.
+ */
+export type ClaimResult = 'claimed' | 'resumed' | 'consumed' | 'unknown';
+
+export type ClaimOptions = {
+  /** The caller is a reconnect that may continue a claimed stream. */
+  resume: boolean;
+  /** How long after the claim (or the last consumer leaving) a reconnect may resume. */
+  resumeWindowMs: number;
+};
 
 /**
  * Carries a generation's tokens from the node producing them to whichever node serves its one-time
@@ -15,9 +29,11 @@ export type StreamBus = {
   create(streamId: string, ttlMs: number): Promise<void>;
   append(streamId: string, event: StreamEvent): Promise<void>;
   /** Atomically marks the stream consumed; only the first caller gets 'claimed'. */
-  claim(streamId: string): Promise<ClaimResult>;
+  claim(streamId: string, options: ClaimOptions): Promise<ClaimResult>;
+  /** Opens the resume window again for `windowMs`: a consumer's connection has just ended. */
+  keepResumable(streamId: string, windowMs: number): Promise<void>;
   /** Every event from the first, then new ones as they come, ending after 'end' or 'error'. */
-  read(streamId: string, signal?: AbortSignal): AsyncIterable<StreamEvent>;
+  read(streamId: string, signal?: AbortSignal): AsyncIterable<NumberedEvent>;
   /** Throws when the bus's store cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
