@@ -128,8 +128,11 @@ async function main(): Promise<void> {
         console.log(`    overhead p50 ${format(overhead(0.5))}  p99 ${format(overhead(0.99))}`);
       }
     }
-    const logged = await service.get<{ total_count: number }>(`/v1/actions/${action.guid}/data?limit=1`);
-    console.log(`  logged to the service: ${logged.total_count} interactions`);
+    // The Action's generations are a bare array; their total is in X-Total-Count.
+    const logged = await fetch(`${service.baseUrl}/v1/actions/${action.guid}/data?limit=1`, {
+      headers: { authorization: `Bearer ${benchApiKey}` },
+    });
+    console.log(`  logged to the service: ${logged.headers.get('x-total-count')} interactions`);
   } finally {
     gateway.stop();
     await service.stop();

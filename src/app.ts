@@ -12,17 +12,20 @@ import { adminRoutes } from './features/admin/routes.js';
 import { appRoutes } from './features/apps/routes.js';
 import { contextSourceRoutes } from './features/context-sources/routes.js';
 import { contextRoutes, unversionedContextSearchRoute } from './features/contexts/routes.js';
+import { singularContextRoutes } from './features/contexts/singular-routes.js';
 import { dataRoutes } from './features/data/routes.js';
 import { documentRoutes } from './features/documents/routes.js';
 import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
-import { fileDownloadRoutes, fileUploadRoutes } from './features/files/routes.js';
+import { fileUploadRoutes, signedFileRoutes } from './features/files/routes.js';
+import { fineTuneRoutes } from './features/fine-tunes/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { runRoutes } from './features/runs/routes.js';
 import { streamRoutes } from './features/runs/stream-routes.js';
 import { sessionRoutes } from './features/sessions/routes.js';
 import { skillRoutes } from './features/skills/routes.js';
 import { workflowRoutes } from './features/workflows/routes.js';
+import { workspaceRoutes } from './features/workspaces/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -94,18 +97,31 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       requireWorkspaceKey(v1, services.workspaces);
       await v1.register(appRoutes(services.apps, services.actions));
       await v1.register(actionRoutes(services.actions, services.attachments));
-      await v1.register(providerRoutes(services.providers));
-      await v1.register(runRoutes(services.runs, services.engine));
+      await v1.register(providerRoutes(services.providers, platform.config.openaiBaseUrl));
+      await v1.register(runRoutes(services.runs, services.engine, services.idempotentRequests));
       await v1.register(dataRoutes(services.data));
       await v1.register(feedbackRoutes(services.feedback));
       await v1.register(sessionRoutes(services.sessions, services.data));
-      await v1.register(experimentRoutes(services.experiments));
+      await v1.register(experimentRoutes(services.experiments, services.idempotentRequests));
       await v1.register(contextRoutes(services.contexts, services.contextSearch, services.contextPrompt));
       await v1.register(documentRoutes(services.documents));
       await v1.register(fileUploadRoutes(services.files));
       await v1.register(contextSourceRoutes(services.contextSources));
+      await v1.register(
+        singularContextRoutes({
+          contexts: services.contexts,
+          documents: services.documents,
+          sources: services.contextSources,
+          files: services.files,
+          prompt: services.contextPrompt,
+        }),
+      );
       await v1.register(skillRoutes(services.skills));
       await v1.register(workflowRoutes(services.workflows, services.workflowRunner));
+      await v1.register(fineTuneRoutes());
+      await v1.register(
+        workspaceRoutes(services.workspaces, services.apps, services.contexts, services.providers),
+      );
     },
     { prefix: '/v1' },
   );
@@ -114,7 +130,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     await unversioned.register(unversionedContextSearchRoute(services.contexts, services.contextSearch));
   });
   await app.register(streamRoutes(services.runs));
-  await app.register(fileDownloadRoutes(services.files));
+  await app.register(signedFileRoutes(services.files, platform.config.fileLimitBytes));
   if (platform.config.adminToken) {
     await app.register(adminRoutes(services.workspaces, platform.config.adminToken), { prefix: '/admin/v1' });
   }

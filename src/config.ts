@@ -87,6 +87,8 @@ export type Config = {
   redisUrl?: string;
   bucket?: BucketConfig;
   providerFallbacks: ProviderFallbacks;
+  /** `OPENAI_BASE_URL`: where the openai kind is reached when no provider record names a URL. */
+  openaiBaseUrl?: string;
 };
 
 export class ConfigError extends Error {}
@@ -169,6 +171,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     redisUrl: values.REDIS_URL,
     bucket: bucketConfig(values),
     providerFallbacks,
+    openaiBaseUrl: values.OPENAI_BASE_URL,
   };
 }
 

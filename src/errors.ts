@@ -61,6 +61,13 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** A capability Lectern does not have (the official SDK's fine-tuning): 501, naming it. */
+export class NotSupportedError extends AppError {
+  constructor(capability: string, instead?: string) {
+    super(501, 'not_supported', `${capability} is not supported by Lectern${instead ? `: ${instead}` : ''}`);
+  }
+}
+
 /** A part the request needs (the job queue's Redis or database) does not answer; try again later. */
 export class ServiceUnavailableError extends AppError {
   constructor(code: string, message: string) {

@@ -26,6 +26,8 @@ import { createProviderRepository } from './features/providers/repository.js';
 import { createProviderService } from './features/providers/service.js';
 import { createAsyncRunRepository } from './features/runs/async-run-repository.js';
 import { createRunEngine, type Retriever } from './features/runs/engine.js';
+import { createIdempotentRequests } from './features/runs/idempotency.js';
+import { createIdempotentRequestRepository } from './features/runs/idempotent-request-repository.js';
 import { createRunService } from './features/runs/service.js';
 import { createSessionRepository } from './features/sessions/repository.js';
 import { createSessionService } from './features/sessions/service.js';
@@ -124,6 +126,9 @@ export function createServices(platform: Platform) {
   const generationRepository = createGenerationRepository(database);
   const feedbackRepository = createFeedbackRepository(database);
   const data = createDataService(generationRepository, feedbackRepository, {
+    async requireApp(workspaceId, appId) {
+      await apps.require(workspaceId, appId);
+    },
     requireAction,
     async requireSession(workspaceId, sessionId, actionId) {
       if (actionId) await sessions.requireForRun(workspaceId, sessionId, actionId);
@@ -255,6 +260,7 @@ export function createServices(platform: Platform) {
     },
     engine,
     runs,
+    idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contexts,
     documents,
     files,

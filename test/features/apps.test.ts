@@ -50,8 +50,11 @@ describe('apps', () => {
     await createAction(context.client, { app: other, name: 'three' });
     const listed = await context.client.get(`/v1/apps/${app}/actions`);
     expect(listed.status).toBe(200);
-    expect(listed.body.total_count).toBe(2);
-    expect(listed.body.data.map((action: { name: string }) => action.name).sort()).toEqual(['one', 'two']);
+    // A bare array, as the official SDK reads it (CONTRACT §5); the total in X-Total-Count.
+    expect(listed.headers['x-total-count']).toBe('2');
+    expect(listed.body.map((action: { name: string }) => action.name).sort()).toEqual(['one', 'two']);
+    const page = await context.client.get(`/v1/apps/${app}/actions?skip=1&limit=1`);
+    expect(page.body).toHaveLength(1);
     expect((await context.client.get(`/v1/apps/${unknownGuid}/actions`)).status).toBe(404);
   });
 

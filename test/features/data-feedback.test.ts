@@ -108,14 +108,14 @@ describe('data records (CONTRACT §6)', () => {
       source: 'api',
       metadata: { via: 'gateway' },
     });
+    // A bare array (CONTRACT §5) with its total in X-Total-Count.
     const list = await client.get(`/v1/actions/${action.guid}/data`);
-    expect(list.body.total_count).toBe(2);
-    expect(list.body.data.map((record: { guid: string }) => record.guid)).toEqual([
-      logged.body.guid,
-      dataGuid,
-    ]);
+    expect(list.headers['x-total-count']).toBe('2');
+    expect(list.body.map((record: { guid: string }) => record.guid)).toEqual([logged.body.guid, dataGuid]);
+    expect(list.body[0]).toMatchObject({ action: action.guid, action_guid: action.guid });
     const page = await client.get(`/v1/actions/${action.guid}/data?skip=1&limit=1`);
-    expect(page.body).toMatchObject({ total_count: 2, has_next_page: false });
+    expect(page.body.map((record: { guid: string }) => record.guid)).toEqual([dataGuid]);
+    expect(page.headers['x-total-count']).toBe('2');
   });
 
   it('refuses a log for a missing Action and hides records from other workspaces', async () => {
@@ -166,7 +166,7 @@ describe('data records (CONTRACT §6)', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('records.1.action');
     const listed = await context.client.get(`/v1/actions/${first.guid}/data`);
-    expect(listed.body.data.map((row: { output: string }) => row.output)).toEqual(['A']);
+    expect(listed.body.map((row: { output: string }) => row.output)).toEqual(['A']);
     for (const body of [{ records: [] }, {}, { records: [{ action: first.guid, input: 'x' }] }]) {
       expect((await context.client.post('/v1/data/batch', body)).status, JSON.stringify(body)).toBe(400);
     }

@@ -121,9 +121,9 @@ describe('providers', () => {
       reference: 'models-test/gpt-4o-mini',
     });
     expect((await context.client.get(`/v1/models/${model.body.guid}`)).body).toEqual(model.body);
-    expect(
-      (await context.client.get('/v1/models')).body.data.map((row: { guid: string }) => row.guid),
-    ).toContain(model.body.guid);
+    expect((await context.client.get('/v1/models')).body.map((row: { guid: string }) => row.guid)).toContain(
+      model.body.guid,
+    );
     // An Action may name the model record by GUID.
     const action = await createAction(context.client, { model: model.body.guid });
     expect(action.model).toBe(model.body.guid);

@@ -347,7 +347,7 @@ describe('skill prompt (POST /v1/skills/{skill}/prompt)', () => {
     const answer = await context.client.post(`/v1/skills/${skill.guid}/prompt`, { prompt: 'hello' });
     expect(answer.body).toEqual({ msg: 'LOUD: hello' });
     const data = await context.client.get(`/v1/actions/${action.guid}/data`);
-    expect(data.body.data[0]).toMatchObject({ output: 'LOUD: hello', source: 'skill' });
+    expect(data.body[0]).toMatchObject({ output: 'LOUD: hello', source: 'skill' });
   });
 });
 

@@ -55,7 +55,7 @@ it('completes a workflow run after the process is killed mid-block and started a
     // Each block stored exactly one generation, the interrupted one included.
     for (const action of [writer, slow]) {
       const data = await call(second.baseUrl, 'GET', `/v1/actions/${action.body.guid}/data`);
-      expect(data.body.total_count).toBe(1);
+      expect(data.body).toHaveLength(1);
     }
   } finally {
     await second.stop();

@@ -53,10 +53,10 @@ function openai(headers: Record<string, string> = {}) {
 /** The data records of the Action, newest first, once there are `count` of them. */
 async function loggedRecords(count: number, actionGuid = action.guid) {
   return eventually(async () => {
-    // The page itself, not total_count: the count is a second query and may already see a row that
+    // The page itself, not X-Total-Count: the count is a second query and may already see a row that
     // the page, read a moment earlier, did not.
     const response = await context.client.get(`/v1/actions/${actionGuid}/data?limit=100`);
-    return response.body.data.length >= count ? response.body.data : undefined;
+    return response.body.length >= count ? response.body : undefined;
   });
 }
 
@@ -74,7 +74,9 @@ afterAll(async () => {
 
 describe('gateway pass-through (CONTRACT §9)', () => {
   it('forwards a completion unchanged with the caller’s Bearer and logs it to the Action', async () => {
-    const before = (await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count;
+    const before = Number(
+      (await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count'],
+    );
     const { data: completion, response } = await openai()
       .chat.completions.create({
         model: 'gpt-test',
@@ -111,7 +113,9 @@ describe('gateway pass-through (CONTRACT §9)', () => {
   });
 
   it('streams chunk by chunk and logs the reassembled output, counting tokens when no usage is sent', async () => {
-    const before = (await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count;
+    const before = Number(
+      (await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count'],
+    );
     const stream = await openai().chat.completions.create({
       model: 'gpt-test',
       messages: [{ role: 'user', content: 'stream this please' }],
@@ -145,7 +149,9 @@ describe('gateway pass-through (CONTRACT §9)', () => {
   });
 
   it('passes upstream 400, 429 and 500 through unchanged and logs their status', async () => {
-    const before = (await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count;
+    const before = Number(
+      (await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count'],
+    );
     for (const status of [400, 429, 500]) {
       const failure = await openai()
         .chat.completions.create({ model: `fail-${status}`, messages: [{ role: 'user', content: 'x' }] })
@@ -237,7 +243,9 @@ describe('gateway logging rules', () => {
       { 'x-svc-api-key': 'lec_not_a_real_key_000000000000000000000', 'x-svc-action-guid': action.guid },
       { 'x-svc-action-guid': foreign.guid },
     ];
-    const before = (await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count;
+    const before = Number(
+      (await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count'],
+    );
     for (const headers of cases) {
       const completion = await openai(headers).chat.completions.create({
         model: 'gpt-test',
@@ -248,8 +256,10 @@ describe('gateway logging rules', () => {
     await eventually(async () =>
       gatewayLogs.some((line) => line.includes('cannot see the Action')) ? true : undefined,
     );
-    expect((await stranger.get(`/v1/actions/${foreign.guid}/data`)).body.total_count).toBe(0);
-    expect((await context.client.get(`/v1/actions/${action.guid}/data`)).body.total_count).toBe(before);
+    expect(Number((await stranger.get(`/v1/actions/${foreign.guid}/data`)).headers['x-total-count'])).toBe(0);
+    expect(
+      Number((await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count']),
+    ).toBe(before);
     // Counts reach the metrics with the log worker's next report.
     await eventually(async () => {
       const metrics = await (await fetch(`${gatewayUrl}/metrics`)).text();

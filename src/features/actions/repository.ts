@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { actionDeployments, actions, actionVersions } from '../../platform/database/schema.js';
@@ -8,6 +8,9 @@ export type ActionRow = typeof actions.$inferSelect;
 export type ActionVersionRow = typeof actionVersions.$inferSelect;
 export type NewActionVersion = Omit<typeof actionVersions.$inferInsert, 'actionId' | 'version'>;
 export type ActionWithVersion = { action: ActionRow; version: ActionVersionRow };
+
+/** The workspace's Actions that are not deleted. */
+const live = (workspaceId: string) => and(eq(actions.workspaceId, workspaceId), isNull(actions.deletedAt));
 
 const latestVersionJoin = and(
   eq(actionVersions.actionId, actions.id),
@@ -36,14 +39,12 @@ export function createActionRepository(database: Database) {
         .select({ action: actions, version: actionVersions })
         .from(actions)
         .innerJoin(actionVersions, latestVersionJoin)
-        .where(and(eq(actions.workspaceId, workspaceId), match));
+        .where(and(live(workspaceId), match));
       return row;
     },
 
     async list(workspaceId: string, skip: number, limit: number, appId?: string) {
-      const scope = appId
-        ? and(eq(actions.workspaceId, workspaceId), eq(actions.appId, appId))
-        : eq(actions.workspaceId, workspaceId);
+      const scope = appId ? and(live(workspaceId), eq(actions.appId, appId)) : live(workspaceId);
       const rows = await database
         .select({ action: actions, version: actionVersions })
         .from(actions)
@@ -94,7 +95,7 @@ export function createActionRepository(database: Database) {
         const [locked] = await transaction
           .select({ latestVersion: actions.latestVersion })
           .from(actions)
-          .where(and(eq(actions.workspaceId, workspaceId), eq(actions.id, actionId)))
+          .where(and(live(workspaceId), eq(actions.id, actionId)))
           .for('update');
         if (!locked) return undefined;
         const [latest] = await transaction
@@ -145,11 +146,16 @@ export function createActionRepository(database: Database) {
       await database.update(actions).set({ updatedAt: new Date() }).where(eq(actions.id, actionId));
     },
 
-    async setDisabled(workspaceId: string, actionId: string, disabled: boolean): Promise<boolean> {
+    /** Changes an Action that is not deleted; false when there is none such. */
+    async setFlags(
+      workspaceId: string,
+      actionId: string,
+      changes: Partial<Pick<ActionRow, 'disabled' | 'deletedAt'>>,
+    ): Promise<boolean> {
       const updated = await database
         .update(actions)
-        .set({ disabled, updatedAt: new Date() })
-        .where(and(eq(actions.workspaceId, workspaceId), eq(actions.id, actionId)))
+        .set({ ...changes, updatedAt: new Date() })
+        .where(and(live(workspaceId), eq(actions.id, actionId)))
         .returning({ id: actions.id });
       return updated.length > 0;
     },

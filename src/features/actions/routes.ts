@@ -52,6 +52,10 @@ export function actionRoutes(
       },
     );
 
+    app.delete('/actions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return actions.remove(workspaceOf(request).id, request.params.guid);
+    });
+
     app.post(
       '/actions/:guid/deploy',
       { schema: { tags, params: guidParams, body: deployBody } },

@@ -14,7 +14,29 @@ export const toolDefinition = z.strictObject({
   parameters: z.record(z.string(), z.unknown()).optional().describe('JSON Schema of the arguments'),
 });
 
-export const modelConfig = z.strictObject({
+/** The official SDK's camelCase names for model_config fields (its `ModelConfig` type). */
+const sdkModelConfigNames: Record<string, string> = {
+  topP: 'top_p',
+  maxResponseLength: 'max_response_length',
+  presencePenalty: 'presence_penalty',
+  frequencyPenalty: 'frequency_penalty',
+  stopSequence: 'stop',
+  numRetries: 'num_retries',
+  responseFormat: 'response_format',
+};
+
+/** Renames the SDK's names to ours, unless the field is also given under our name (then both are refused). */
+function withOurNames(config: unknown): unknown {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) return config;
+  const renamed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(config)) {
+    const ours = sdkModelConfigNames[name];
+    renamed[ours && !(ours in config) ? ours : name] = value;
+  }
+  return renamed;
+}
+
+const modelConfigFields = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
   max_response_length: z
@@ -36,6 +58,8 @@ export const modelConfig = z.strictObject({
   num_retries: z.number().int().min(0).max(10).optional().describe('retries on retryable provider errors'),
   timeout: z.number().positive().max(3_600).optional().describe('seconds per model call'),
 });
+
+export const modelConfig = z.preprocess(withOurNames, modelConfigFields);
 
 const slug = z
   .string()

@@ -258,10 +258,18 @@ export function createActionService(
     },
 
     async setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<ActionRecord> {
-      if (!(await repository.setDisabled(workspaceId, id, disabled)))
+      if (!(await repository.setFlags(workspaceId, id, { disabled })))
         throw new NotFoundError('Action not found');
       changed(workspaceId);
       return present(await requireById(workspaceId, id));
+    },
+
+    /** Soft delete: the Action no longer reads or runs; its generations and feedback stay stored. */
+    async remove(workspaceId: string, id: string) {
+      if (!(await repository.setFlags(workspaceId, id, { deletedAt: new Date() })))
+        throw new NotFoundError('Action not found');
+      changed(workspaceId);
+      return { guid: id, deleted: true };
     },
   };
 }

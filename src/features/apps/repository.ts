@@ -33,7 +33,7 @@ export function createAppRepository(database: Database) {
     async update(
       workspaceId: string,
       id: string,
-      changes: Partial<Pick<AppRow, 'name' | 'description' | 'deletedAt'>>,
+      changes: Partial<Pick<AppRow, 'name' | 'description' | 'appType' | 'deletedAt'>>,
     ) {
       const [app] = await database
         .update(apps)

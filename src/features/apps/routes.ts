@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { workspaceOf } from '../../http/authentication.js';
-import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { bareList, listEnvelope, paginationQuery } from '../../http/pagination.js';
 import { guidParams } from '../../http/params.js';
 import type { ActionService } from '../actions/service.js';
 import { createAppBody, updateAppBody } from './schemas.js';
@@ -31,14 +31,15 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
       return apps.remove(workspaceOf(request).id, request.params.guid);
     });
 
+    // A bare array: the official SDK's apps.getActions reads one (CONTRACT §5).
     app.get(
       '/apps/:guid/actions',
       { schema: { tags, params: guidParams, querystring: paginationQuery } },
-      async (request) => {
+      async (request, reply) => {
         const workspaceId = workspaceOf(request).id;
         await apps.require(workspaceId, request.params.guid);
         const { rows, total } = await actions.list(workspaceId, request.query, request.params.guid);
-        return listEnvelope(rows, total, request.query);
+        return bareList(reply, rows, total);
       },
     );
   };

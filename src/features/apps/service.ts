@@ -9,6 +9,7 @@ export function presentApp(app: AppRow) {
     guid: app.id,
     name: app.name,
     description: app.description,
+    app_type: app.appType,
     created_at: app.createdAt.toISOString(),
     updated_at: app.updatedAt.toISOString(),
   };
@@ -22,6 +23,7 @@ export function createAppService(repository: AppRepository) {
         workspaceId,
         name: input.name,
         description: input.description ?? '',
+        appType: input.app_type ?? null,
       });
       return presentApp(app);
     },
@@ -39,7 +41,11 @@ export function createAppService(repository: AppRepository) {
       return { rows: rows.map(presentApp), total };
     },
     async update(workspaceId: string, id: string, input: UpdateAppInput) {
-      const app = await repository.update(workspaceId, id, input);
+      const { app_type, ...fields } = input;
+      const app = await repository.update(workspaceId, id, {
+        ...fields,
+        ...(app_type !== undefined && { appType: app_type }),
+      });
       if (!app) throw new NotFoundError('App not found');
       return presentApp(app);
     },

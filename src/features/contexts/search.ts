@@ -32,6 +32,8 @@ export function presentHit(hit: SearchHit) {
     updated_at: hit.updatedAt.toISOString(),
     filter: hit.filter,
     metadata: hit.metadata,
+    // The official SDK reads metadata under this name (CONTRACT §12).
+    meta_data: hit.metadata,
     embedding: [] as number[],
   };
 }

@@ -1,7 +1,7 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
-import { generations } from '../../platform/database/schema.js';
+import { actions, generations } from '../../platform/database/schema.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGeneration = typeof generations.$inferInsert;
@@ -104,6 +104,41 @@ export function createGenerationRepository(database: Database) {
         skip,
         limit,
       );
+    },
+
+    /** Generations of every Action of an App (deleted Actions included: their records stay). */
+    listByApp(workspaceId: string, appId: string, skip: number, limit: number) {
+      const actionsOfApp = database
+        .select({ id: actions.id })
+        .from(actions)
+        .where(and(eq(actions.workspaceId, workspaceId), eq(actions.appId, appId)));
+      return page(
+        and(eq(generations.workspaceId, workspaceId), inArray(generations.actionId, actionsOfApp)),
+        skip,
+        limit,
+      );
+    },
+
+    async update(
+      workspaceId: string,
+      id: string,
+      changes: Partial<Omit<NewGeneration, 'id' | 'workspaceId' | 'actionId'>>,
+    ): Promise<GenerationRow | undefined> {
+      const [row] = await database
+        .update(generations)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(and(eq(generations.workspaceId, workspaceId), eq(generations.id, id)))
+        .returning();
+      return row;
+    },
+
+    /** Removes a generation; its feedback goes with it (ON DELETE CASCADE). */
+    async remove(workspaceId: string, id: string): Promise<GenerationRow | undefined> {
+      const [row] = await database
+        .delete(generations)
+        .where(and(eq(generations.workspaceId, workspaceId), eq(generations.id, id)))
+        .returning();
+      return row;
     },
 
     listBySession(workspaceId: string, sessionId: string, skip: number, limit: number) {

@@ -3,25 +3,62 @@ import { guid } from '../../http/params.js';
 import { promptMessage } from '../runs/schemas.js';
 
 const tokenCount = z.number().int().min(0).max(100_000_000);
+const milliseconds = z.number().int().min(0).max(86_400_000);
+const metadata = z.record(z.string(), z.unknown());
 
-/** `POST /v1/data`: a generation made elsewhere (the gateway logs through it), CONTRACT §6. */
-export const logDataBody = z.strictObject({
-  action: guid,
-  input: z.unknown().refine((input) => input !== undefined, 'is required'),
+/** The fields of a generation made elsewhere; the official SDK's names are accepted beside ours. */
+const loggedFields = {
+  input: z.unknown(),
   output: z.string().max(10_000_000),
-  full_prompt_sent: z.array(promptMessage).max(10_000).nullable().optional(),
+  full_prompt_sent: z
+    .union([z.array(promptMessage).max(10_000), z.string().max(10_000_000)])
+    .nullable()
+    .optional()
+    .describe('The messages sent; a string (as the official SDK types it) is one user message.'),
+  system_message: z
+    .string()
+    .max(200_000)
+    .nullable()
+    .optional()
+    .describe('The official SDK’s systemMessage: stored as the first message of full_prompt_sent.'),
   num_input_tokens: tokenCount.nullable().optional(),
   num_output_tokens: tokenCount.nullable().optional(),
   model: z.string().max(300).nullable().optional(),
   model_provider: z.string().max(100).nullable().optional(),
-  latency_ms: z.number().int().min(0).max(86_400_000).nullable().optional(),
-  session: guid.nullable().optional(),
+  latency_ms: milliseconds.nullable().optional(),
+  latency: milliseconds.nullable().optional().describe('The official SDK’s name for latency_ms.'),
   ext_user_id: z.string().max(256).nullable().optional(),
-  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  metadata: metadata.nullable().optional(),
+  meta_data: metadata.nullable().optional().describe('The official SDK’s name for metadata.'),
   source: z.string().min(1).max(64).optional(),
+};
+
+/** `POST /v1/data`: a generation made elsewhere (the gateway logs through it), CONTRACT §6. */
+export const logDataBody = z.strictObject({
+  ...loggedFields,
+  action: guid,
+  input: loggedFields.input.refine((input) => input !== undefined, 'is required'),
+  session: guid.nullable().optional(),
 });
 
 export type LogDataInput = z.infer<typeof logDataBody>;
 
 /** `POST /v1/data/batch`: up to 500 records in one request, stored together or not at all. */
 export const logDataBatchBody = z.strictObject({ records: z.array(logDataBody).min(1).max(500) });
+
+/**
+ * `PUT /v1/data/{guid}` (the official SDK's `data.update`): the fields given replace the stored ones.
+ * A generation stays with its Action and session; naming them is allowed only unchanged.
+ */
+export const updateDataBody = z
+  .strictObject({
+    ...loggedFields,
+    output: loggedFields.output.optional(),
+    action: guid.optional(),
+    session: guid.nullable().optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'give at least one field to change',
+  });
+
+export type UpdateDataInput = z.infer<typeof updateDataBody>;

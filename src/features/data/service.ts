@@ -5,13 +5,15 @@ import type { PromptMessage } from '../../platform/database/schema.js';
 import type { FeedbackRepository, FeedbackRow } from '../feedback/repository.js';
 import { presentFeedback } from '../feedback/service.js';
 import type { GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
-import type { LogDataInput } from './schemas.js';
+import type { LogDataInput, UpdateDataInput } from './schemas.js';
 
 /** The data record of CONTRACT §6. */
 export function presentGeneration(row: GenerationRow) {
   return {
     guid: row.id,
     action: row.actionId,
+    // The official SDK reads these names (CONTRACT §12).
+    action_guid: row.actionId,
     session: row.sessionId,
     input: row.input,
     output: row.output,
@@ -26,6 +28,7 @@ export function presentGeneration(row: GenerationRow) {
     version: row.version,
     ext_user_id: row.extUserId,
     metadata: row.metadata,
+    meta_data: row.metadata,
     source: row.source,
     cached: row.cached,
     experiment: row.experimentId,
@@ -36,11 +39,43 @@ export function presentGeneration(row: GenerationRow) {
 
 export type GenerationRecord = ReturnType<typeof presentGeneration>;
 
-/** What the data service needs to know about Actions and sessions, without depending on their services. */
+/** What the data service needs to know about its owners, without depending on their services. */
 export type DataOwners = {
+  requireApp(workspaceId: string, appId: string): Promise<void>;
   requireAction(workspaceId: string, actionId: string): Promise<void>;
   requireSession(workspaceId: string, sessionId: string, actionId?: string): Promise<void>;
 };
+
+type LoggedFields = Omit<UpdateDataInput, 'action' | 'session'>;
+
+/** The prompt sent, with the official SDK's separate `system_message` as its first message. */
+function promptSent(messages: PromptMessage[] | string, systemMessage: string | null | undefined) {
+  const sent: PromptMessage[] =
+    typeof messages === 'string' ? [{ role: 'user', content: messages }] : messages;
+  if (!systemMessage) return sent;
+  const rest = sent[0]?.role === 'system' ? sent.slice(1) : sent;
+  return [{ role: 'system', content: systemMessage }, ...rest];
+}
+
+/** The columns a logged or updated generation's fields set; fields not given set nothing. */
+function loggedColumns(input: LoggedFields, storedPrompt: PromptMessage[] = []): Partial<NewGeneration> {
+  const columns: Partial<NewGeneration> = {};
+  if (input.input !== undefined) columns.input = input.input;
+  if (input.output !== undefined) columns.output = input.output;
+  if (input.full_prompt_sent !== undefined || input.system_message !== undefined)
+    columns.fullPromptSent = promptSent(input.full_prompt_sent ?? storedPrompt, input.system_message);
+  if (input.num_input_tokens !== undefined) columns.numInputTokens = input.num_input_tokens;
+  if (input.num_output_tokens !== undefined) columns.numOutputTokens = input.num_output_tokens;
+  if (input.model !== undefined) columns.model = input.model;
+  if (input.model_provider !== undefined) columns.modelProvider = input.model_provider;
+  const latency = input.latency_ms ?? input.latency;
+  if (latency !== undefined) columns.latencyMs = latency;
+  if (input.ext_user_id !== undefined) columns.extUserId = input.ext_user_id;
+  const metadata = input.metadata ?? input.meta_data;
+  if (metadata !== undefined) columns.metadata = metadata ?? {};
+  if (input.source !== undefined) columns.source = input.source;
+  return columns;
+}
 
 export function createDataService(
   repository: GenerationRepository,
@@ -57,21 +92,14 @@ export function createDataService(
       });
     }
     return {
+      fullPromptSent: [],
+      source: 'api',
+      ...loggedColumns(input),
       id: randomUUID(),
       workspaceId,
       actionId: input.action,
       sessionId: input.session ?? null,
-      input: input.input,
       output: input.output,
-      fullPromptSent: (input.full_prompt_sent ?? []) as PromptMessage[],
-      model: input.model ?? null,
-      modelProvider: input.model_provider ?? null,
-      numInputTokens: input.num_input_tokens ?? null,
-      numOutputTokens: input.num_output_tokens ?? null,
-      latencyMs: input.latency_ms ?? null,
-      extUserId: input.ext_user_id ?? null,
-      metadata: input.metadata ?? {},
-      source: input.source ?? 'api',
     };
   }
 
@@ -126,6 +154,38 @@ export function createDataService(
       const { rows, total } = await repository.listByAction(
         workspaceId,
         actionId,
+        pagination.skip,
+        pagination.limit,
+      );
+      return { rows: rows.map(presentGeneration), total };
+    },
+
+    /** `PUT /v1/data/{guid}`: the given fields replace the stored ones. */
+    async update(workspaceId: string, id: string, input: UpdateDataInput): Promise<GenerationRecord> {
+      const stored = await repository.find(workspaceId, id);
+      if (!stored) throw new NotFoundError('Data not found');
+      if (input.action !== undefined && input.action !== stored.actionId)
+        throw new ValidationError('a generation stays with the Action that made it', 'action');
+      if (input.session !== undefined && input.session !== stored.sessionId)
+        throw new ValidationError('a generation stays in its session', 'session');
+      const updated = await repository.update(workspaceId, id, loggedColumns(input, stored.fullPromptSent));
+      if (!updated) throw new NotFoundError('Data not found');
+      return presentGeneration(updated);
+    },
+
+    /** Deletes a generation with its feedback; answers the record as it was. */
+    async remove(workspaceId: string, id: string): Promise<GenerationRecord> {
+      const removed = await repository.remove(workspaceId, id);
+      if (!removed) throw new NotFoundError('Data not found');
+      return presentGeneration(removed);
+    },
+
+    /** Generations of an App's Actions, newest first. */
+    async listForApp(workspaceId: string, appId: string, pagination: Pagination) {
+      await owners.requireApp(workspaceId, appId);
+      const { rows, total } = await repository.listByApp(
+        workspaceId,
+        appId,
         pagination.skip,
         pagination.limit,
       );

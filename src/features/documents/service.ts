@@ -21,6 +21,8 @@ export function presentDocument(row: DocumentSummary) {
     content: row.content,
     filter: row.filter,
     metadata: row.metadata,
+    // The official SDK reads metadata under this name (CONTRACT §12).
+    meta_data: row.metadata,
     embedding: [] as number[],
     embedding_status: row.embeddingStatus,
   };

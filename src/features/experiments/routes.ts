@@ -2,11 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { workspaceOf } from '../../http/authentication.js';
 import { listEnvelope, paginationQuery } from '../../http/pagination.js';
 import { guidParams } from '../../http/params.js';
+import type { IdempotentRequests } from '../runs/idempotency.js';
 import { callerOf } from '../runs/routes.js';
+import { idempotencyHeaders } from '../runs/schemas.js';
 import { createExperimentBody, experimentRunBody, updateExperimentBody } from './schemas.js';
 import type { ExperimentService } from './service.js';
 
-export function experimentRoutes(experiments: ExperimentService): FastifyPluginAsyncZod {
+export function experimentRoutes(
+  experiments: ExperimentService,
+  idempotent: IdempotentRequests,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['experiments'];
 
@@ -35,8 +40,17 @@ export function experimentRoutes(experiments: ExperimentService): FastifyPluginA
 
     app.post(
       '/experiments/:guid/prompt',
-      { schema: { tags, params: guidParams, body: experimentRunBody } },
-      async (request) => experiments.run(callerOf(workspaceOf(request)), request.params.guid, request.body),
+      { schema: { tags, params: guidParams, body: experimentRunBody, headers: idempotencyHeaders } },
+      async (request) => {
+        const caller = callerOf(workspaceOf(request));
+        const { guid } = request.params;
+        return idempotent.once(
+          caller.workspaceId,
+          request.headers['idempotency-key'],
+          ['experiment', guid, request.body],
+          () => experiments.run(caller, guid, request.body),
+        );
+      },
     );
 
     app.get('/experiments/:guid/results', { schema: { tags, params: guidParams } }, async (request) => {

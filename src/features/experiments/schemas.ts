@@ -25,10 +25,15 @@ export const updateExperimentBody = z.strictObject({
   status: z.enum(['running', 'paused', 'completed']).optional(),
 });
 
-export const experimentRunBody = z.strictObject({
-  ...runFields,
-  force_action: guid.optional().describe('diagnostics: run this arm of the experiment, bypassing assignment'),
-});
+export const experimentRunBody = z
+  .strictObject({
+    ...runFields,
+    force_action: guid
+      .optional()
+      .describe('diagnostics: run this arm of the experiment, bypassing assignment'),
+    metadata_filter: runFields.metadata.describe('The official SDK’s name for `metadata`'),
+  })
+  .transform(({ metadata_filter, ...body }) => ({ ...body, metadata: body.metadata ?? metadata_filter }));
 
 export type CreateExperimentInput = z.infer<typeof createExperimentBody>;
 export type UpdateExperimentInput = z.infer<typeof updateExperimentBody>;

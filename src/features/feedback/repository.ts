@@ -11,6 +11,29 @@ export function createFeedbackRepository(database: Database) {
       return inserted!;
     },
 
+    /** A non-deleted feedback record. */
+    async find(workspaceId: string, id: string): Promise<FeedbackRow | undefined> {
+      const [row] = await database
+        .select()
+        .from(feedback)
+        .where(and(eq(feedback.workspaceId, workspaceId), eq(feedback.id, id), eq(feedback.deleted, false)));
+      return row;
+    },
+
+    /** Changes a non-deleted record (a delete sets `deleted`: the record stays, reads leave it out). */
+    async update(
+      workspaceId: string,
+      id: string,
+      changes: Partial<Pick<FeedbackRow, 'type' | 'value' | 'source' | 'metadata' | 'deleted'>>,
+    ): Promise<FeedbackRow | undefined> {
+      const [row] = await database
+        .update(feedback)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(and(eq(feedback.workspaceId, workspaceId), eq(feedback.id, id), eq(feedback.deleted, false)))
+        .returning();
+      return row;
+    },
+
     /** Non-deleted feedback of some generations, oldest first. */
     async listForGenerations(workspaceId: string, generationIds: string[]): Promise<FeedbackRow[]> {
       if (generationIds.length === 0) return [];

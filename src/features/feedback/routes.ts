@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { workspaceOf } from '../../http/authentication.js';
-import { dataGuidParams, feedbackBody, legacyFeedbackBody } from './schemas.js';
+import { guidParams } from '../../http/params.js';
+import { dataGuidParams, feedbackBody, legacyFeedbackBody, updateFeedbackBody } from './schemas.js';
 import type { FeedbackService } from './service.js';
 
 export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod {
@@ -21,6 +22,21 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
         return reply.status(201).send(record);
       },
     );
+
+    // A feedback record by its own GUID (the official SDK's feedback.get / update / delete).
+    app.get('/feedback/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return feedback.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.put(
+      '/feedback/:guid',
+      { schema: { tags, params: guidParams, body: updateFeedbackBody } },
+      async (request) => feedback.update(workspaceOf(request).id, request.params.guid, request.body),
+    );
+
+    app.delete('/feedback/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return feedback.remove(workspaceOf(request).id, request.params.guid);
+    });
 
     // Older clients post to the collection with the data GUID in the body (CONTRACT §12).
     app.post('/feedback', { schema: { tags, body: legacyFeedbackBody } }, async (request, reply) => {

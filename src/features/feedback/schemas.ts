@@ -21,6 +21,24 @@ export const legacyFeedbackBody = z.object({
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
+/**
+ * `PUT /v1/feedback/{guid}` (the official SDK's `feedback.update`): the given fields replace the
+ * stored ones. The SDK also sends `data` (and `meta_data` for metadata); a record stays on its generation.
+ */
+export const updateFeedbackBody = z
+  .strictObject({
+    type: feedbackFields.type.optional(),
+    value: feedbackFields.value.optional(),
+    source: feedbackFields.source,
+    data: guid.optional(),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    meta_data: z.record(z.string(), z.unknown()).nullable().optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'give at least one field to change',
+  });
+
 export const dataGuidParams = z.object({ dataGuid: guid });
 
 export type FeedbackInput = z.infer<typeof feedbackBody>;
+export type UpdateFeedbackInput = z.infer<typeof updateFeedbackBody>;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import type { GenerationRepository } from '../data/repository.js';
 import type { FeedbackRepository, FeedbackRow } from './repository.js';
-import type { FeedbackInput } from './schemas.js';
+import type { FeedbackInput, UpdateFeedbackInput } from './schemas.js';
 
 /** The feedback record of SPEC §2. */
 export function presentFeedback(row: FeedbackRow) {
@@ -14,6 +14,8 @@ export function presentFeedback(row: FeedbackRow) {
     source: row.source,
     created_by_id: row.createdById,
     metadata: row.metadata,
+    // The official SDK reads metadata under this name (CONTRACT §12).
+    meta_data: row.metadata,
     deleted: row.deleted,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -36,6 +38,35 @@ export function createFeedbackService(repository: FeedbackRepository, generation
         createdById: createdBy,
         metadata: input.metadata ?? {},
       });
+      return presentFeedback(row);
+    },
+
+    async get(workspaceId: string, id: string) {
+      const row = await repository.find(workspaceId, id);
+      if (!row) throw new NotFoundError('Feedback not found');
+      return presentFeedback(row);
+    },
+
+    async update(workspaceId: string, id: string, input: UpdateFeedbackInput) {
+      const stored = await repository.find(workspaceId, id);
+      if (!stored) throw new NotFoundError('Feedback not found');
+      if (input.data !== undefined && input.data !== stored.generationId)
+        throw new ValidationError('feedback stays on the generation it was given for', 'data');
+      const metadata = input.metadata ?? input.meta_data;
+      const row = await repository.update(workspaceId, id, {
+        ...(input.type !== undefined && { type: input.type }),
+        ...(input.value !== undefined && { value: input.value }),
+        ...(input.source !== undefined && { source: input.source }),
+        ...(metadata !== undefined && { metadata: metadata ?? {} }),
+      });
+      if (!row) throw new NotFoundError('Feedback not found');
+      return presentFeedback(row);
+    },
+
+    /** Marks the record deleted (SPEC §2 `deleted`): reads of the generation leave it out. */
+    async remove(workspaceId: string, id: string) {
+      const row = await repository.update(workspaceId, id, { deleted: true });
+      if (!row) throw new NotFoundError('Feedback not found');
       return presentFeedback(row);
     },
   };

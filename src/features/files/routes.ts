@@ -1,4 +1,6 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PayloadTooLargeError, ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { fileParams, fileQuery, uploadBody } from './schemas.js';
 import type { FileService } from './service.js';
@@ -11,9 +13,40 @@ export function fileUploadRoutes(files: FileService): FastifyPluginAsyncZod {
   };
 }
 
-/** GET of a signed file URL: authorised by its token, not by an API key (registered outside /v1 auth). */
-export function fileDownloadRoutes(files: FileService): FastifyPluginAsyncZod {
+/**
+ * Routes authorised by a signature instead of an API key (registered outside /v1 auth): the GET of a
+ * signed file URL, and the upload of a presigned form.
+ */
+export function signedFileRoutes(files: FileService, maximumBytes: number): FastifyPluginAsyncZod {
   return async (app) => {
+    // Multipart bodies are parsed in this scope only: one file, a few small fields.
+    await app.register(multipart, {
+      limits: { fileSize: maximumBytes, files: 1, fields: 10, fieldSize: 1_000, parts: 11 },
+    });
+
+    // S3-style presigned POST (the official SDK's uploadFile): the fields, then the file; 204 when stored.
+    app.post(
+      '/v1/files/form-upload',
+      { schema: { tags: ['files'], security: [] } },
+      async (request, reply) => {
+        if (!request.isMultipart()) throw new ValidationError('send multipart/form-data', 'body');
+        const part = await request.file();
+        if (!part) throw new ValidationError('the form has no file', 'file');
+        const fields = Object.fromEntries(
+          Object.entries(part.fields).flatMap(([name, field]) =>
+            field && !Array.isArray(field) && field.type === 'field' ? [[name, String(field.value)]] : [],
+          ),
+        );
+        const bytes = await part.toBuffer().catch((error: unknown) => {
+          if (error instanceof app.multipartErrors.RequestFileTooLargeError)
+            throw new PayloadTooLargeError(`The file is larger than the limit of ${maximumBytes} bytes`);
+          throw error;
+        });
+        await files.uploadForm(fields, { bytes, mimeType: part.mimetype, filename: part.filename });
+        return reply.status(204).send();
+      },
+    );
+
     app.get(
       '/v1/files/:guid',
       { schema: { tags: ['files'], params: fileParams, querystring: fileQuery, security: [] } },

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../errors.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ValidationError,
+} from '../../errors.js';
 import type { BlobStore } from '../../platform/blobs/blob-store.js';
+import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { Signer } from '../../platform/signing.js';
 import { detectFileType } from '../../retrieval/loaders/file-types.js';
 import type { FileRepository } from './repository.js';
@@ -8,6 +15,8 @@ import type { FileRepository } from './repository.js';
 /** SPEC §2/§8: a signed file URL is valid for ten minutes. */
 export const signedUrlLifetimeMs = 10 * 60_000;
 const signingPurpose = 'file';
+/** A presigned form upload (the official SDK's `contexts.uploadFile`) is signed for this purpose. */
+const uploadPurpose = 'file-upload';
 /** SPEC §4.7: data no signature recognises is handled as PNG. */
 const unrecognisedType = 'image/png';
 
@@ -54,20 +63,69 @@ export function createFileService(dependencies: {
     return `${urlPrefix}${id}?token=${signer.sign(signingPurpose, id, now + signedUrlLifetimeMs)}`;
   }
 
+  /** Sniffs the type, stores the bytes and the row; the row last, so a file never lacks its bytes. */
+  async function store(
+    workspaceId: string,
+    id: string,
+    bytes: Buffer,
+    hint: { mimeType?: string; filename?: string },
+  ) {
+    const type = await detectFileType(bytes, hint);
+    await blobs.put(blobKey(workspaceId, id), bytes);
+    await repository.insert({
+      id,
+      workspaceId,
+      mimeType: type?.mimeType ?? unrecognisedType,
+      size: bytes.length,
+    });
+  }
+
   return {
     /** SPEC §4.7 upload: stored in the blob store, answered with a ten-minute signed URL. */
     async upload(workspaceId: string, data: string) {
       const { bytes, declaredType } = decodeUpload(data, maximumBytes);
-      const type = await detectFileType(bytes, { mimeType: declaredType });
       const id = randomUUID();
-      await blobs.put(blobKey(workspaceId, id), bytes);
-      await repository.insert({
-        id,
-        workspaceId,
-        mimeType: type?.mimeType ?? unrecognisedType,
-        size: bytes.length,
-      });
+      await store(workspaceId, id, bytes, { mimeType: declaredType });
       return { url: signedUrl(id) };
+    },
+
+    /**
+     * A presigned form upload for the official SDK (`POST /v1/context/presign`): the SDK posts the
+     * `fields` and the file as multipart form data to `url` without an API key, then hands
+     * `object_url` (this service's signed file URL, valid once the upload is done) to `add_files`.
+     */
+    presign(workspaceId: string, fileName: string, now = Date.now()) {
+      const id = randomUUID();
+      const key = `${workspaceId}/${id}`;
+      return {
+        url: `${baseUrl}/v1/files/form-upload`,
+        fields: {
+          key,
+          token: signer.sign(uploadPurpose, key, now + signedUrlLifetimeMs),
+          file_name: fileName,
+        },
+        object_url: signedUrl(id, now),
+      };
+    },
+
+    /** The upload of a presigned form: authorised by its signed `key`, once per key. */
+    async uploadForm(
+      fields: { key?: string; token?: string },
+      file: { bytes: Buffer; mimeType?: string; filename?: string },
+    ) {
+      const { key = '', token = '' } = fields;
+      const verdict = signer.verify(uploadPurpose, key, token);
+      if (verdict !== 'valid') {
+        throw new ForbiddenError(
+          verdict === 'expired' ? 'This upload form has expired' : 'Invalid upload form signature',
+        );
+      }
+      const [workspaceId, id] = key.split('/') as [string, string];
+      const used = () => new ConflictError('This upload form was used already');
+      if (await repository.find(workspaceId, id)) throw used();
+      await store(workspaceId, id, file.bytes, file).catch((error: unknown) => {
+        throw isUniqueViolation(error) ? used() : error;
+      });
     },
 
     /** The bytes behind a signed URL (no API key needed); 403 when the token is forged or expired. */

@@ -145,7 +145,7 @@ export function createModelResolver(
 
     /** The workspace's default model (a model record of its default provider), else `fallback`. */
     async defaultReference(workspaceId: string, fallback: string): Promise<string> {
-      return (await repository.findDefaultModel(workspaceId))?.id ?? fallback;
+      return (await repository.findDefaultModel(workspaceId))?.model.id ?? fallback;
     },
 
     /** A configured provider's embedding model (a Context's `embeddingModel`), kept like `resolve`: every search embeds its query. */

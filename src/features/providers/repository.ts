@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, or } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { models, providers } from '../../platform/database/schema.js';
@@ -81,9 +81,18 @@ export function createProviderRepository(database: Database) {
         and(eq(models.workspaceId, workspaceId), eq(models.providerId, providerId)),
       );
     },
+    /** A default model clears the workspace's other default in the same transaction. */
     async insertModel(row: typeof models.$inferInsert): Promise<ModelRow> {
-      const [model] = await database.insert(models).values(row).returning();
-      return model!;
+      return database.transaction(async (transaction) => {
+        if (row.isDefault) {
+          await transaction
+            .update(models)
+            .set({ isDefault: false })
+            .where(and(eq(models.workspaceId, row.workspaceId), eq(models.isDefault, true)));
+        }
+        const [model] = await transaction.insert(models).values(row).returning();
+        return model!;
+      });
     },
     async findModel(
       workspaceId: string,
@@ -96,16 +105,26 @@ export function createProviderRepository(database: Database) {
         .where(and(eq(models.workspaceId, workspaceId), eq(models.id, id)));
       return row;
     },
-    /** The oldest model record of the workspace's default provider: the workspace's default model. */
-    async findDefaultModel(workspaceId: string): Promise<ModelRow | undefined> {
+    /**
+     * The workspace's default model: the model record marked default, else the oldest model record of
+     * a default provider.
+     */
+    async findDefaultModel(
+      workspaceId: string,
+    ): Promise<{ model: ModelRow; provider: ProviderRow } | undefined> {
       const [row] = await database
-        .select({ model: models })
+        .select({ model: models, provider: providers })
         .from(models)
         .innerJoin(providers, eq(providers.id, models.providerId))
-        .where(and(eq(models.workspaceId, workspaceId), eq(providers.isDefault, true)))
-        .orderBy(asc(models.createdAt))
+        .where(
+          and(
+            eq(models.workspaceId, workspaceId),
+            or(eq(models.isDefault, true), eq(providers.isDefault, true)),
+          ),
+        )
+        .orderBy(desc(models.isDefault), asc(models.createdAt))
         .limit(1);
-      return row?.model;
+      return row;
     },
     async listModels(workspaceId: string, skip: number, limit: number) {
       const rows = await database

@@ -1,11 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { workspaceOf } from '../../http/authentication.js';
-import { listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { bareList, listEnvelope, paginationQuery } from '../../http/pagination.js';
 import { guidParams } from '../../http/params.js';
-import { createModelBody, createProviderBody, updateProviderBody } from './schemas.js';
+import { validateProviderKey } from './key-validation.js';
+import {
+  createModelBody,
+  createProviderBody,
+  sdkProviderBody,
+  sdkProviderUpdateBody,
+  updateProviderBody,
+  validateKeyBody,
+} from './schemas.js';
 import type { ProviderService } from './service.js';
 
-export function providerRoutes(providers: ProviderService): FastifyPluginAsyncZod {
+export function providerRoutes(providers: ProviderService, openaiBaseUrl?: string): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['providers'];
 
@@ -33,15 +41,53 @@ export function providerRoutes(providers: ProviderService): FastifyPluginAsyncZo
     app.post('/models', { schema: { tags, body: createModelBody } }, async (request, reply) => {
       return reply.status(201).send(await providers.createModel(workspaceOf(request).id, request.body));
     });
-    app.get('/models', { schema: { tags, querystring: paginationQuery } }, async (request) => {
+    // A bare array: the official SDK's models.getAllModels reads one (CONTRACT §12).
+    app.get('/models', { schema: { tags, querystring: paginationQuery } }, async (request, reply) => {
       const { rows, total } = await providers.listModels(workspaceOf(request).id, request.query);
-      return listEnvelope(rows, total, request.query);
+      return bareList(reply, rows, total);
     });
+    // The SDK's models.getDefault asks at /v1/models/models/default (its path joined to its base).
+    for (const path of ['/models/default', '/models/models/default']) {
+      app.get(path, { schema: { tags, hide: path !== '/models/default' } }, async (request) => {
+        return providers.defaultModel(workspaceOf(request).id);
+      });
+    }
     app.get('/models/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return providers.getModel(workspaceOf(request).id, request.params.guid);
     });
     app.delete('/models/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return providers.removeModel(workspaceOf(request).id, request.params.guid);
+    });
+
+    // The official SDK manages providers under /v1/models/provider (CONTRACT §12); bare arrays.
+    app.post('/models/provider', { schema: { tags, body: sdkProviderBody } }, async (request, reply) => {
+      const { nickname, ...fields } = request.body;
+      const provider = await providers.create(workspaceOf(request).id, {
+        ...fields,
+        nickname: nickname ?? undefined,
+      });
+      return reply.status(201).send({ ...provider, models: [] });
+    });
+    app.get(
+      '/models/provider',
+      { schema: { tags, querystring: paginationQuery } },
+      async (request, reply) => {
+        const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
+        return bareList(reply, rows, total);
+      },
+    );
+    app.put(
+      '/models/provider/:guid',
+      { schema: { tags, params: guidParams, body: sdkProviderUpdateBody } },
+      async (request) => providers.update(workspaceOf(request).id, request.params.guid, request.body),
+    );
+    app.delete('/models/provider/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return providers.remove(workspaceOf(request).id, request.params.guid);
+    });
+    app.post('/models/validate', { schema: { tags, body: validateKeyBody } }, async (request) => {
+      return {
+        validated: await validateProviderKey(request.body.provider, request.body.api_key, openaiBaseUrl),
+      };
     });
   };
 }

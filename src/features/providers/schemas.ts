@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { guid } from '../../http/params.js';
 import { isProviderKind, providerKinds, urlRequiredKinds } from '../../llm/provider-kinds.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2_000);
@@ -31,11 +30,68 @@ export const updateProviderBody = z.strictObject({
   default: z.boolean().optional(),
 });
 
-export const createModelBody = z.strictObject({
-  provider: guid,
-  name: z.string().trim().min(1).max(200),
+/** A provider kind as the official SDK may write it (`"OpenAI"`). */
+const providerKind = z
+  .string()
+  .transform((kind) => kind.toLowerCase())
+  .pipe(z.enum(providerKinds));
+
+const modelName = z.string().trim().min(1).max(200);
+
+/**
+ * `POST /v1/models`: a model record of a provider. The official SDK's shape is accepted too: `llm` for
+ * `name`, `provider` as a kind or nickname, `default`, and `key`/`url`, which add a provider first.
+ */
+export const createModelBody = z
+  .strictObject({
+    provider: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe('The provider GUID, or a provider nickname or kind of the workspace'),
+    name: modelName.optional(),
+    llm: modelName.optional().describe('The official SDK’s name for `name`'),
+    default: z.boolean().optional().describe('Make this the workspace’s default model'),
+    key: providerKey.optional().describe('With a kind as `provider`: a new provider with this key'),
+    url: httpUrl.optional(),
+  })
+  .refine((body) => (body.name === undefined) !== (body.llm === undefined), {
+    message: 'give the model name as "name" (or "llm"), once',
+    path: ['name'],
+  });
+
+/** The official SDK's `""` for "no nickname". */
+const sdkNickname = z
+  .union([z.literal(''), nickname])
+  .transform((value) => (value === '' ? null : value))
+  .optional();
+
+/** `POST /v1/models/provider` (the official SDK's `models.addProvider`). */
+export const sdkProviderBody = z
+  .strictObject({
+    provider: providerKind,
+    key: providerKey.optional(),
+    url: httpUrl.optional(),
+    nickname: sdkNickname,
+    default: z.boolean().optional(),
+  })
+  .refine((body) => !urlRequiredKinds.has(body.provider) || body.url !== undefined, {
+    message: 'required for this provider',
+    path: ['url'],
+  });
+
+/** `PUT /v1/models/provider/{guid}` (`models.updateProvider`): the SDK always sends a nickname, "" for none. */
+export const sdkProviderUpdateBody = z.strictObject({
+  key: providerKey.optional(),
+  url: httpUrl.optional(),
+  nickname: sdkNickname,
+  default: z.boolean().optional(),
 });
+
+/** `POST /v1/models/validate` (`models.validateProviderApiKey`). */
+export const validateKeyBody = z.strictObject({ api_key: providerKey, provider: providerKind });
 
 export type CreateProviderInput = z.infer<typeof createProviderBody>;
 export type UpdateProviderInput = z.infer<typeof updateProviderBody>;
 export type CreateModelInput = z.infer<typeof createModelBody>;
+export type SdkProviderInput = z.infer<typeof sdkProviderBody>;

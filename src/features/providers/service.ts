@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { Pagination } from '../../http/pagination.js';
-import { type ProviderKind, urlRequiredKinds } from '../../llm/provider-kinds.js';
+import { isGuid } from '../../http/params.js';
+import {
+  isProviderKind,
+  type ProviderKind,
+  providerKinds,
+  urlRequiredKinds,
+} from '../../llm/provider-kinds.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ModelRow, ProviderRepository, ProviderRow } from './repository.js';
@@ -13,6 +19,8 @@ export function presentProvider(row: ProviderRow) {
     guid: row.id,
     provider: row.kind,
     nickname: row.nickname,
+    // The official SDK's Provider has a display name.
+    name: row.nickname ?? row.kind,
     url: row.url,
     default: row.isDefault,
     has_key: row.encryptedKey !== null,
@@ -28,6 +36,10 @@ export function presentModel(model: ModelRow, provider: ProviderRow) {
     provider: provider.id,
     provider_kind: provider.kind,
     reference: `${provider.nickname ?? provider.kind}/${model.name}`,
+    default: model.isDefault,
+    // The official SDK's names for `name` and `provider`.
+    llm: model.name,
+    provider_guid: provider.id,
     created_at: model.createdAt.toISOString(),
   };
 }
@@ -50,7 +62,29 @@ export function createProviderService(
     return row;
   }
 
-  return {
+  /**
+   * The provider a new model record belongs to: by GUID, nickname or kind; with a key or URL (the
+   * official SDK's `models.create`), a new provider of that kind.
+   */
+  async function modelProvider(workspaceId: string, input: CreateModelInput): Promise<ProviderRow> {
+    if (input.key !== undefined || input.url !== undefined) {
+      const kind = input.provider.toLowerCase();
+      if (!isProviderKind(kind))
+        throw new ValidationError(
+          `with a key or url, give a provider kind (${providerKinds.join(', ')})`,
+          'provider',
+        );
+      const created = await service.create(workspaceId, { provider: kind, key: input.key, url: input.url });
+      return requireProvider(workspaceId, created.guid);
+    }
+    const provider = isGuid(input.provider)
+      ? await repository.find(workspaceId, input.provider)
+      : await repository.findByPrefix(workspaceId, input.provider);
+    if (!provider) throw new NotFoundError('Provider not found');
+    return provider;
+  }
+
+  const service = {
     async create(workspaceId: string, input: CreateProviderInput) {
       const row = await repository
         .save({
@@ -115,15 +149,26 @@ export function createProviderService(
     },
 
     async createModel(workspaceId: string, input: CreateModelInput) {
-      const provider = await repository.find(workspaceId, input.provider);
-      if (!provider) throw new NotFoundError('Provider not found');
+      const provider = await modelProvider(workspaceId, input);
       const model = await repository.insertModel({
         id: randomUUID(),
         workspaceId,
         providerId: provider.id,
-        name: input.name,
+        name: (input.name ?? input.llm)!,
+        isDefault: input.default ?? false,
       });
+      changed(workspaceId);
       return presentModel(model, provider);
+    },
+
+    async defaultModel(workspaceId: string) {
+      const found = await repository.findDefaultModel(workspaceId);
+      if (!found) {
+        throw new NotFoundError(
+          'No default model: create a model record with "default": true, or mark a provider default',
+        );
+      }
+      return presentModel(found.model, found.provider);
     },
 
     async getModel(workspaceId: string, id: string) {
@@ -143,6 +188,7 @@ export function createProviderService(
       return { guid: id, deleted: true };
     },
   };
+  return service;
 }
 
 export type ProviderService = ReturnType<typeof createProviderService>;

@@ -1,31 +1,64 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { NotSupportedError } from '../../errors.js';
 import { bearerToken, workspaceOf } from '../../http/authentication.js';
 import { guidOrSlugParams } from '../actions/schemas.js';
 import type { AuthenticatedWorkspace } from '../workspaces/service.js';
 import type { RunCaller, RunEngine } from './engine.js';
 import { gatewayPayload } from './gateway-payload.js';
-import { gatewayPayloadBody, legacyRunBody, resultParams, runBody } from './schemas.js';
+import type { IdempotentRequests } from './idempotency.js';
+import { gatewayPayloadBody, idempotencyHeaders, legacyRunBody, resultParams, runBody } from './schemas.js';
 import type { RunService } from './service.js';
 
 export function callerOf(workspace: AuthenticatedWorkspace): RunCaller {
   return { workspaceId: workspace.id, allowModelOverrides: workspace.settings.allowModelOverrides !== false };
 }
 
-export function runRoutes(runs: RunService, engine: RunEngine): FastifyPluginAsyncZod {
+export function runRoutes(
+  runs: RunService,
+  engine: RunEngine,
+  idempotent: IdempotentRequests,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['runs'];
 
     app.post(
       '/actions/:guidOrSlug/prompt',
-      { schema: { tags, params: guidOrSlugParams, body: runBody } },
-      async (request) => runs.run(callerOf(workspaceOf(request)), request.params.guidOrSlug, request.body),
+      { schema: { tags, params: guidOrSlugParams, body: runBody, headers: idempotencyHeaders } },
+      async (request) => {
+        const caller = callerOf(workspaceOf(request));
+        const { guidOrSlug } = request.params;
+        return idempotent.once(
+          caller.workspaceId,
+          request.headers['idempotency-key'],
+          ['run', guidOrSlug, request.body],
+          () => runs.run(caller, guidOrSlug, request.body),
+        );
+      },
     );
 
     // Older clients run Actions through the collection with the Action in the body (CONTRACT §12).
-    app.post('/actions', { schema: { tags, body: legacyRunBody } }, async (request) => {
-      const { action, metadata_filter, ...fields } = request.body;
-      const runRequest = { ...fields, metadata: fields.metadata ?? metadata_filter ?? undefined };
-      return runs.run(callerOf(workspaceOf(request)), action, runRequest);
+    app.post(
+      '/actions',
+      { schema: { tags, body: legacyRunBody, headers: idempotencyHeaders } },
+      async (request) => {
+        const { action, metadata_filter, ...fields } = request.body;
+        const runRequest = { ...fields, metadata: fields.metadata ?? metadata_filter ?? undefined };
+        const caller = callerOf(workspaceOf(request));
+        return idempotent.once(
+          caller.workspaceId,
+          request.headers['idempotency-key'],
+          ['run', action, runRequest],
+          () => runs.run(caller, action, runRequest),
+        );
+      },
+    );
+
+    // The SDK's actions.playground runs a prompt with no Action; every Lectern run is an Action's.
+    app.post('/actions/playground', { schema: { tags, hide: true } }, async () => {
+      throw new NotSupportedError(
+        'Running a prompt without an Action (actions.playground)',
+        'create an Action (POST /v1/actions/create) and run it; a saved version runs with "version" before it is deployed',
+      );
     });
 
     app.get('/actions/result/:resultKey', { schema: { tags, params: resultParams } }, async (request) => {

@@ -120,6 +120,14 @@ export const gatewayPayloadBody = z.strictObject({
 
 export const resultParams = z.object({ resultKey: guid });
 
+/** A client's key that makes a run request safe to retry (its answer is kept a day). */
+export const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional(),
+});
+
 export const streamQuery = z.object({ guid, token: z.string().min(1).max(200) });
 
 /** A reconnecting EventSource names the last event id it received (CONTRACT §7). */

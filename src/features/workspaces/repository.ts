@@ -43,6 +43,11 @@ export function createWorkspaceRepository(database: Database) {
       return row;
     },
 
+    async renameWorkspace(id: string, name: string): Promise<WorkspaceRow | undefined> {
+      const [row] = await database.update(workspaces).set({ name }).where(eq(workspaces.id, id)).returning();
+      return row;
+    },
+
     async findWorkspace(id: string): Promise<WorkspaceRow | undefined> {
       const [row] = await database.select().from(workspaces).where(eq(workspaces.id, id));
       return row;

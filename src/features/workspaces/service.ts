@@ -82,6 +82,13 @@ export function createWorkspaceService(repository: WorkspaceRepository) {
       return presentWorkspace(row);
     },
 
+    async rename(workspaceGuid: string, name: string) {
+      const row = await repository.renameWorkspace(workspaceGuid, name);
+      if (!row) throw new NotFoundError('Workspace not found');
+      authenticated.invalidate();
+      return presentWorkspace(row);
+    },
+
     async createApiKey(workspaceReference: string) {
       const workspace = await this.findWorkspace(workspaceReference);
       const apiKey = generateApiKey();

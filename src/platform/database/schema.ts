@@ -60,6 +60,8 @@ export const apps = pgTable(
     ...tenantKey(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
+    /** A label the official SDK's `appType` sets; Lectern keeps it and shows it back. */
+    appType: text('app_type'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: deletedAt(),
@@ -83,6 +85,8 @@ export const actions = pgTable(
     disabled: boolean('disabled').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Soft delete: the Action's generations and feedback stay stored. */
+    deletedAt: deletedAt(),
   },
   (table) => [
     uniqueIndex('actions_workspace_slug_unique').on(table.workspaceId, table.slug),
@@ -168,9 +172,34 @@ export const models = pgTable(
       .notNull()
       .references(() => providers.id),
     name: text('name').notNull(),
+    /** The workspace's default model (at most one; `GET /v1/models/default`). */
+    isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [index('models_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+/**
+ * A run request made with an `Idempotency-Key`: retried with the same key and body, it answers what
+ * the first one answered instead of running again. Kept a day.
+ */
+export const idempotentRequests = pgTable(
+  'idempotent_requests',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** sha256 of the route and body: the same key with another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    /** Null while the first request runs. */
+    response: jsonb('response'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.workspaceId, table.key] }),
+    index('idempotent_requests_created_index').on(table.createdAt),
+  ],
 );
 
 /** The embedded job queue (platform/jobs/database-job-queue.ts); BullMQ replaces it when REDIS_URL is set. */

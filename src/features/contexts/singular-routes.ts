@@ -1,0 +1,154 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ValidationError } from '../../errors.js';
+import { workspaceOf } from '../../http/authentication.js';
+import { listEnvelope } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import { addFilesBody } from '../context-sources/schemas.js';
+import type { ContextSourceService } from '../context-sources/service.js';
+import { contextParams, documentListQuery, documentParams } from '../documents/schemas.js';
+import type { DocumentService } from '../documents/service.js';
+import type { FileService } from '../files/service.js';
+import type { createContextPrompt } from './context-prompt.js';
+import { updateContextBody } from './schemas.js';
+import type { ContextService } from './service.js';
+import {
+  embedContextBody,
+  presignBody,
+  sdkAddDocumentBody,
+  sdkContextPromptBody,
+  sdkCreateContextBody,
+  sdkUpdateDocumentBody,
+} from './singular-schemas.js';
+
+/**
+ * The singular `/v1/context` routes of the official SDK (`@kluai/core` `contexts`, CONTRACT §12): the
+ * same Contexts, Documents and Context Sources as the plural routes, with the SDK's paths, field
+ * names and answers. Hidden from the OpenAPI document: new integrations use the plural routes.
+ */
+export function singularContextRoutes(services: {
+  contexts: ContextService;
+  documents: DocumentService;
+  sources: ContextSourceService;
+  files: FileService;
+  prompt: ReturnType<typeof createContextPrompt>;
+}): FastifyPluginAsyncZod {
+  const { contexts, documents, sources, files, prompt } = services;
+  return async (app) => {
+    const schema = { tags: ['contexts'], hide: true };
+
+    app.post('/context', { schema: { ...schema, body: sdkCreateContextBody } }, async (request, reply) => {
+      const caller = workspaceOf(request);
+      const { files: urls, type: _type, loader: _loader, filter: _filter, ...fields } = request.body;
+      const created = await contexts.create(caller.id, caller.apiKeyId, fields);
+      if (urls?.length) await sources.addFiles(caller.id, caller.apiKeyId, created.guid, urls);
+      return reply.status(201).send(await contexts.get(caller.id, created.guid));
+    });
+
+    app.get('/context/:guid', { schema: { ...schema, params: guidParams } }, async (request) => {
+      return contexts.get(workspaceOf(request).id, request.params.guid);
+    });
+
+    app.put(
+      '/context/:guid',
+      { schema: { ...schema, params: guidParams, body: updateContextBody } },
+      async (request) => contexts.update(workspaceOf(request).id, request.params.guid, request.body),
+    );
+
+    app.delete('/context/:guid', { schema: { ...schema, params: guidParams } }, async (request) => {
+      return contexts.remove(workspaceOf(request).id, request.params.guid);
+    });
+
+    // contexts.getStatus: PENDING while Documents are embedded or Context Sources indexed, then SUCCESS.
+    app.post('/context/:guid/status', { schema: { ...schema, params: guidParams } }, async (request) => {
+      const context = await contexts.get(workspaceOf(request).id, request.params.guid);
+      return { status: context.processed ? 'SUCCESS' : 'PENDING', processed: context.processed };
+    });
+
+    // contexts.embed: every Document of the Context is embedded again, in the background.
+    app.post('/context/embed', { schema: { ...schema, body: embedContextBody } }, async (request) => {
+      const workspaceId = workspaceOf(request).id;
+      await contexts.require(workspaceId, request.body.guid);
+      await documents.reembedContext(workspaceId, request.body.guid);
+      return { msg: 'Embedding queued for every Document of the Context' };
+    });
+
+    // contexts.getPresignedUrl / uploadFile: a form upload whose object_url add_files takes.
+    app.post('/context/presign', { schema: { ...schema, body: presignBody } }, async (request) => {
+      return files.presign(workspaceOf(request).id, request.body.file_name);
+    });
+
+    // contexts.uploadContextFiles: the Context Sources are made and processed; answers the Context.
+    app.post(
+      '/context/:guid/add_files',
+      { schema: { ...schema, params: guidParams, body: addFilesBody } },
+      async (request) => {
+        const caller = workspaceOf(request);
+        const { created } = await sources.addFiles(
+          caller.id,
+          caller.apiKeyId,
+          request.params.guid,
+          request.body.files,
+        );
+        return { ...(await contexts.get(caller.id, request.params.guid)), created };
+      },
+    );
+
+    const documentsPath = '/context/:contextGuid/documents';
+
+    app.post(
+      documentsPath,
+      { schema: { ...schema, params: contextParams, body: sdkAddDocumentBody } },
+      async (request) => {
+        const { meta_data, metadata, ...fields } = request.body;
+        return documents.add(workspaceOf(request).id, request.params.contextGuid, {
+          ...fields,
+          metadata: metadata ?? meta_data,
+        });
+      },
+    );
+
+    app.get(
+      documentsPath,
+      { schema: { ...schema, params: contextParams, querystring: documentListQuery } },
+      async (request) => {
+        const { rows, total } = await documents.list(
+          workspaceOf(request).id,
+          request.params.contextGuid,
+          request.query,
+          request.query.query,
+        );
+        return listEnvelope(rows, total, request.query);
+      },
+    );
+
+    app.delete(documentsPath, { schema: { ...schema, params: contextParams } }, async (request) => {
+      return documents.removeAll(workspaceOf(request).id, request.params.contextGuid);
+    });
+
+    app.put(
+      `${documentsPath}/:guid`,
+      { schema: { ...schema, params: documentParams, body: sdkUpdateDocumentBody } },
+      async (request) => {
+        const workspaceId = workspaceOf(request).id;
+        const { contextGuid, guid } = request.params;
+        const { content, metadata, meta_data } = request.body;
+        if (request.body.guid !== undefined && request.body.guid !== guid) {
+          throw new ValidationError('names another Document than the path', 'guid');
+        }
+        const stored =
+          content === undefined ? await documents.get(workspaceId, contextGuid, guid) : undefined;
+        return documents.update(workspaceId, contextGuid, guid, {
+          content: content ?? stored!.content,
+          metadata: metadata ?? meta_data,
+        });
+      },
+    );
+
+    // contexts.prompt: the Context in the body; `msg` is the SDK's name for the answer.
+    app.post('/context/prompt', { schema: { ...schema, body: sdkContextPromptBody } }, async (request) => {
+      const { context, ...input } = request.body;
+      const answer = await prompt(workspaceOf(request).id, context, input);
+      return { msg: answer.text, ...answer };
+    });
+  };
+}

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ForbiddenError, NotFoundError } from '../../errors.js';
+import { workspaceOf } from '../../http/authentication.js';
+import { bareList, listEnvelope, paginationQuery } from '../../http/pagination.js';
+import { guidParams } from '../../http/params.js';
+import type { AppService } from '../apps/service.js';
+import type { ContextService } from '../contexts/service.js';
+import type { ProviderService } from '../providers/service.js';
+import { presentWorkspace, type WorkspaceService } from './service.js';
+
+const renameWorkspaceBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
+
+const operatorOnly =
+  'Workspaces are created and deleted by the instance operator: POST /admin/v1/workspaces with the admin token, or `lectern workspace create NAME`';
+
+/**
+ * The key's own workspace under `/v1/workspace` (the official SDK's `workspaces` client, CONTRACT
+ * §12). A key reaches only its workspace: any other GUID is 404, as for every resource.
+ */
+export function workspaceRoutes(
+  workspaces: WorkspaceService,
+  apps: AppService,
+  contexts: ContextService,
+  providers: ProviderService,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['workspaces'];
+    const own = async (request: { params: { guid: string } } & Parameters<typeof workspaceOf>[0]) => {
+      const caller = workspaceOf(request);
+      if (request.params.guid !== caller.id) throw new NotFoundError('Workspace not found');
+      return caller.id;
+    };
+
+    app.get('/workspace/current', { schema: { tags } }, async (request) => {
+      return presentWorkspace(await workspaces.findWorkspace(workspaceOf(request).id));
+    });
+
+    app.get('/workspace', { schema: { tags, querystring: paginationQuery } }, async (request) => {
+      const current = presentWorkspace(await workspaces.findWorkspace(workspaceOf(request).id));
+      return listEnvelope(request.query.skip === 0 ? [current] : [], 1, request.query);
+    });
+
+    app.post('/workspace', { schema: { tags } }, async () => {
+      throw new ForbiddenError(operatorOnly);
+    });
+
+    app.get('/workspace/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      return presentWorkspace(await workspaces.findWorkspace(await own(request)));
+    });
+
+    app.put(
+      '/workspace/:guid',
+      { schema: { tags, params: guidParams, body: renameWorkspaceBody } },
+      async (request) => workspaces.rename(await own(request), request.body.name),
+    );
+
+    app.delete('/workspace/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+      await own(request);
+      throw new ForbiddenError(operatorOnly);
+    });
+
+    // Bare arrays, as the SDK's getApps / getContexts / getModels read them; skip and limit apply.
+    app.get(
+      '/workspace/:guid/apps',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request, reply) => {
+        const { rows, total } = await apps.list(await own(request), request.query);
+        return bareList(reply, rows, total);
+      },
+    );
+
+    app.get(
+      '/workspace/:guid/context',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request, reply) => {
+        const { rows, total } = await contexts.list(await own(request), request.query);
+        return bareList(reply, rows, total);
+      },
+    );
+
+    app.get(
+      '/workspace/:guid/models',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request, reply) => {
+        const { rows, total } = await providers.listModels(await own(request), request.query);
+        return bareList(reply, rows, total);
+      },
+    );
+  };
+}
