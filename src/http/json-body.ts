@@ -3,7 +3,9 @@ import secureJson from 'secure-json-parse';
 import { AppError } from '../errors.js';
 
 /**
- * The API speaks JSON only: every other content type is refused (400, error-handler.ts).
+ * The API speaks JSON only: a body of any other content type is refused (400). A request with no
+ * body passes whatever its content type: axios (the official SDK) posts bodiless requests such as
+ * `actions.disable` as `application/x-www-form-urlencoded`.
  * JSON bodies: an empty body is accepted as "no body" (clients send DELETE with a JSON content type
  * and nothing else); `__proto__` / `constructor.prototype` keys are rejected as in Fastify's default.
  */
@@ -25,4 +27,16 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       }
     },
   );
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    const type = String(request.headers['content-type'] ?? '').split(';')[0];
+    done(
+      new AppError(
+        400,
+        'unsupported_content_type',
+        `Unsupported Media Type "${type}": send JSON (application/json)`,
+      ),
+      undefined,
+    );
+  });
 }

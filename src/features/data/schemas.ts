@@ -53,6 +53,7 @@ export const logDataBatchBody = z.strictObject({ records: z.array(logDataBody).m
 export const updateDataBody = z
   .strictObject({
     ...loggedFields,
+    input: loggedFields.input.optional(),
     output: loggedFields.output.optional(),
     action: guid.optional(),
     session: guid.nullable().optional(),
