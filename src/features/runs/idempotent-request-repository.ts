@@ -32,7 +32,7 @@ export function createIdempotentRequestRepository(database: Database) {
       workspaceId: string,
       requestKey: string,
       fingerprint: string,
-      stale: { runningBefore: Date; answeredBefore: Date },
+      stale: { runningBefore: Date; answeredBefore: Date; now: Date },
     ): Promise<boolean> {
       const abandoned = and(
         isNull(idempotentRequests.response),
@@ -41,7 +41,7 @@ export function createIdempotentRequestRepository(database: Database) {
       const expired = lt(idempotentRequests.createdAt, stale.answeredBefore);
       const taken = await database
         .update(idempotentRequests)
-        .set({ fingerprint, response: null, createdAt: new Date() })
+        .set({ fingerprint, response: null, createdAt: stale.now })
         .where(and(key(workspaceId, requestKey), or(abandoned, expired)))
         .returning({ key: idempotentRequests.key });
       return taken.length > 0;
