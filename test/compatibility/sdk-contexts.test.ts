@@ -1,24 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type KluClient, kluAt } from '../helpers/klu-sdk.js';
-import { eventually, temporaryDirectory, useTestWorkspace } from '../helpers/test-app.js';
+import { useSdkWorkspace } from '../helpers/klu-sdk.js';
+import { eventually, temporaryDirectory } from '../helpers/test-app.js';
 
 // Every method of @kluai/core@0.0.46's contexts client, through the SDK against a listening Lectern:
 // the singular /v1/context routes, the presigned form upload and the Context Sources it feeds.
-let port: number;
-beforeAll(async () => {
-  port = await freePort();
-});
-const context = useTestWorkspace(() => ({ LECTERN_BASE_URL: `http://127.0.0.1:${port}` }), {
-  startJobs: true,
-});
-let klu: KluClient;
+const sdk = useSdkWorkspace(() => ({}), { startJobs: true });
 let folder: string;
 
-beforeAll(async () => {
-  await context.test.app.listen({ port, host: '127.0.0.1' });
-  klu = kluAt(context.client.apiKey, `http://127.0.0.1:${port}`);
+beforeAll(() => {
   folder = temporaryDirectory();
 });
 
@@ -29,32 +20,32 @@ function file(name: string, text: string) {
 }
 
 const waitForStatus = (guid: string) =>
-  eventually(async () => ((await klu.contexts.getStatus(guid)) === 'SUCCESS' ? true : undefined), 30_000);
+  eventually(async () => ((await sdk.klu.contexts.getStatus(guid)) === 'SUCCESS' ? true : undefined), 30_000);
 
 describe('contexts', () => {
   it('create with fileData (presign, form upload, Context Sources), getStatus, get, update, delete', async () => {
-    const created = await klu.contexts.create({
+    const created = await sdk.klu.contexts.create({
       name: 'Handbook',
       description: 'made by the SDK',
       fileData: [file('expenses.txt', 'Expenses are reimbursed within thirty days of the claim.')],
     });
     expect(created).toMatchObject({ name: 'Handbook', description: 'made by the SDK' });
     await waitForStatus(created.guid);
-    const sources = await context.client.get(`/v1/contexts/${created.guid}/context_sources`);
+    const sources = await sdk.context.client.get(`/v1/contexts/${created.guid}/context_sources`);
     expect(sources.body).toEqual([expect.objectContaining({ indexing_status: 'INDEXED' })]);
-    const hits = await klu.contexts.search(created.guid, 'when are expenses reimbursed', 0, 3);
+    const hits = await sdk.klu.contexts.search(created.guid, 'when are expenses reimbursed', 0, 3);
     expect(hits[0]?.content).toContain('thirty days');
 
-    expect((await klu.contexts.get(created.guid)).processed).toBe(true);
-    const updated = await klu.contexts.update(created.guid, { name: 'Team handbook' } as never);
+    expect((await sdk.klu.contexts.get(created.guid)).processed).toBe(true);
+    const updated = await sdk.klu.contexts.update(created.guid, { name: 'Team handbook' } as never);
     expect(updated.name).toBe('Team handbook');
-    await klu.contexts.delete(created.guid);
-    await expect(klu.contexts.get(created.guid)).rejects.toThrow(/was not found/);
+    await sdk.klu.contexts.delete(created.guid);
+    await expect(sdk.klu.contexts.get(created.guid)).rejects.toThrow(/was not found/);
   });
 
   it('refuses the legacy type, loader and filter with a 400 naming them', async () => {
     for (const field of ['type', 'loader', 'filter']) {
-      const refused = await context.client.post('/v1/context', {
+      const refused = await sdk.context.client.post('/v1/context', {
         name: 'x',
         description: '',
         [field]: 'pdf',
@@ -65,31 +56,31 @@ describe('contexts', () => {
   });
 
   it('getPresignedUrl and uploadFile, then uploadContextFiles answers the Context with its sources', async () => {
-    const library = await klu.contexts.create({ name: 'Uploads', description: '' });
-    const presigned = await klu.contexts.getPresignedUrl('notes.md');
+    const library = await sdk.klu.contexts.create({ name: 'Uploads', description: '' });
+    const presigned = await sdk.klu.contexts.getPresignedUrl('notes.md');
     expect(presigned).toMatchObject({
-      url: `http://127.0.0.1:${port}/v1/files/form-upload`,
+      url: `http://127.0.0.1:${sdk.port}/v1/files/form-upload`,
       objectUrl: expect.stringMatching(/\/v1\/files\/[0-9a-f-]{36}\?token=/),
       fields: { key: expect.any(String), token: expect.any(String), file_name: 'notes.md' },
     });
-    const uploaded = await klu.contexts.uploadFile(
+    const uploaded = await sdk.klu.contexts.uploadFile(
       file('first.md', '# Lighthouses\n\nThey guide ships at night.'),
     );
     expect(await (await fetch(uploaded)).text()).toContain('guide ships');
 
-    const answered = (await klu.contexts.uploadContextFiles(library.guid, [
+    const answered = (await sdk.klu.contexts.uploadContextFiles(library.guid, [
       file('second.txt', 'Bakeries open early in the morning.'),
-    ])) as { guid: string; created: string[] };
+    ])) as unknown as { guid: string; created: string[] };
     expect(answered.guid).toBe(library.guid);
     expect(answered.created).toHaveLength(1);
     await waitForStatus(library.guid);
-    expect((await klu.contexts.search(library.guid, 'bakeries morning', 0, 1))[0]?.content).toContain(
+    expect((await sdk.klu.contexts.search(library.guid, 'bakeries morning', 0, 1))[0]?.content).toContain(
       'Bakeries',
     );
   });
 
   it('refuses a used, forged or expired upload form', async () => {
-    const presigned = await context.client.post('/v1/context/presign', { file_name: 'a.txt' });
+    const presigned = await sdk.context.client.post('/v1/context/presign', { file_name: 'a.txt' });
     const send = (fields: Record<string, string>) => {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
@@ -101,7 +92,7 @@ describe('contexts', () => {
     expect(
       (await send({ ...presigned.body.fields, token: `${Date.now() + 60_000}.${'a'.repeat(43)}` })).status,
     ).toBe(403);
-    const signer = context.test.platform.signer;
+    const signer = sdk.context.test.platform.signer;
     const expired = signer.sign('file-upload', presigned.body.fields.key, Date.now() - 1);
     expect((await send({ ...presigned.body.fields, token: expired })).status).toBe(403);
     const noFile = await fetch(presigned.body.url, { method: 'POST', body: new FormData() });
@@ -109,13 +100,13 @@ describe('contexts', () => {
   });
 
   it('addDoc with meta_data, listDocs, updateDoc (metadata only), embed, search, prompt, deleteAllDocs', async () => {
-    const library = await klu.contexts.create({ name: 'Docs', description: '' });
-    const added = (await klu.contexts.addDoc(library.guid, {
+    const library = await sdk.klu.contexts.create({ name: 'Docs', description: '' });
+    const added = (await sdk.klu.contexts.addDoc(library.guid, {
       content: 'The office closes at six in the evening.',
       metaData: { team: 'facilities' },
     })) as { docs: string[] };
     expect(added.docs).toHaveLength(1);
-    const listed = await klu.contexts.listDocs(library.guid);
+    const listed = await sdk.klu.contexts.listDocs(library.guid);
     expect(listed).toEqual([
       expect.objectContaining({
         guid: added.docs[0],
@@ -124,7 +115,7 @@ describe('contexts', () => {
       }),
     ]);
 
-    const updated = await klu.contexts.updateDoc(added.docs[0]!, library.guid, {
+    const updated = await sdk.klu.contexts.updateDoc(added.docs[0]!, library.guid, {
       guid: added.docs[0]!,
       embedding: [],
       metaData: { team: 'operations' },
@@ -134,20 +125,20 @@ describe('contexts', () => {
       metaData: { team: 'operations' },
     });
 
-    expect((await klu.contexts.embed(library.guid)).message).toMatch(/Embedding queued/);
+    expect((await sdk.klu.contexts.embed(library.guid)).message).toMatch(/Embedding queued/);
     await waitForStatus(library.guid);
-    const hits = await klu.contexts.search(library.guid, 'when does the office close', 0, 5, '', {
+    const hits = await sdk.klu.contexts.search(library.guid, 'when does the office close', 0, 5, '', {
       team: 'operations',
     });
     expect(hits).toHaveLength(1);
 
-    const answer = await klu.contexts.prompt(library.guid, 'When does the office close?');
+    const answer = await sdk.klu.contexts.prompt(library.guid, 'When does the office close?');
     expect(answer).toMatchObject({
       msg: expect.stringContaining('six in the evening'),
       nodes: expect.any(Array),
     });
 
-    await klu.contexts.deleteAllDocs(library.guid);
-    expect(await klu.contexts.listDocs(library.guid)).toEqual([]);
+    await sdk.klu.contexts.deleteAllDocs(library.guid);
+    expect(await sdk.klu.contexts.listDocs(library.guid)).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { createServer } from 'node:net';
 import Klu from '@kluai/core';
+import { beforeAll } from 'vitest';
+import { useTestWorkspace } from './test-app.js';
 
 /** Where each client of the official SDK sends its requests, under `/v1` (its own constants). */
 const clientPaths = {
@@ -40,4 +42,27 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/**
+ * A test file's Lectern listening on a port of its own, with LECTERN_BASE_URL naming it (so returned
+ * URLs, such as presigned uploads, reach it), and the SDK pointed at it. Read the fields inside tests.
+ */
+export function useSdkWorkspace(
+  environment: () => Record<string, string> = () => ({}),
+  options: { startJobs?: boolean } = {},
+): { context: ReturnType<typeof useTestWorkspace>; klu: KluClient; port: number } {
+  const state = {} as { context: ReturnType<typeof useTestWorkspace>; klu: KluClient; port: number };
+  beforeAll(async () => {
+    state.port = await freePort();
+  });
+  state.context = useTestWorkspace(
+    () => ({ LECTERN_BASE_URL: `http://127.0.0.1:${state.port}`, ...environment() }),
+    options,
+  );
+  beforeAll(async () => {
+    await state.context.test.app.listen({ port: state.port, host: '127.0.0.1' });
+    state.klu = kluAt(state.context.client.apiKey, `http://127.0.0.1:${state.port}`);
+  });
+  return state;
 }

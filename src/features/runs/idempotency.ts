@@ -34,6 +34,7 @@ export function createIdempotentRequests(repository: IdempotentRequestRepository
     const stale = {
       runningBefore: new Date(now() - abandonedAfterMs),
       answeredBefore: new Date(now() - keyLifetimeMs),
+      now: new Date(now()),
     };
     if (!stored || (await repository.takeOver(workspaceId, key, fingerprint, stale))) {
       // Gone meanwhile (its request failed), or abandoned or expired and now ours.
