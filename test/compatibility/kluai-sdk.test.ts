@@ -57,7 +57,9 @@ describe('the official @kluai/core SDK against Lectern', () => {
     const tokens: string[] = [];
     for await (const token of streamed.streamingData) tokens.push(String(token));
     expect(tokens.join('')).toBe('tokens arrive one at a time');
-    expect(tokens.length).toBe(6);
+    // mock/slow's words come 50 ms apart, so they arrive as several events; words that become ready
+    // together (a busy machine) leave merged in one event (CONTRACT §7), so the count is not fixed.
+    expect(tokens.length).toBeGreaterThan(1);
 
     const queued = await klu.actions.asyncPrompt(action.guid, { name: 'later' });
     expect(queued.msg).toBe('Running');
