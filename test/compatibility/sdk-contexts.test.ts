@@ -43,6 +43,19 @@ describe('contexts', () => {
     await expect(sdk.klu.contexts.get(created.guid)).rejects.toThrow(/was not found/);
   });
 
+  it('creates nothing when a file URL is bad', async () => {
+    const before = (await sdk.context.client.get('/v1/contexts')).body.total_count;
+    const ownUrl = `http://127.0.0.1:${sdk.port}/v1/files/00000000-0000-4000-8000-000000000000?token=1.${'a'.repeat(43)}`;
+    const refused = await sdk.context.client.post('/v1/context', {
+      name: 'x',
+      description: '',
+      files: [ownUrl],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('files.0');
+    expect((await sdk.context.client.get('/v1/contexts')).body.total_count).toBe(before);
+  });
+
   it('refuses the legacy type, loader and filter with a 400 naming them', async () => {
     for (const field of ['type', 'loader', 'filter']) {
       const refused = await sdk.context.client.post('/v1/context', {

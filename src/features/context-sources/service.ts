@@ -71,6 +71,10 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       throw new ValidationError('no uploaded file has this URL', field);
   }
 
+  async function checkFiles(workspaceId: string, urls: string[]): Promise<void> {
+    for (const [index, url] of urls.entries()) await checkUrl(workspaceId, url, `files.${index}`);
+  }
+
   async function dispatch(row: ContextSourceRow): Promise<void> {
     await repository.update(row.workspaceId, row.id, { indexingStatus: 'PENDING' });
     try {
@@ -181,11 +185,14 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
     async addFiles(workspaceId: string, createdById: string, contextId: string, urls: string[]) {
       const context = await requireContext(workspaceId, contextId);
       // Every URL is checked before any source is made.
-      for (const [index, url] of urls.entries()) await checkUrl(workspaceId, url, `files.${index}`);
+      await checkFiles(workspaceId, urls);
       const created: string[] = [];
       for (const url of urls) created.push((await insertAndDispatch(context, createdById, url)).id);
       return { created };
     },
+
+    /** Checks `add_files` URLs (a 400 naming `files.N`), so a caller can check before it creates anything. */
+    checkFiles,
 
     async list(workspaceId: string, contextId: string) {
       await requireContext(workspaceId, contextId);

@@ -39,6 +39,8 @@ export function singularContextRoutes(services: {
     app.post('/context', { schema: { ...schema, body: sdkCreateContextBody } }, async (request, reply) => {
       const caller = workspaceOf(request);
       const { files: urls, type: _type, loader: _loader, filter: _filter, ...fields } = request.body;
+      // The files are checked first, so a bad URL leaves no Context behind.
+      if (urls?.length) await sources.checkFiles(caller.id, urls);
       const created = await contexts.create(caller.id, caller.apiKeyId, fields);
       if (urls?.length) await sources.addFiles(caller.id, caller.apiKeyId, created.guid, urls);
       return reply.status(201).send(await contexts.get(caller.id, created.guid));
