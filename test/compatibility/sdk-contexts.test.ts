@@ -6,7 +6,9 @@ import { eventually, temporaryDirectory } from '../helpers/test-app.js';
 
 // Every method of @kluai/core@0.0.46's contexts client, through the SDK against a listening Lectern:
 // the singular /v1/context routes, the presigned form upload and the Context Sources it feeds.
-const sdk = useSdkWorkspace(() => ({}), { startJobs: true });
+// Its own job queue on PostgreSQL: Context Sources read this app's signed URLs (its base URL), which
+// another file's worker, with another base URL, would take for outside addresses.
+const sdk = useSdkWorkspace(() => ({}), { startJobs: true, ownJobQueue: true });
 let folder: string;
 
 beforeAll(() => {

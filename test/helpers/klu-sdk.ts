@@ -50,7 +50,7 @@ export async function freePort(): Promise<number> {
  */
 export function useSdkWorkspace(
   environment: () => Record<string, string> = () => ({}),
-  options: { startJobs?: boolean } = {},
+  options: { startJobs?: boolean; ownJobQueue?: boolean } = {},
 ): { context: ReturnType<typeof useTestWorkspace>; klu: KluClient; port: number } {
   const state = {} as { context: ReturnType<typeof useTestWorkspace>; klu: KluClient; port: number };
   beforeAll(async () => {

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { listEnvelope } from '../../http/pagination.js';
 import { guidParams } from '../../http/params.js';
 import { addFilesBody } from '../context-sources/schemas.js';
 import type { ContextSourceService } from '../context-sources/service.js';
-import { contextParams, documentListQuery, documentParams } from '../documents/schemas.js';
+import { contextParams, documentParams } from '../documents/schemas.js';
 import type { DocumentService } from '../documents/service.js';
 import type { FileService } from '../files/service.js';
 import type { createContextPrompt } from './context-prompt.js';
@@ -109,23 +108,7 @@ export function singularContextRoutes(services: {
       },
     );
 
-    app.get(
-      documentsPath,
-      { schema: { ...schema, params: contextParams, querystring: documentListQuery } },
-      async (request) => {
-        const { rows, total } = await documents.list(
-          workspaceOf(request).id,
-          request.params.contextGuid,
-          request.query,
-          request.query.query,
-        );
-        return listEnvelope(rows, total, request.query);
-      },
-    );
-
-    app.delete(documentsPath, { schema: { ...schema, params: contextParams } }, async (request) => {
-      return documents.removeAll(workspaceOf(request).id, request.params.contextGuid);
-    });
+    // Listing and clearing Documents at this path are the documents feature's own routes.
 
     app.put(
       `${documentsPath}/:guid`,

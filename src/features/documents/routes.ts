@@ -20,27 +20,31 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       return documents.add(workspaceOf(request).id, request.params.contextGuid, request.body);
     });
 
-    app.get(
-      base,
-      { schema: { tags, params: contextParams, querystring: documentListQuery } },
-      async (request) => {
-        const { rows, total } = await documents.list(
-          workspaceOf(request).id,
-          request.params.contextGuid,
-          request.query,
-          request.query.query,
-        );
-        return listEnvelope(rows, total, request.query);
-      },
-    );
+    // The official SDK lists and clears Documents at the singular path (CONTRACT §12): the same handlers.
+    for (const path of [base, '/context/:contextGuid/documents']) {
+      const hide = path !== base;
+      app.get(
+        path,
+        { schema: { tags, params: contextParams, querystring: documentListQuery, hide } },
+        async (request) => {
+          const { rows, total } = await documents.list(
+            workspaceOf(request).id,
+            request.params.contextGuid,
+            request.query,
+            request.query.query,
+          );
+          return listEnvelope(rows, total, request.query);
+        },
+      );
 
-    // SPEC §4.6: DELETE …/documents/ with an optional legacy `filter` removes all (or the matching) Documents.
-    app.delete(
-      base,
-      { schema: { tags, params: contextParams, body: deleteDocumentsBody } },
-      async (request) =>
-        documents.removeAll(workspaceOf(request).id, request.params.contextGuid, request.body?.filter),
-    );
+      // SPEC §4.6: DELETE …/documents/ with an optional legacy `filter` removes all (or the matching) Documents.
+      app.delete(
+        path,
+        { schema: { tags, params: contextParams, body: deleteDocumentsBody, hide } },
+        async (request) =>
+          documents.removeAll(workspaceOf(request).id, request.params.contextGuid, request.body?.filter),
+      );
+    }
 
     app.get(`${base}/:guid`, { schema: { tags, params: documentParams } }, async (request) => {
       const { contextGuid, guid } = request.params;
