@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useSdkWorkspace } from '../helpers/klu-sdk.js';
 import { eventually } from '../helpers/test-app.js';
@@ -166,7 +167,8 @@ describe('data and feedback', () => {
     });
     expect(updated).toMatchObject({ output: 'better answer', metadata: { reviewed: true, source: 'SDK' } });
     await expect(
-      sdk.klu.data.update(created.guid, { actionGuid: action.guid.replace(/.$/, '0') }),
+      // A GUID of no Action in this workspace (a fresh one, so it can never equal the real one).
+      sdk.klu.data.update(created.guid, { actionGuid: randomUUID() }),
     ).rejects.toThrow(/400/);
     expect((await sdk.klu.data.delete(created.guid)).guid).toBe(created.guid);
     await expect(sdk.klu.data.get(created.guid)).rejects.toThrow(/was not found/);
