@@ -35,6 +35,8 @@ const environmentSchema = z.object({
     .default(16 * 1024 * 1024),
   LECTERN_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
+  LECTERN_SHARE_ENV_PROVIDER_KEYS: z.enum(['auto', 'on', 'off']).default('auto'),
+  LECTERN_MOCK_PROVIDER: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
@@ -55,6 +57,13 @@ export type ProviderFallbacks = {
   anthropic?: { key: string };
   google?: { key: string };
 };
+
+/**
+ * `LECTERN_SHARE_ENV_PROVIDER_KEYS`: whether workspaces may run on the operator's environment keys.
+ * `auto` shares them while the instance has a single workspace (one person or team on a laptop) and
+ * stops once a second workspace exists, where they would be another tenant's to spend.
+ */
+export type EnvironmentKeySharing = 'auto' | 'on' | 'off';
 
 /** An S3-compatible bucket for uploaded files (AWS S3, MinIO, R2, …). */
 export type BucketConfig = {
@@ -87,6 +96,9 @@ export type Config = {
   redisUrl?: string;
   bucket?: BucketConfig;
   providerFallbacks: ProviderFallbacks;
+  shareEnvironmentProviderKeys: EnvironmentKeySharing;
+  /** `LECTERN_MOCK_PROVIDER=off` refuses the `mock` provider (a production instance needs no fake model). */
+  mockProvider: boolean;
   /** `OPENAI_BASE_URL`: where the openai kind is reached when no provider record names a URL. */
   openaiBaseUrl?: string;
 };
@@ -171,6 +183,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     redisUrl: values.REDIS_URL,
     bucket: bucketConfig(values),
     providerFallbacks,
+    shareEnvironmentProviderKeys: values.LECTERN_SHARE_ENV_PROVIDER_KEYS,
+    mockProvider: values.LECTERN_MOCK_PROVIDER === 'on',
     openaiBaseUrl: values.OPENAI_BASE_URL,
   };
 }

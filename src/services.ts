@@ -77,11 +77,13 @@ export function createServices(platform: Platform) {
   const database = platform.database.database;
   const jobs = reportingUnavailable(platform.jobs);
   const providerRepository = createProviderRepository(database);
-  const models = createModelResolver(
-    providerRepository,
-    platform.secretBox,
-    platform.config.providerFallbacks,
-  );
+  const workspaceRepository = createWorkspaceRepository(database);
+  const models = createModelResolver(providerRepository, platform.secretBox, {
+    fallbacks: platform.config.providerFallbacks,
+    shareEnvironmentKeys: platform.config.shareEnvironmentProviderKeys,
+    hasSingleWorkspace: () => workspaceRepository.hasSingleWorkspace(),
+    mockProvider: platform.config.mockProvider,
+  });
   const apps = createAppService(createAppRepository(database));
   const offlineEmbedder = createOfflineEmbedder();
   const embedders = createEmbedderResolver(models, offlineEmbedder);
@@ -238,7 +240,7 @@ export function createServices(platform: Platform) {
     logger: platform.logger.child({ component: 'runs' }),
   });
   return {
-    workspaces: createWorkspaceService(createWorkspaceRepository(database)),
+    workspaces: createWorkspaceService(workspaceRepository),
     apps,
     providers: createProviderService(providerRepository, platform.secretBox, models.invalidate),
     models,

@@ -39,7 +39,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
-  test = await startTestApp({ OPENAI_API_KEY: 'env-fallback-key', OPENAI_BASE_URL: upstreamUrl });
+  test = await startTestApp({
+    OPENAI_API_KEY: 'env-fallback-key',
+    OPENAI_BASE_URL: upstreamUrl,
+    // Several workspaces share this instance: the operator says they may run on its key.
+    LECTERN_SHARE_ENV_PROVIDER_KEYS: 'on',
+  });
   client = await newWorkspace(test);
 });
 afterAll(async () => {

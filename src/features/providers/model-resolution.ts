@@ -1,5 +1,5 @@
 import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
-import type { ProviderFallbacks } from '../../config.js';
+import type { EnvironmentKeySharing, ProviderFallbacks } from '../../config.js';
 import { ProviderError, ValidationError } from '../../errors.js';
 import { isGuid } from '../../http/params.js';
 import { isMockModelName } from '../../llm/mock-model.js';
@@ -31,8 +31,21 @@ export type ResolvedModel = {
   /** The workspace provider record used, when one was (not for env fallbacks or mock). */
   providerGuid?: string;
   languageModel: LanguageModelV3;
-  /** Decrypted; only gateway_payload hands it out (SPEC §4.8). */
+  /** Decrypted; gateway_payload hands out only a key the workspace stored itself (SPEC §4.8). */
   credentials: ProviderCredentials;
+  /** Whose key the run uses: the workspace's own, the operator's environment key, or none (mock, keyless). */
+  credentialOwner: CredentialOwner;
+};
+
+export type CredentialOwner = 'workspace' | 'operator' | 'none';
+
+export type ModelResolverOptions = {
+  fallbacks: ProviderFallbacks;
+  shareEnvironmentKeys: EnvironmentKeySharing;
+  /** Whether the instance has exactly one workspace (`auto` key sharing); answered from the database. */
+  hasSingleWorkspace: () => Promise<boolean>;
+  /** `LECTERN_MOCK_PROVIDER`: false refuses `mock/...` references. */
+  mockProvider: boolean;
 };
 
 /** How long another node may still use a provider's previous key or URL after a change. */
@@ -40,17 +53,34 @@ const resolvedModelCacheMs = 5_000;
 
 type Target = { kind: ProviderKind; modelName: string; provider?: ProviderRow };
 
+type OwnedCredentials = { credentials: ProviderCredentials; owner: CredentialOwner };
+
+/** How long the answer to "is this a single-workspace instance?" is kept. */
+const workspaceCountCacheMs = 5_000;
+
 /**
  * Turns an Action's `model` — `"<provider>/<model>"` (provider = kind or nickname) or a model record's
  * GUID — into an AI SDK model with decrypted credentials. Workspace providers win over the
- * instance-wide environment fallbacks.
+ * instance-wide environment fallbacks, which are the operator's: a workspace runs on them only as
+ * `LECTERN_SHARE_ENV_PROVIDER_KEYS` allows.
  */
 export function createModelResolver(
   repository: ProviderRepository,
   secretBox: SecretBox,
-  fallbacks: ProviderFallbacks,
+  options: ModelResolverOptions,
 ) {
+  const { fallbacks } = options;
+  const singleWorkspace = createReadCache<boolean>({ ttlMs: workspaceCountCacheMs });
+
   async function target(workspaceId: string, reference: string, field = 'model'): Promise<Target> {
+    const found = await findTarget(workspaceId, reference, field);
+    if (found.kind === 'mock' && !options.mockProvider) {
+      throw new ValidationError('the mock provider is turned off on this instance', field);
+    }
+    return found;
+  }
+
+  async function findTarget(workspaceId: string, reference: string, field: string): Promise<Target> {
     if (isGuid(reference)) {
       const found = await repository.findModel(workspaceId, reference);
       if (!found) throw new ValidationError('no model record has this GUID', field);
@@ -84,21 +114,15 @@ export function createModelResolver(
     if (!embeddingKinds.has(found.kind)) {
       throw new ValidationError(`provider "${found.kind}" has no embedding models`, 'embeddingModel');
     }
-    const resolvedCredentials = requireCredentials(found);
+    const { credentials } = await requireCredentials(found);
     return {
       kind: found.kind,
       modelName: found.modelName,
-      embeddingModel: createEmbeddingModel(found.kind, found.modelName, resolvedCredentials),
+      embeddingModel: createEmbeddingModel(found.kind, found.modelName, credentials),
     };
   }
 
-  function credentials({ kind, provider }: Target): ProviderCredentials | undefined {
-    if (provider) {
-      const apiKey = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
-      if (!apiKey && !keylessKinds.has(kind)) return undefined;
-      return { apiKey, baseUrl: provider.url ?? undefined };
-    }
-    if (kind === 'mock') return {};
+  function environmentCredentials(kind: ProviderKind): ProviderCredentials | undefined {
     if (kind === 'openai' && fallbacks.openai)
       return { apiKey: fallbacks.openai.key, baseUrl: fallbacks.openai.url };
     if (kind === 'anthropic' && fallbacks.anthropic) return { apiKey: fallbacks.anthropic.key };
@@ -106,23 +130,48 @@ export function createModelResolver(
     return undefined;
   }
 
-  function requireCredentials(found: Target): ProviderCredentials {
-    const resolvedCredentials = credentials(found);
-    if (!resolvedCredentials) {
-      throw new ProviderError(`No API key is configured for provider "${found.kind}"`, false, 400);
+  async function environmentKeysShared(): Promise<boolean> {
+    if (options.shareEnvironmentKeys !== 'auto') return options.shareEnvironmentKeys === 'on';
+    return singleWorkspace.get('instance', options.hasSingleWorkspace);
+  }
+
+  async function credentials({ kind, provider }: Target): Promise<OwnedCredentials | undefined> {
+    if (provider) {
+      const apiKey = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
+      if (!apiKey && !keylessKinds.has(kind)) return undefined;
+      return {
+        credentials: { apiKey, baseUrl: provider.url ?? undefined },
+        owner: apiKey ? 'workspace' : 'none',
+      };
     }
-    return resolvedCredentials;
+    if (kind === 'mock') return { credentials: {}, owner: 'none' };
+    const operator = environmentCredentials(kind);
+    if (!operator || !(await environmentKeysShared())) return undefined;
+    return { credentials: operator, owner: 'operator' };
+  }
+
+  async function requireCredentials(found: Target): Promise<OwnedCredentials> {
+    const owned = await credentials(found);
+    if (!owned) {
+      throw new ProviderError(
+        `No API key is configured for provider "${found.kind}": add one with POST /v1/providers`,
+        false,
+        400,
+      );
+    }
+    return owned;
   }
 
   async function resolveUncached(workspaceId: string, reference: string): Promise<ResolvedModel> {
     const found = await target(workspaceId, reference);
-    const resolvedCredentials = requireCredentials(found);
+    const { credentials, owner } = await requireCredentials(found);
     return {
       kind: found.kind,
       modelName: found.modelName,
       providerGuid: found.provider?.id,
-      languageModel: createLanguageModel(found.kind, found.modelName, resolvedCredentials),
-      credentials: resolvedCredentials,
+      languageModel: createLanguageModel(found.kind, found.modelName, credentials),
+      credentials,
+      credentialOwner: owner,
     };
   }
 

@@ -23,7 +23,9 @@ export function gatewayPayload(run: PreparedRun, serviceApiKey: string) {
       parameters: definition.parameters ?? { type: 'object', properties: {} },
     },
   }));
-  const apiKey = run.model.credentials.apiKey;
+  // Only a key the workspace stored itself: the operator's environment keys may be spent by runs
+  // (LECTERN_SHARE_ENV_PROVIDER_KEYS) but are never handed to a workspace.
+  const apiKey = run.model.credentialOwner === 'workspace' ? run.model.credentials.apiKey : undefined;
   return {
     model: run.model.modelName,
     messages: run.prompt.messages,

@@ -48,6 +48,12 @@ export function createWorkspaceRepository(database: Database) {
       return row;
     },
 
+    /** Whether the instance holds exactly one workspace (reads at most two rows). */
+    async hasSingleWorkspace(): Promise<boolean> {
+      const rows = await database.select({ id: workspaces.id }).from(workspaces).limit(2);
+      return rows.length === 1;
+    },
+
     async findWorkspace(id: string): Promise<WorkspaceRow | undefined> {
       const [row] = await database.select().from(workspaces).where(eq(workspaces.id, id));
       return row;
