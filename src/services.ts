@@ -44,6 +44,7 @@ import { createWorkspaceRepository } from './features/workspaces/repository.js';
 import { createWorkspaceService } from './features/workspaces/service.js';
 import { createToolRegistry } from './llm/tool-registry.js';
 import { createStatisticsKeeper } from './platform/database/statistics.js';
+import { createGuardedFetch } from './platform/guarded-fetch.js';
 import type { JobQueue } from './platform/jobs/job-queue.js';
 import { createOutboundFetch } from './platform/outbound-fetch.js';
 import type { Platform } from './platform/platform.js';
@@ -83,6 +84,10 @@ export function createServices(platform: Platform) {
     shareEnvironmentKeys: platform.config.shareEnvironmentProviderKeys,
     hasSingleWorkspace: () => workspaceRepository.hasSingleWorkspace(),
     mockProvider: platform.config.mockProvider,
+    providerFetch: createGuardedFetch({
+      allow: platform.config.outboundAllow,
+      timeoutMs: platform.config.fetchTimeoutMs,
+    }),
   });
   const apps = createAppService(createAppRepository(database));
   const offlineEmbedder = createOfflineEmbedder();

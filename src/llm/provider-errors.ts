@@ -1,5 +1,6 @@
 import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { ProviderError } from '../errors.js';
+import { OutboundFetchError } from '../platform/outbound-guard.js';
 
 /** Statuses a provider answers because of what we sent: the caller's input is at fault. */
 const inputFaultStatuses = new Set([400, 404, 413, 415, 422]);
@@ -20,6 +21,14 @@ export function toProviderError(error: unknown, providerName: string): ProviderE
     if (status !== undefined && status < 500 && status !== 408) return failure(detail, false, 502);
     // Adapters mark 408, 409 and 5xx retryable; the mock's "unavailable" error says it is not worth retrying.
     return failure(detail, error.isRetryable || status === undefined, 502);
+  }
+  if (error instanceof OutboundFetchError) {
+    // A refused destination is the provider record's fault: no attempt can reach it.
+    return failure(
+      `${providerName} cannot be called: ${error.message}`,
+      error.retryable,
+      error.retryable ? 502 : 400,
+    );
   }
   if (UnsupportedFunctionalityError.isInstance(error)) {
     return failure(`${providerName} does not support ${error.functionality}`, false, 400);

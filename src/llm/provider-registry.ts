@@ -9,7 +9,12 @@ import { ValidationError } from '../errors.js';
 import { isMockModelName, MockLanguageModel } from './mock-model.js';
 import type { ProviderKind } from './provider-kinds.js';
 
-export type ProviderCredentials = { apiKey?: string; baseUrl?: string };
+export type ProviderCredentials = {
+  apiKey?: string;
+  baseUrl?: string;
+  /** How the provider is reached: the outbound guard for workspace-configured providers. */
+  fetch?: typeof fetch;
+};
 
 /** An AI SDK model for one provider kind; every kind answers through the same interface. */
 export function createLanguageModel(
@@ -17,26 +22,26 @@ export function createLanguageModel(
   modelName: string,
   credentials: ProviderCredentials,
 ): LanguageModelV3 {
-  const apiKey = credentials.apiKey;
-  const baseURL = credentials.baseUrl;
+  const { apiKey, baseUrl: baseURL, fetch } = credentials;
   switch (kind) {
     case 'openai':
       // .chat(): the default model id goes to the Responses API, which OpenAI-compatible servers lack.
-      return createOpenAI({ apiKey, baseURL }).chat(modelName);
+      return createOpenAI({ apiKey, baseURL, fetch }).chat(modelName);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL })(modelName);
+      return createAnthropic({ apiKey, baseURL, fetch })(modelName);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, baseURL })(modelName);
+      return createGoogleGenerativeAI({ apiKey, baseURL, fetch })(modelName);
     case 'mistral':
-      return createMistral({ apiKey, baseURL })(modelName);
+      return createMistral({ apiKey, baseURL, fetch })(modelName);
     case 'groq':
-      return createGroq({ apiKey, baseURL })(modelName);
+      return createGroq({ apiKey, baseURL, fetch })(modelName);
     case 'openai-compatible':
       if (!baseURL) throw new ValidationError('an openai-compatible provider needs a url', 'provider.url');
       return createOpenAICompatible({
         name: 'openai-compatible',
         baseURL,
         apiKey,
+        fetch,
         includeUsage: true,
       }).chatModel(modelName);
     case 'mock':
@@ -60,18 +65,19 @@ export function createEmbeddingModel(
   modelName: string,
   credentials: ProviderCredentials,
 ): EmbeddingModelV3 {
-  const apiKey = credentials.apiKey;
-  const baseURL = credentials.baseUrl;
+  const { apiKey, baseUrl: baseURL, fetch } = credentials;
   switch (kind) {
     case 'openai':
-      return createOpenAI({ apiKey, baseURL }).embedding(modelName);
+      return createOpenAI({ apiKey, baseURL, fetch }).embedding(modelName);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, baseURL }).embedding(modelName);
+      return createGoogleGenerativeAI({ apiKey, baseURL, fetch }).embedding(modelName);
     case 'mistral':
-      return createMistral({ apiKey, baseURL }).embedding(modelName);
+      return createMistral({ apiKey, baseURL, fetch }).embedding(modelName);
     case 'openai-compatible':
       if (!baseURL) throw new ValidationError('an openai-compatible provider needs a url', 'provider.url');
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey }).embeddingModel(modelName);
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, fetch }).embeddingModel(
+        modelName,
+      );
     default:
       throw new ValidationError(`provider "${kind}" has no embedding models`, 'embeddingModel');
   }

@@ -1,19 +1,5 @@
-import { lookup as dnsLookup } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
-import { Agent, request } from 'undici';
-
-/** Why an outbound fetch was refused or failed; the message is safe to show to the workspace. */
-export class OutboundFetchError extends Error {
-  constructor(
-    message: string,
-    /** Whether trying again later may succeed (network trouble, 5xx, 429). */
-    readonly retryable: boolean,
-  ) {
-    super(message);
-    this.name = 'OutboundFetchError';
-  }
-}
+import { request } from 'undici';
+import { createOutboundGuard, OutboundFetchError } from './outbound-guard.js';
 
 export type OutboundFetchOptions = {
   /** Addresses or CIDR ranges reachable although private (an intranet file server; tests). */
@@ -45,34 +31,6 @@ function withoutCredentials(headers: Record<string, string>): Record<string, str
   );
 }
 
-type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
-
-function parseAllowed(entries: string[]): Range[] {
-  return entries.map((entry) => {
-    const cidr = entry.includes('/') ? entry : `${entry}/${isIP(entry) === 6 ? 128 : 32}`;
-    return ipaddr.parseCIDR(cidr);
-  });
-}
-
-/**
- * Only globally routable unicast addresses: loopback, private (10/8, 172.16/12, 192.168/16),
- * link-local (169.254/16, the cloud metadata address among them), CGNAT (100.64/10), unique-local
- * (fc00::/7), multicast, reserved and IPv4 embedded in IPv6 (mapped, 6to4, Teredo) are refused.
- */
-export function refusalReason(address: string, allowed: Range[]): string | undefined {
-  if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  for (const [network, bits] of allowed) {
-    if (network.kind() === parsed.kind() && parsed.match(network, bits)) return undefined;
-  }
-  const range = parsed.range();
-  if (range === 'unicast') return undefined;
-  return `address ${parsed.toString()} is not public (${range}); only public addresses may be fetched`;
-}
-
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 /**
@@ -81,43 +39,9 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
  * again, the body capped in size and the whole fetch in time.
  */
 export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetch {
-  const allowed = parseAllowed(options.allow);
+  const guard = createOutboundGuard(options);
   const maximumRedirects = options.maximumRedirects ?? 5;
-
-  const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 4);
-      const list = addresses as Array<{ address: string; family: number }>;
-      for (const { address } of list) {
-        const reason = refusalReason(address, allowed);
-        if (reason) return callback(new OutboundFetchError(`${hostname}: ${reason}`, false), '', 4);
-      }
-      if (lookupOptions.all) return (callback as (e: null, a: typeof list) => void)(null, list);
-      const first = list[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
-  const agent = new Agent({ connect: { lookup: guardedLookup, timeout: options.timeoutMs } });
-
-  function checkUrl(raw: string): URL {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new OutboundFetchError(`"${raw}" is not a URL`, false);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new OutboundFetchError(`${url.protocol} URLs cannot be fetched (http and https only)`, false);
-    }
-    // The URL parser has already turned 127.1 and 0x7f000001 into 127.0.0.1. A literal address is
-    // never looked up, so it is checked here.
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host)) {
-      const reason = refusalReason(host, allowed);
-      if (reason) throw new OutboundFetchError(reason, false);
-    }
-    return url;
-  }
+  const checkUrl = guard.checkUrl;
 
   return async (raw, outbound = {}) => {
     const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -130,7 +54,7 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
       let response: Awaited<ReturnType<typeof request>>;
       try {
         response = await request(url, {
-          dispatcher: agent,
+          dispatcher: guard.dispatcher,
           signal: combined,
           method,
           headers: requestHeaders,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProviders, startFakeProviders } from '../helpers/fake-providers.js';
 import { type Client, eventually, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 
-const context = useTestWorkspace();
+// The fake providers listen on loopback: the operator allows it, as for a self-hosted model.
+const context = useTestWorkspace({ LECTERN_OUTBOUND_ALLOW: '127.0.0.1' });
 let fake: FakeProviders;
 
 beforeAll(async () => {

@@ -44,6 +44,8 @@ beforeAll(async () => {
     OPENAI_BASE_URL: upstreamUrl,
     // Several workspaces share this instance: the operator says they may run on its key.
     LECTERN_SHARE_ENV_PROVIDER_KEYS: 'on',
+    // The upstream listens on loopback: the operator allows it, as for a self-hosted model.
+    LECTERN_OUTBOUND_ALLOW: '127.0.0.1',
   });
   client = await newWorkspace(test);
 });

@@ -10,7 +10,8 @@ import {
   useTestWorkspace,
 } from '../helpers/test-app.js';
 
-const context = useTestWorkspace();
+// The fake providers listen on loopback: the operator allows it, as for a self-hosted model.
+const context = useTestWorkspace({ LECTERN_OUTBOUND_ALLOW: '127.0.0.1' });
 let fake: FakeProviders;
 let address: string;
 

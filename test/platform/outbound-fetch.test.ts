@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundFetch, refusalReason } from '../../src/platform/outbound-fetch.js';
+import { createOutboundFetch } from '../../src/platform/outbound-fetch.js';
+import { refusalReason } from '../../src/platform/outbound-guard.js';
 
 let server: Server;
 let base: string;
@@ -101,9 +102,18 @@ describe('outbound fetch guard', () => {
       'fd00:ec2::254',
       'fe80::1',
       '2002:7f00:1::',
+      // IPv4-compatible (deprecated), translated and NAT64 forms of private IPv4 addresses.
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '::a00:1',
+      '::127.0.0.1',
+      '::ffff:0:7f00:1',
+      '64:ff9b::a9fe:a9fe',
     ]) {
       expect(refusalReason(address, none), address).toMatch(/not public/);
     }
+    // NAT64 of a public address is public.
+    expect(refusalReason('64:ff9b::808:808', none)).toBeUndefined();
     const allowed = [ipaddr.parseCIDR('10.0.0.0/8')];
     expect(refusalReason('10.20.30.40', allowed)).toBeUndefined();
     expect(refusalReason('11.0.0.1', allowed)).toBeUndefined();

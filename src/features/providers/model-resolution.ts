@@ -46,6 +46,8 @@ export type ModelResolverOptions = {
   hasSingleWorkspace: () => Promise<boolean>;
   /** `LECTERN_MOCK_PROVIDER`: false refuses `mock/...` references. */
   mockProvider: boolean;
+  /** How workspace-configured providers are reached: through the outbound guard (their URLs are tenant input). */
+  providerFetch: typeof fetch;
 };
 
 /** How long another node may still use a provider's previous key or URL after a change. */
@@ -140,7 +142,7 @@ export function createModelResolver(
       const apiKey = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
       if (!apiKey && !keylessKinds.has(kind)) return undefined;
       return {
-        credentials: { apiKey, baseUrl: provider.url ?? undefined },
+        credentials: { apiKey, baseUrl: provider.url ?? undefined, fetch: options.providerFetch },
         owner: apiKey ? 'workspace' : 'none',
       };
     }

@@ -1,7 +1,21 @@
 import { z } from 'zod';
 import { isProviderKind, providerKinds, urlRequiredKinds } from '../../llm/provider-kinds.js';
 
-const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2_000);
+/**
+ * A provider's base URL: paths are appended to it, so a query or fragment would smuggle the request
+ * somewhere else, and credentials belong in `key`, never in a URL that logs and lists show.
+ */
+const httpUrl = z
+  .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+  .max(2_000)
+  .refine((value) => {
+    const url = new URL(value);
+    return url.search === '' && url.hash === '' && !value.includes('?') && !value.includes('#');
+  }, 'must be a base URL without a query or fragment')
+  .refine((value) => {
+    const url = new URL(value);
+    return url.username === '' && url.password === '';
+  }, 'must not carry credentials (give the key as "key")');
 
 const nickname = z
   .string()

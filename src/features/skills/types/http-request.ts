@@ -1,5 +1,6 @@
 import { renderTemplate, templateParseError } from '../../../llm/templates.js';
-import { type OutboundFetch, OutboundFetchError } from '../../../platform/outbound-fetch.js';
+import type { OutboundFetch } from '../../../platform/outbound-fetch.js';
+import { OutboundFetchError } from '../../../platform/outbound-guard.js';
 import { descriptionDefinition, SkillFailedError, type SkillType, truncateOutput } from '../skill-type.js';
 
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
