@@ -29,6 +29,7 @@ import { workspaceRoutes } from './features/workspaces/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { registerStorableInputCheck } from './http/storable-input.js';
 import type { Platform } from './platform/platform.js';
 import { createServices, type Services } from './services.js';
 
@@ -61,6 +62,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerJsonBodyParser(app);
+  registerStorableInputCheck(app);
   registerErrorHandling(app);
 
   await app.register(swagger, {

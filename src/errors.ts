@@ -82,3 +82,11 @@ export class ServiceUnavailableError extends AppError {
 export function isFinal(error: unknown): error is AppError {
   return error instanceof AppError && !(error instanceof ProviderError && error.retryable);
 }
+
+/**
+ * What a client may read of a failure: our own errors say what went wrong. Anything else — a database
+ * error quoting its statement and parameters, a bug's message — stays in the server log.
+ */
+export function publicMessage(error: unknown): string {
+  return error instanceof AppError ? error.message : 'Internal error: the server log has the details';
+}

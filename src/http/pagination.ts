@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { largestStoredInteger } from './params.js';
 
 export const maximumLimit = 1000;
 
 /** `skip` / `limit` (defaults 0 and 100); a limit above 1000 is capped, not refused. */
 export const paginationQuery = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: z.coerce.number().int().min(0).max(largestStoredInteger).default(0),
   limit: z.coerce
     .number()
     .int()

@@ -8,3 +8,9 @@ export const guidParams = z.object({ guid });
 export function isGuid(value: string): boolean {
   return guid.safeParse(value).success;
 }
+
+/** PostgreSQL's `integer`: a larger number in a field stored as one would fail the statement, not the request. */
+export const largestStoredInteger = 2_147_483_647;
+
+/** An Action version number. */
+export const versionNumber = z.number().int().min(1).max(largestStoredInteger);

@@ -11,6 +11,7 @@ import {
 } from 'ai';
 import type { ProviderError } from '../errors.js';
 import type { ModelConfig } from '../platform/database/schema.js';
+import { storableText } from '../platform/storable-text.js';
 import type { TokenUsage } from './prices.js';
 import { requestedRetryDelayMs, toProviderError } from './provider-errors.js';
 import type { ProviderKind } from './provider-kinds.js';
@@ -119,15 +120,21 @@ function answerOf(
   usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number },
 ): ModelAnswer {
   const last = steps.at(-1);
-  // Every step's text, as a stream shows it; tool-call steps rarely have any.
-  const text = steps.map((step) => step.text).join('');
+  // Every step's text, as a stream shows it; tool-call steps rarely have any. A model may answer with
+  // NUL, which PostgreSQL cannot store: the run keeps everything else (the stream drops it likewise).
+  const text = storableText(steps.map((step) => step.text).join(''));
   const executed = new Set(last?.toolResults.map((result) => result.toolCallId) ?? []);
   const toolCalls: ToolCallRecord[] = (last?.toolCalls ?? [])
     .filter((call) => !executed.has(call.toolCallId))
     .map((call) => ({
       id: call.toolCallId,
       type: 'function',
-      function: { name: call.toolName, arguments: JSON.stringify(call.input ?? {}) },
+      function: {
+        name: call.toolName,
+        arguments: JSON.stringify(call.input ?? {}, (_key, value) =>
+          typeof value === 'string' ? storableText(value) : value,
+        ),
+      },
     }));
   const msg =
     toolCalls.length > 0
@@ -158,9 +165,10 @@ async function attempt(
   const result = streamText({ ...settings(call, signal), onError: () => undefined });
   // streamText reports failures as stream parts instead of throwing (DESIGN.md §2).
   for await (const part of result.fullStream) {
-    if (part.type === 'text-delta' && part.text !== '') {
+    const token = part.type === 'text-delta' ? storableText(part.text) : '';
+    if (token !== '') {
       onFirstToken();
-      call.onToken(part.text);
+      call.onToken(token);
     } else if (part.type === 'error') {
       throw part.error;
     } else if (part.type === 'abort') {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid } from '../../http/params.js';
+import { guid, versionNumber } from '../../http/params.js';
 
 const templateText = z.string().max(200_000);
 
@@ -104,7 +104,7 @@ export const updateActionBody = z.strictObject({
 });
 
 export const deployBody = z.strictObject({
-  version: z.number().int().min(1),
+  version: versionNumber,
   environment,
 });
 

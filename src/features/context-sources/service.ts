@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { NotFoundError, publicMessage, ValidationError } from '../../errors.js';
+import { isDatabaseError } from '../../platform/database/errors.js';
 import type { IndexingMetadata } from '../../platform/database/schema.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { OutboundFetch } from '../../platform/outbound-fetch.js';
@@ -164,14 +165,15 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
             ? error.retryable
             : !(error instanceof PermanentFailure || error instanceof UnsupportedFileError);
         if (retryable && context.attempt < processContextSourceJob.attempts) throw error;
-        const message = (error as Error).message;
-        logger.info({ sourceId: row.id, error: message }, 'context source failed');
+        const message = isDatabaseError(error) ? publicMessage(error) : (error as Error).message;
+        logger.info({ sourceId: row.id, err: error }, 'context source failed');
         await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
       }
     },
     async (payload, error) => {
       const row = await repository.find(payload.workspaceId, payload.sourceId);
-      if (row) await finish(row, 'FAILED', { documents: 0, chunks: 0, error: error.message });
+      const message = isDatabaseError(error) ? publicMessage(error) : error.message;
+      if (row) await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
     },
   );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { metadataFilter } from '../../http/metadata-filter.js';
-import { guid } from '../../http/params.js';
+import { guid, versionNumber } from '../../http/params.js';
 import { environment } from '../actions/schemas.js';
 
 const base64 = z
@@ -82,7 +82,7 @@ export const runFields = {
   messages: z.array(promptMessage).max(1_000).optional(),
   cache: z.boolean().optional(),
   environment: environment.optional(),
-  version: z.number().int().min(1).optional(),
+  version: versionNumber.optional(),
   metadata: metadataFilter.optional(),
   filter: z.string().max(10_000).nullable().optional(),
   session: guid.nullable().optional(),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AppError, isFinal, NotFoundError, UnauthorizedError } from '../../errors.js';
+import { AppError, isFinal, NotFoundError, publicMessage, UnauthorizedError } from '../../errors.js';
 import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { Signer } from '../../platform/signing.js';
 import type { NumberedEvent, StreamBus, StreamEvent } from '../../platform/streams/stream-bus.js';
@@ -93,7 +93,7 @@ export function createRunService(dependencies: {
       })
       .catch(async (error: unknown) => {
         logger.warn({ err: error, generation: streamId }, 'streamed generation failed');
-        await append({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+        await append({ type: 'error', message: publicMessage(error) });
       })
       .catch((error: unknown) => logger.error({ err: error }, 'stream bus write failed'))
       .finally(() => background.delete(task));
@@ -138,8 +138,11 @@ export function createRunService(dependencies: {
     };
     await jobs.enqueue(asyncRunJob, payload).catch(async (error: unknown) => {
       // A run without a job would poll PENDING forever: record why it never started, then fail.
-      const message = error instanceof Error ? error.message : String(error);
-      await asyncRuns.markFailed(runId, { status: 503, code: 'queue_unavailable', message });
+      await asyncRuns.markFailed(runId, {
+        status: 503,
+        code: 'queue_unavailable',
+        message: publicMessage(error),
+      });
       throw error;
     });
     return { msg: 'Running', full_prompt_sent: null, result_url: `${baseUrl}/v1/actions/result/${runId}` };
@@ -172,7 +175,11 @@ export function createRunService(dependencies: {
       }
     },
     async (payload, error) => {
-      await asyncRuns.markFailed(payload.runId, { status: 502, code: 'run_failed', message: error.message });
+      await asyncRuns.markFailed(payload.runId, {
+        status: 502,
+        code: 'run_failed',
+        message: publicMessage(error),
+      });
     },
   );
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AppError, isFinal, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, isFinal, NotFoundError, publicMessage, ValidationError } from '../../errors.js';
 import { MissingVariableError, renderTemplate } from '../../llm/templates.js';
 import { defineJob, type JobContext, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { DataService } from '../data/service.js';
@@ -40,11 +40,7 @@ const datasetStatus = {
 
 function failureOf(error: unknown): RunFailure {
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
-  return {
-    status: 502,
-    code: 'block_failed',
-    message: error instanceof Error ? error.message : String(error),
-  };
+  return { status: 502, code: 'block_failed', message: publicMessage(error) };
 }
 
 /** The run result (CONTRACT §8): the output block's value, else the last block's output. */
@@ -96,8 +92,7 @@ export function createWorkflowRunner(dependencies: {
       .enqueue(workflowBlockJob, { workspaceId, runId, position: 0 }, { key: blockJobKey(runId, 0) })
       .catch(async (error: unknown) => {
         // A run without a job would stay pending forever: record why it never started, then fail.
-        const message = error instanceof Error ? error.message : String(error);
-        await runs.fail(runId, 0, { status: 503, code: 'queue_unavailable', message });
+        await runs.fail(runId, 0, { status: 503, code: 'queue_unavailable', message: publicMessage(error) });
         throw error;
       });
     const resultBase = `${baseUrl}/v1/workflows/${workflowId}/result/${runId}`;
@@ -182,7 +177,11 @@ export function createWorkflowRunner(dependencies: {
           block.output = await execute(run, blocks, block, context);
         } catch (error) {
           if (!isFinal(error)) throw error;
-          await runs.fail(runId, position, failureOf(error));
+          await runs.fail(runId, position, {
+            status: 502,
+            code: 'block_failed',
+            message: publicMessage(error),
+          });
           return;
         }
         await runs.completeBlock(runId, position, block.output);
@@ -200,7 +199,7 @@ export function createWorkflowRunner(dependencies: {
     },
     async ({ runId, position }, error) => {
       logger.warn({ run: runId, position, err: error.message }, 'workflow block failed for good');
-      await runs.fail(runId, position, { status: 502, code: 'block_failed', message: error.message });
+      await runs.fail(runId, position, { status: 502, code: 'block_failed', message: publicMessage(error) });
     },
   );
 

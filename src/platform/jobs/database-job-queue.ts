@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type Database, rowsOf } from '../database/connection.js';
 import { jobs } from '../database/schema.js';
+import { storableText } from '../storable-text.js';
 import {
   backoffDelay,
   type JobQueue,
@@ -19,6 +20,19 @@ import {
  * node that dies releases its jobs within this time however long they may run.
  */
 const lockSeconds = 15;
+
+/** Why a job ended without its last attempt reporting back. */
+const exhaustedMessage =
+  'the last attempt stopped answering (its node died or stalled) and no attempts remain';
+
+/** Longest error text kept on a job row. */
+const maximumErrorLength = 2_000;
+
+/** An error's text as a row can hold it: no NUL (PostgreSQL text cannot), well-formed, bounded. */
+function storableError(error: Error | undefined): string {
+  const text = error?.message ?? '';
+  return storableText(text.slice(0, maximumErrorLength));
+}
 
 type ClaimedJob = { id: string; name: string; payload: unknown; attempts: number; max_attempts: number };
 
@@ -56,26 +70,76 @@ export function createDatabaseJobQueue(
   let sweepTimer: NodeJS.Timeout | undefined;
   let polling = false;
   let pollAgain = false;
+  let lastExhaustedCheck = 0;
+
+  const jobNames = () =>
+    sql.join(
+      [...registrations.keys()].map((name) => sql`${name}`),
+      sql`, `,
+    );
+
+  /**
+   * Never a job this node is running: a main thread that stalled past the lock (so its heartbeat
+   * could not fire) must not start its own job a second time.
+   */
+  const notHeldHere = () =>
+    running.size === 0
+      ? sql``
+      : sql`AND id NOT IN (${sql.join(
+          [...running.keys()].map((id) => sql`${id}`),
+          sql`, `,
+        )})`;
 
   async function claim(): Promise<ClaimedJob | undefined> {
-    const names = [...registrations.keys()];
-    if (names.length === 0) return undefined;
+    if (registrations.size === 0) return undefined;
+    // A lapsed lock is taken over only while attempts remain: the last one's node died or froze,
+    // and failExhausted() ends such a job instead of running it for ever.
     const result = await database.execute(sql`
       UPDATE ${jobs} SET status = 'running', attempts = attempts + 1, updated_at = now(),
         locked_until = now() + make_interval(secs => ${lockSeconds})
       WHERE id = (
         SELECT id FROM ${jobs}
-        WHERE name IN (${sql.join(
-          names.map((name) => sql`${name}`),
-          sql`, `,
-        )})
-          AND ((status = 'queued' AND run_at <= now()) OR (status = 'running' AND locked_until < now()))
+        WHERE name IN (${jobNames()})
+          AND ((status = 'queued' AND run_at <= now())
+            OR (status = 'running' AND locked_until < now() AND attempts < max_attempts))
+          ${notHeldHere()}
         ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING id, name, payload, attempts, max_attempts`);
     return rowsOf<ClaimedJob>(result)[0];
   }
 
+  /** Jobs whose last attempt's node died or froze past its lock: failed, and reported as final failures. */
+  async function failExhausted(): Promise<void> {
+    if (registrations.size === 0) return;
+    const result = await database.execute(sql`
+      UPDATE ${jobs} SET status = 'failed', locked_until = NULL, updated_at = now(),
+        last_error = ${exhaustedMessage}
+      WHERE id IN (
+        SELECT id FROM ${jobs}
+        WHERE name IN (${jobNames()}) AND status = 'running' AND locked_until < now()
+          AND attempts >= max_attempts ${notHeldHere()}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, name, payload, attempts, max_attempts`);
+    for (const job of rowsOf<ClaimedJob>(result)) {
+      await reportFinalFailure(registrations.get(job.name), job, new Error(exhaustedMessage), logger);
+    }
+  }
+
+  /**
+   * Records how an attempt ended. If the row cannot take the error's text (a database error quoting
+   * the statement that failed, with characters PostgreSQL cannot store), it is written without it:
+   * bookkeeping that fails must still end the attempt, or the job would be taken again and again.
+   */
   async function finish(job: ClaimedJob, error: Error | undefined): Promise<void> {
+    try {
+      await record(job, error, storableError(error));
+    } catch (failure) {
+      logger.error({ err: failure, job: job.id }, 'job bookkeeping failed; recording without the error text');
+      await record(job, error, 'the error could not be stored (see the server log)');
+    }
+  }
+
+  async function record(job: ClaimedJob, error: Error | undefined, errorText: string): Promise<void> {
     const registration = registrations.get(job.name)!;
     if (!error) {
       await database.execute(
@@ -86,15 +150,15 @@ export function createDatabaseJobQueue(
     if (job.attempts < job.max_attempts) {
       const delayMs = backoffDelay(registration.definition, job.attempts);
       logger.warn(
-        { job: job.id, name: job.name, attempt: job.attempts, err: error.message },
+        { job: job.id, name: job.name, attempt: job.attempts, err: errorText },
         'job attempt failed; retrying',
       );
-      await database.execute(sql`UPDATE ${jobs} SET status = 'queued', locked_until = NULL, last_error = ${error.message},
+      await database.execute(sql`UPDATE ${jobs} SET status = 'queued', locked_until = NULL, last_error = ${errorText},
         run_at = now() + make_interval(secs => ${delayMs / 1000}), updated_at = now() WHERE id = ${job.id}`);
       return;
     }
     await database.execute(
-      sql`UPDATE ${jobs} SET status = 'failed', locked_until = NULL, last_error = ${error.message}, updated_at = now() WHERE id = ${job.id}`,
+      sql`UPDATE ${jobs} SET status = 'failed', locked_until = NULL, last_error = ${errorText}, updated_at = now() WHERE id = ${job.id}`,
     );
     await reportFinalFailure(registration, job, error, logger);
   }
@@ -146,6 +210,10 @@ export function createDatabaseJobQueue(
     }
     polling = true;
     try {
+      if (Date.now() - lastExhaustedCheck >= (lockSeconds * 1000) / 3) {
+        lastExhaustedCheck = Date.now();
+        await failExhausted();
+      }
       do {
         pollAgain = false;
         while (!stopping && running.size < concurrency) {
@@ -201,9 +269,11 @@ export function createDatabaseJobQueue(
     start() {
       if (started) return;
       started = true;
+      // Exclusive: every lock still held belonged to a process that died, so it lapses now; the claim
+      // takes those with attempts left and failExhausted() ends the others.
       const recovered = options.exclusive
         ? database.execute(
-            sql`UPDATE ${jobs} SET status = 'queued', locked_until = NULL, updated_at = now() WHERE status = 'running'`,
+            sql`UPDATE ${jobs} SET locked_until = now() - interval '1 second' WHERE status = 'running'`,
           )
         : Promise.resolve();
       void recovered
