@@ -34,6 +34,8 @@ const environmentSchema = z.object({
     .positive()
     .default(16 * 1024 * 1024),
   LECTERN_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  LECTERN_SOURCE_TIME_LIMIT_MS: z.coerce.number().int().positive().default(120_000),
+  LECTERN_SOURCE_TEXT_LIMIT: z.coerce.number().int().positive().default(20_000_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
   LECTERN_SHARE_ENV_PROVIDER_KEYS: z.enum(['auto', 'on', 'off']).default('auto'),
   LECTERN_MOCK_PROVIDER: z.enum(['on', 'off']).default('on'),
@@ -89,6 +91,10 @@ export type Config = {
   /** Largest uploaded or fetched file. */
   fileLimitBytes: number;
   fetchTimeoutMs: number;
+  /** Extracting and splitting one Context Source's file may take this long (a worker thread does it). */
+  sourceTimeLimitMs: number;
+  /** Characters of text one Context Source may have. */
+  sourceTextLimit: number;
   /** Private addresses or CIDR ranges Context Sources may still fetch from (an intranet file server). */
   outboundAllow: string[];
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
@@ -177,6 +183,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bodyLimitBytes: values.LECTERN_BODY_LIMIT_BYTES,
     fileLimitBytes: values.LECTERN_FILE_LIMIT_BYTES,
     fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,
+    sourceTimeLimitMs: values.LECTERN_SOURCE_TIME_LIMIT_MS,
+    sourceTextLimit: values.LECTERN_SOURCE_TEXT_LIMIT,
     outboundAllow: parseAllowList(values.LECTERN_OUTBOUND_ALLOW),
     logLevel: values.LOG_LEVEL,
     databaseUrl: values.DATABASE_URL,

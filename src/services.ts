@@ -49,6 +49,7 @@ import type { JobQueue } from './platform/jobs/job-queue.js';
 import { createOutboundFetch } from './platform/outbound-fetch.js';
 import type { Platform } from './platform/platform.js';
 import { createOfflineEmbedder } from './retrieval/embedders/offline-embedder.js';
+import { createTextIndexer } from './retrieval/text-indexer.js';
 import { createVectorStore } from './retrieval/vector-store.js';
 
 /** An HTTP skill reads at most this much of a response (the model sees 16k characters of it). */
@@ -159,6 +160,10 @@ export function createServices(platform: Platform) {
     baseUrl: platform.config.baseUrl,
     maximumBytes: platform.config.fileLimitBytes,
   });
+  const textIndexer = createTextIndexer({
+    timeLimitMs: platform.config.sourceTimeLimitMs,
+    maximumTextLength: platform.config.sourceTextLimit,
+  });
   const contextSources = createContextSourceService({
     repository: createContextSourceRepository(database),
     requireContext: contexts.require,
@@ -169,6 +174,7 @@ export function createServices(platform: Platform) {
       maximumBytes: platform.config.fileLimitBytes,
       timeoutMs: platform.config.fetchTimeoutMs,
     }),
+    indexer: textIndexer,
     jobs,
     logger: platform.logger.child({ component: 'context-sources' }),
   });
@@ -274,10 +280,10 @@ export function createServices(platform: Platform) {
     contextSources,
     contextSearch,
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
-    /** Stops the offline embedder's worker thread and the statistics timer. */
-    close: () => {
+    /** Stops the worker threads (offline embedder, text indexer) and the statistics timer. */
+    close: async () => {
       statistics.close();
-      return offlineEmbedder.close();
+      await Promise.all([offlineEmbedder.close(), textIndexer.close()]);
     },
     experiments: createExperimentService({
       repository: createExperimentRepository(database),

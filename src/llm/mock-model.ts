@@ -22,6 +22,22 @@ export function isMockModelName(name: string): name is MockModelName {
 
 const slowTokenDelayMs = 50;
 
+/**
+ * The longest mock reply, in characters: plenty for tests and demos. An echo of a huge prompt is cut
+ * here, so a tenant cannot make the service stream megabytes of fake tokens.
+ */
+export const mockReplyLimit = 16_384;
+
+/** Tokens handed on between two yields to the event loop, so a long reply never holds the thread. */
+const tokensPerTurn = 64;
+
+function capped(text: string): string {
+  if (text.length <= mockReplyLimit) return text;
+  // Never end on half of a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(text[mockReplyLimit - 1]!) ? mockReplyLimit - 1 : mockReplyLimit;
+  return text.slice(0, end);
+}
+
 function messageText(message: LanguageModelV3Message | undefined): string {
   if (!message) return '';
   if (message.role === 'system') return message.content;
@@ -51,7 +67,18 @@ export function countWords(text: string): number {
 
 /** Word-sized tokens whose concatenation is exactly `text`: "a b" → ["a", " b"]. */
 export function wordTokens(text: string): string[] {
-  return text.split(/(?<=\S)(?=\s)/).filter((token) => token.length > 0);
+  return [...lazyWordTokens(text)];
+}
+
+/** The same tokens, made one at a time as they are asked for. */
+function* lazyWordTokens(text: string): Generator<string> {
+  // Whitespace goes with the word after it; whitespace at the end is a token of its own.
+  const token = /\s*\S+|\s+/g;
+  for (let match = token.exec(text); match; match = token.exec(text)) yield match[0];
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function usage(prompt: LanguageModelV3Message[], outputText: string): LanguageModelV3Usage {
@@ -76,20 +103,21 @@ function replyFor(modelName: MockModelName, options: LanguageModelV3CallOptions)
       isRetryable: false,
     });
   }
-  if (modelName === 'json') return { kind: 'text', text: JSON.stringify({ echo: lastUserText(prompt) }) };
+  if (modelName === 'json')
+    return { kind: 'text', text: JSON.stringify({ echo: capped(lastUserText(prompt)) }) };
   if (modelName === 'tool') {
     const last = prompt.at(-1);
-    if (last?.role === 'tool') return { kind: 'text', text: `tool said: ${messageText(last)}` };
+    if (last?.role === 'tool') return { kind: 'text', text: capped(`tool said: ${messageText(last)}`) };
     const firstTool = options.tools?.find((tool) => tool.type === 'function');
     if (firstTool) {
       return {
         kind: 'tool-call',
         toolName: firstTool.name,
-        input: JSON.stringify({ input: lastUserText(prompt) }),
+        input: JSON.stringify({ input: capped(lastUserText(prompt)) }),
       };
     }
   }
-  return { kind: 'text', text: messageText(prompt.at(-1)) };
+  return { kind: 'text', text: capped(messageText(prompt.at(-1))) };
 }
 
 function delay(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
@@ -168,8 +196,11 @@ export class MockLanguageModel implements LanguageModelV3 {
             });
           } else {
             controller.enqueue({ type: 'text-start', id: callId });
-            for (const token of wordTokens(reply.text)) {
+            let handed = 0;
+            for (const token of lazyWordTokens(reply.text)) {
               if (tokenDelayMs > 0) await delay(tokenDelayMs, signal);
+              else if (++handed % tokensPerTurn === 0) await nextTurn();
+              signal?.throwIfAborted();
               controller.enqueue({ type: 'text-delta', id: callId, delta: token });
             }
             controller.enqueue({ type: 'text-end', id: callId });

@@ -51,6 +51,32 @@ export function createSplitter(config: SplitterConfig): Splitter {
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
+/** Characters segmented at once: V8's sentence segmenter slows quadratically with its input's length. */
+const segmentWindow = 4_096;
+
+/**
+ * The sentences of `text`, in linear time: each window is segmented on its own and all but its last
+ * sentence are kept, since the last may run on past the window; the next window starts there. A
+ * sentence longer than a window comes out in window-sized pieces; packed back together, they lose no
+ * text, only the rare chunk boundary may fall inside such a sentence.
+ */
+export function* sentencesOf(text: string, window = segmentWindow): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    const end = Math.min(start + window, text.length);
+    const segments = Array.from(sentenceSegmenter.segment(text.slice(start, end)), (part) => part.segment);
+    if (end === text.length) {
+      yield* segments;
+      return;
+    }
+    const complete = segments.length > 1 ? segments.slice(0, -1) : segments;
+    for (const segment of complete) {
+      yield segment;
+      start += segment.length;
+    }
+  }
+}
+
 /**
  * Whole sentences packed greedily up to `chunkSize` characters; each chunk starts with the previous
  * chunk's last sentences up to `chunkOverlap` characters. A sentence longer than a chunk is cut by
@@ -62,7 +88,7 @@ async function packSentences(
   recursive: RecursiveCharacterTextSplitter,
 ): Promise<string[]> {
   const sentences: string[] = [];
-  for (const { segment } of sentenceSegmenter.segment(text)) {
+  for (const segment of sentencesOf(text)) {
     if (segment.trim().length === 0) continue;
     if (segment.length > config.chunkSize) sentences.push(...(await recursive.splitText(segment)));
     else sentences.push(segment);

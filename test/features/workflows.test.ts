@@ -324,7 +324,7 @@ describe('trigger and results', () => {
       input: [{ key: 'subject', value: 'otters' }],
     });
     const failed = await settled(context.client, workflow.guid, triggered.body.run_guid);
-    expect(failed.status).toBe(400);
+    expect(failed.status, JSON.stringify(failed.body)).toBe(400);
     expect(failed.body.message).toContain('blocks.first.input.topic');
     expect(failed.body.message).toContain('input.topic');
   });

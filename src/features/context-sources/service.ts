@@ -6,9 +6,9 @@ import type { IndexingMetadata } from '../../platform/database/schema.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { OutboundFetch } from '../../platform/outbound-fetch.js';
 import { OutboundFetchError } from '../../platform/outbound-guard.js';
-import { extractText, UnsupportedFileError } from '../../retrieval/loaders/extract-text.js';
+import { UnsupportedFileError } from '../../retrieval/loaders/extract-text.js';
 import { detectFileType, type TypeHint } from '../../retrieval/loaders/file-types.js';
-import { createSplitter } from '../../retrieval/splitters.js';
+import { IndexingBudgetError, type TextIndexer } from '../../retrieval/text-indexer.js';
 import type { ContextRow } from '../contexts/repository.js';
 import type { DocumentService } from '../documents/service.js';
 import type { FileService } from '../files/service.js';
@@ -44,12 +44,14 @@ export type ContextSourceServiceDependencies = {
   documents: DocumentService;
   files: FileService;
   fetch: OutboundFetch;
+  /** Extraction and splitting, off the request thread. */
+  indexer: TextIndexer;
   jobs: JobQueue;
   logger: Logger;
 };
 
 export function createContextSourceService(dependencies: ContextSourceServiceDependencies) {
-  const { repository, requireContext, documents, files, fetch, jobs, logger } = dependencies;
+  const { repository, requireContext, documents, files, fetch, indexer, jobs, logger } = dependencies;
 
   async function require(workspaceId: string, contextId: string, id: string): Promise<ContextSourceRow> {
     await requireContext(workspaceId, contextId);
@@ -135,20 +137,15 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       throw new PermanentFailure(
         'the file type is not recognised (PDF, DOCX, HTML, Markdown and text can be indexed)',
       );
-    const texts = await extractText(bytes, type);
-    const split = createSplitter(row.splitterConfig);
-    const chunks: Array<{ content: string; metadata: Record<string, unknown> }> = [];
-    for (const loaded of texts) {
-      for (const content of await split(loaded.text)) {
-        const metadata: Record<string, unknown> = { source: row.id, filename: row.name };
-        if (loaded.page !== undefined) metadata.page = loaded.page;
-        chunks.push({ content, metadata });
-      }
-    }
+    const split = await indexer.extractAndSplit(bytes, type, row.splitterConfig);
+    const chunks = split.chunks.map(({ content, page }) => ({
+      content,
+      metadata: { source: row.id, filename: row.name, ...(page !== undefined && { page }) },
+    }));
     // New Documents first, then the old ones go: a search never finds the source empty.
     const created = await documents.addFromSource(row.workspaceId, row.contextId, row.id, chunks);
     await documents.removeOfSource(row.workspaceId, row.contextId, row.id, created);
-    return { documents: texts.length, chunks: chunks.length };
+    return { documents: split.documents, chunks: chunks.length };
   }
 
   jobs.register(
@@ -163,7 +160,11 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
         const retryable =
           error instanceof OutboundFetchError
             ? error.retryable
-            : !(error instanceof PermanentFailure || error instanceof UnsupportedFileError);
+            : !(
+                error instanceof PermanentFailure ||
+                error instanceof UnsupportedFileError ||
+                error instanceof IndexingBudgetError
+              );
         if (retryable && context.attempt < processContextSourceJob.attempts) throw error;
         const message = isDatabaseError(error) ? publicMessage(error) : (error as Error).message;
         logger.info({ sourceId: row.id, err: error }, 'context source failed');

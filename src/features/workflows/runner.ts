@@ -177,11 +177,7 @@ export function createWorkflowRunner(dependencies: {
           block.output = await execute(run, blocks, block, context);
         } catch (error) {
           if (!isFinal(error)) throw error;
-          await runs.fail(runId, position, {
-            status: 502,
-            code: 'block_failed',
-            message: publicMessage(error),
-          });
+          await runs.fail(runId, position, failureOf(error));
           return;
         }
         await runs.completeBlock(runId, position, block.output);
