@@ -1,4 +1,5 @@
 /** NUL and UTF-16 halves without their partner: PostgreSQL text and jsonb cannot hold either. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
 const unstorable = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const unstorableEverywhere = new RegExp(unstorable.source, 'g');
 

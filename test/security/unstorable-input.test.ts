@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   atAddress,
   createAction,
-  createApp,
   eventually,
   listen,
   parseEvents,
@@ -127,7 +126,7 @@ describe('input PostgreSQL cannot store', () => {
 
 describe('a NUL in a model answer', () => {
   it('is dropped, and the run and its record survive: sync, stream and async', async () => {
-    const { client, test } = context;
+    const { client } = context;
     await client.post('/v1/providers', { provider: 'openai-compatible', url: upstreamUrl, nickname: 'nul' });
     const action = await createAction(client, { model: 'nul/any', prompt: 'Say {{name}}' });
 
