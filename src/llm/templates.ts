@@ -6,6 +6,13 @@ import { Liquid, type Template } from 'liquidjs';
  * (except in `{% if %}`, so optional sections work), and limits on parse size, render time and
  * memory so a template cannot stall the server. Variable values are data: they are never rendered.
  */
+/**
+ * Milliseconds and characters all the templates of one run may spend together. Rendering holds the
+ * thread, so half a second keeps every other request answered well within a second.
+ */
+export const runRenderTimeMs = 500;
+export const runRenderMemory = 10_000_000;
+
 export const templateEngine = new Liquid({
   templates: {},
   strictVariables: true,
@@ -13,9 +20,46 @@ export const templateEngine = new Liquid({
   strictFilters: true,
   ownPropertyOnly: true,
   parseLimit: 200_000,
-  renderLimit: 1_000,
-  memoryLimit: 10_000_000,
+  renderLimit: runRenderTimeMs,
+  memoryLimit: runRenderMemory,
 });
+
+// Templates never read files: the tags that would are refused when a template is parsed, so a
+// template naming a file is a 400 when it is saved, not a failure of every later run.
+for (const fileTag of ['include', 'render', 'layout']) {
+  templateEngine.registerTag(fileTag, {
+    parse() {
+      throw new Error(`{% ${fileTag} %} is not available: templates cannot read files`);
+    },
+    *render() {
+      return '';
+    },
+  });
+}
+
+/**
+ * One budget for every template of a run: an Action may have hundreds of messages, and a limit per
+ * template would let one run render for minutes on the main thread.
+ */
+export type RenderBudget = { renderingLeftMs: number; memoryLeft: number; sinceYieldMs: number };
+
+export function createRenderBudget(): RenderBudget {
+  return { renderingLeftMs: runRenderTimeMs, memoryLeft: runRenderMemory, sinceYieldMs: 0 };
+}
+
+/** Rendering time after which the next template first lets other requests have their turn. */
+const renderingBetweenYieldsMs = 10;
+
+/** The run's templates spent their budget; the run fails with a clear message. */
+export class RenderBudgetError extends Error {
+  constructor(resource: 'time' | 'memory') {
+    super(
+      resource === 'time'
+        ? `the templates of one run may render for ${runRenderTimeMs} ms in all`
+        : `the templates of one run may produce ${runRenderMemory} characters in all`,
+    );
+  }
+}
 
 /** The parse error of a template, or undefined when it parses. */
 export function templateParseError(source: string): string | undefined {
@@ -55,12 +99,36 @@ export class MissingVariableError extends Error {
   }
 }
 
-export async function renderTemplate(source: string, variables: Record<string, unknown>): Promise<string> {
+export async function renderTemplate(
+  source: string,
+  variables: Record<string, unknown>,
+  budget: RenderBudget = createRenderBudget(),
+): Promise<string> {
+  // Between two templates other requests get their turn: a run of many templates never holds the thread.
+  if (budget.sinceYieldMs >= renderingBetweenYieldsMs) {
+    budget.sinceYieldMs = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (budget.renderingLeftMs <= 0) throw new RenderBudgetError('time');
+  if (budget.memoryLeft <= 0) throw new RenderBudgetError('memory');
+  // Only time spent rendering counts, not time other requests took in between.
+  const started = performance.now();
   try {
-    return await templateEngine.render(parsed(source), variables);
+    const rendered: string = await templateEngine.render(parsed(source), variables, {
+      renderLimit: budget.renderingLeftMs,
+      memoryLimit: budget.memoryLeft,
+    });
+    budget.memoryLeft -= rendered.length;
+    return rendered;
   } catch (error) {
+    if (/template render limit exceeded/.test((error as Error).message)) throw new RenderBudgetError('time');
+    if (/memory alloc limit exceeded/.test((error as Error).message)) throw new RenderBudgetError('memory');
     const undefinedVariable = /undefined variable: ([^,]+)/.exec((error as Error).message);
     if (undefinedVariable) throw new MissingVariableError(undefinedVariable[1]!);
     throw error;
+  } finally {
+    const spent = performance.now() - started;
+    budget.renderingLeftMs -= spent;
+    budget.sinceYieldMs += spent;
   }
 }

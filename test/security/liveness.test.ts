@@ -145,4 +145,25 @@ describe('the service stays live under large inputs', () => {
     );
     expect(worstMs).toBeLessThan(1_000);
   }, 60_000);
+
+  it('gives all the templates of one run one render budget (an Action of 500 heavy messages)', async () => {
+    const { client } = context;
+    const heavy = '{% for i in (1..3000) %}{{ i }}{% endfor %}';
+    const action = await createAction(client, {
+      model: 'mock/echo',
+      prompt: 'last',
+      messages: Array.from({ length: 500 }, () => ({ role: 'user', content: heavy })),
+    });
+    const probe = startProbe();
+    const started = performance.now();
+    const run = await client.post(`/v1/actions/${action.guid}/prompt`, { input: 'x' });
+    const elapsed = performance.now() - started;
+    const { answers, worstMs } = await probe.stop();
+    expect(run.status).toBe(400);
+    expect(run.body.message).toMatch(/templates of one run may render for 500 ms in all/);
+    figures.push(
+      `  500 heavy templates in one run: refused after ${elapsed.toFixed(0)} ms; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
+    );
+    expect(worstMs).toBeLessThan(1_000);
+  }, 60_000);
 });

@@ -1,5 +1,12 @@
 import { ValidationError } from '../../errors.js';
-import { MissingVariableError, renderTemplate, templateVariables } from '../../llm/templates.js';
+import {
+  createRenderBudget,
+  MissingVariableError,
+  type RenderBudget,
+  RenderBudgetError,
+  renderTemplate,
+  templateVariables,
+} from '../../llm/templates.js';
 import type { PromptMessage } from '../../platform/database/schema.js';
 import type { ActionVersionRow } from '../actions/repository.js';
 import type { RunInput } from './schemas.js';
@@ -48,11 +55,16 @@ function variablesFor(input: RunInput, templateVariableNames: string[]) {
   );
 }
 
-async function render(source: string, variables: Record<string, unknown>): Promise<string> {
+async function render(
+  source: string,
+  variables: Record<string, unknown>,
+  budget: RenderBudget,
+): Promise<string> {
   try {
-    return await renderTemplate(source, variables);
+    return await renderTemplate(source, variables, budget);
   } catch (error) {
     if (error instanceof MissingVariableError) throw new ValidationError(error.message, 'input');
+    if (error instanceof RenderBudgetError) throw new ValidationError(error.message, 'input');
     throw new ValidationError(
       `template failed to render: ${(error as Error).message.split('\n')[0]}`,
       'input',
@@ -75,9 +87,10 @@ export async function buildPrompt(parts: PromptParts): Promise<BuiltPrompt> {
     ? { ...variables, [contextVariable]: chunks.join('\n\n') }
     : variables;
 
+  const budget = createRenderBudget();
   const prefix: PromptMessage[] = [];
   if (version.systemMessage)
-    prefix.push({ role: 'system', content: await render(version.systemMessage, scope) });
+    prefix.push({ role: 'system', content: await render(version.systemMessage, scope, budget) });
   if (!usesContext && chunks.length > 0) {
     prefix.push({
       role: 'system',
@@ -85,10 +98,10 @@ export async function buildPrompt(parts: PromptParts): Promise<BuiltPrompt> {
     });
   }
   for (const message of version.messages ?? []) {
-    prefix.push({ role: message.role, content: await render(message.content, scope) });
+    prefix.push({ role: message.role, content: await render(message.content, scope, budget) });
   }
   const turn: PromptMessage[] = [];
-  if (version.prompt) turn.push({ role: 'user', content: await render(version.prompt, scope) });
+  if (version.prompt) turn.push({ role: 'user', content: await render(version.prompt, scope, budget) });
   turn.push(...appended, ...(parts.extraMessages ?? []));
   if (prefix.length + turn.length === 0)
     throw new ValidationError('the run has no messages to send', 'input');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError, isFinal, NotFoundError, publicMessage, ValidationError } from '../../errors.js';
-import { MissingVariableError, renderTemplate } from '../../llm/templates.js';
+import { createRenderBudget, MissingVariableError, renderTemplate } from '../../llm/templates.js';
 import { defineJob, type JobContext, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { DataService } from '../data/service.js';
 import type { RunEngine } from '../runs/engine.js';
@@ -120,9 +120,10 @@ export function createWorkflowRunner(dependencies: {
       blocks.slice(0, block.position).map((previous) => [previous.name, previous.output ?? '']),
     );
     const variables: Record<string, string> = {};
+    const budget = createRenderBudget();
     for (const [name, source] of Object.entries(block.input)) {
       try {
-        variables[name] = await renderTemplate(source, { input: run.input, blocks: earlier });
+        variables[name] = await renderTemplate(source, { input: run.input, blocks: earlier }, budget);
       } catch (error) {
         if (error instanceof MissingVariableError) {
           throw new ValidationError(
