@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
+import { prepareDataDirectory } from './data-directory.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
@@ -68,6 +69,7 @@ export async function createPlatform(
   const location: DatabaseLocation = config.databaseUrl
     ? { databaseUrl: config.databaseUrl }
     : { dataDirectory: config.dataDirectory };
+  prepareDataDirectory(config.dataDirectory);
   const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
   const secret = loadOrCreateSecret(config.secret, config.dataDirectory);

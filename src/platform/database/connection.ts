@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { restrictToOwner } from '../data-directory.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -84,6 +85,7 @@ async function openPglite(dataDirectory: string | 'memory', snapshot?: Blob): Pr
     mkdirSync(dataDir, { recursive: true });
   }
   const client = await PGlite.create({ dataDir, loadDataDir: snapshot, extensions: { vector } });
+  if (dataDir) restrictToOwner(dataDir);
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
   await client.exec(iterativeScan);
   await client.exec(realisticCastCost);
@@ -93,7 +95,10 @@ async function openPglite(dataDirectory: string | 'memory', snapshot?: Blob): Pr
     kind: 'pglite',
     database,
     hasVectorExtension: true,
-    close: once(() => client.close()),
+    close: once(async () => {
+      await client.close();
+      if (dataDir) restrictToOwner(dataDir);
+    }),
     dump: () => client.dumpDataDir('none'),
   };
 }
