@@ -203,6 +203,12 @@ const gatewayEnvironmentSchema = z.object({
   LECTERN_GATEWAY_UPSTREAM: z.url().default('https://api.openai.com/v1'),
   LECTERN_SERVICE_URL: z.url().default('http://127.0.0.1:4000'),
   LECTERN_GATEWAY_QUEUE_LIMIT: z.coerce.number().int().positive().default(10_000),
+  LECTERN_GATEWAY_QUEUE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
+  LECTERN_GATEWAY_LOG_TEXT_LIMIT: z.coerce.number().int().positive().default(65_536),
   LECTERN_GATEWAY_BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -221,6 +227,10 @@ export type GatewayConfig = {
   serviceUrl: string;
   /** Interactions waiting to be logged at most; more are dropped and counted. */
   queueLimit: number;
+  /** Bytes of interactions waiting to be logged at most (a few huge bodies must not fill memory). */
+  queueBytes: number;
+  /** Characters kept of each logged text (a message, the output); the rest is cut and marked. */
+  logTextLimit: number;
   bodyLimitBytes: number;
   logLevel: Config['logLevel'];
 };
@@ -238,6 +248,8 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     upstream: values.LECTERN_GATEWAY_UPSTREAM.replace(/\/+$/, ''),
     serviceUrl: values.LECTERN_SERVICE_URL.replace(/\/+$/, ''),
     queueLimit: values.LECTERN_GATEWAY_QUEUE_LIMIT,
+    queueBytes: values.LECTERN_GATEWAY_QUEUE_BYTES,
+    logTextLimit: values.LECTERN_GATEWAY_LOG_TEXT_LIMIT,
     bodyLimitBytes: values.LECTERN_GATEWAY_BODY_LIMIT_BYTES,
     logLevel: values.LOG_LEVEL,
   };

@@ -55,6 +55,8 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   const shipper = createLogPipeline({
     serviceUrl: config.serviceUrl,
     queueLimit: config.queueLimit,
+    queueBytes: config.queueBytes,
+    textLimit: config.logTextLimit,
     metrics,
     logger,
   });

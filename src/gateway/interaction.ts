@@ -131,7 +131,47 @@ function errorOf(text: string): Record<string, unknown> | undefined {
  * usage (counted with cl100k when the provider sent none: a streaming caller chooses whether to ask
  * for usage), latency and status. An interrupted exchange is marked `incomplete`.
  */
-export function toDataRecord(exchange: CompletedExchange): DataRecord {
+/** The bytes an exchange holds (its request and response bodies): what waiting to log it costs. */
+export function exchangeBytes(exchange: Pick<CompletedExchange, 'requestBody' | 'responseChunks'>): number {
+  return (
+    exchange.requestBody.byteLength +
+    exchange.responseChunks.reduce((total, chunk) => total + chunk.byteLength, 0)
+  );
+}
+
+/** Characters kept of each logged text when the caller names no limit. */
+export const defaultLogTextLimit = 65_536;
+
+/**
+ * The data record of an exchange. Each text — a message, the output — keeps at most `textLimit`
+ * characters (the record says `truncated`), so one huge request cannot make a huge log entry.
+ */
+export function toDataRecord(exchange: CompletedExchange, textLimit = defaultLogTextLimit): DataRecord {
+  const record = fullDataRecord(exchange);
+  let truncated = false;
+  const cut = (text: string) => {
+    if (text.length <= textLimit) return text;
+    truncated = true;
+    return text.slice(0, textLimit);
+  };
+  const limited: DataRecord = {
+    ...record,
+    output: cut(record.output),
+    full_prompt_sent: record.full_prompt_sent.map((message) => ({
+      ...message,
+      content: cut(message.content),
+    })),
+    input: Array.isArray(record.input)
+      ? record.input.map((message: ChatMessage) =>
+          typeof message?.content === 'string' ? { ...message, content: cut(message.content) } : message,
+        )
+      : record.input,
+  };
+  if (truncated) limited.metadata = { ...limited.metadata, truncated: true };
+  return limited;
+}
+
+function fullDataRecord(exchange: CompletedExchange): DataRecord {
   const request = parseJson(exchange.requestBody.toString('utf8')) ?? {};
   const messages = Array.isArray(request.messages) ? (request.messages as ChatMessage[]) : [];
   const text = Buffer.concat(exchange.responseChunks).toString('utf8');

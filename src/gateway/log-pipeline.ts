@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { CompletedExchange } from './interaction.js';
+import { type CompletedExchange, exchangeBytes } from './interaction.js';
 import type { FromLogWorker, LogWorkerData, ToLogWorker } from './log-worker.js';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -25,13 +25,24 @@ function startWorker(workerData: LogWorkerData): Worker {
 export function createLogPipeline(options: {
   serviceUrl: string;
   queueLimit: number;
+  /** Bytes waiting at most: exchanges on their way to the worker and the records it holds. */
+  queueBytes: number;
+  /** Characters kept of each logged text. */
+  textLimit: number;
   metrics: GatewayMetrics;
   logger: Logger;
 }) {
   const { metrics, logger } = options;
-  const worker = startWorker({ serviceUrl: options.serviceUrl, queueLimit: options.queueLimit });
+  const worker = startWorker({
+    serviceUrl: options.serviceUrl,
+    queueLimit: options.queueLimit,
+    queueBytes: options.queueBytes,
+    textLimit: options.textLimit,
+  });
   worker.unref();
   let inFlight = 0;
+  let inFlightBytes = 0;
+  let queuedBytes = 0;
   let depth = 0;
   let lastWarning = 0;
   let closed: (() => void) | undefined;
@@ -47,7 +58,9 @@ export function createLogPipeline(options: {
   worker.on('message', (message: FromLogWorker) => {
     if (message.type === 'report') {
       inFlight -= message.received;
+      inFlightBytes -= message.receivedBytes;
       depth = message.depth;
+      queuedBytes = message.bytes;
       metrics.queueDepth.set(depth + inFlight);
       if (message.sent > 0) metrics.logsSent.inc(message.sent);
       for (const [reason, count] of Object.entries(message.dropped))
@@ -64,11 +77,16 @@ export function createLogPipeline(options: {
 
   return {
     record(exchange: CompletedExchange): void {
-      if (depth + inFlight >= options.queueLimit) {
+      const bytes = exchangeBytes(exchange);
+      if (
+        depth + inFlight >= options.queueLimit ||
+        queuedBytes + inFlightBytes + bytes > options.queueBytes
+      ) {
         dropped('queue_full');
         return;
       }
       inFlight += 1;
+      inFlightBytes += bytes;
       send({ type: 'exchange', exchange });
     },
 

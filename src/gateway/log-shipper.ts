@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { type CompletedExchange, type DataRecord, toDataRecord } from './interaction.js';
 import { type ServiceClient, ServiceRejectedError } from './service-client.js';
 
-type Entry = { key: string; record: DataRecord; attempts: number };
+type Entry = { key: string; record: DataRecord; attempts: number; bytes: number };
 
 /** What the shipper reports: counts for the metrics and lines for the gateway's log. */
 export type ShipperEvents = {
   sent(count: number): void;
   dropped(reason: string, count: number): void;
-  depth(entries: number): void;
+  depth(entries: number, bytes: number): void;
   warn(data: Record<string, unknown>, message: string): void;
 };
 
@@ -17,6 +17,10 @@ export type LogShipperOptions = {
   events: ShipperEvents;
   /** Entries waiting at most; beyond it new interactions are dropped (and counted). */
   queueLimit: number;
+  /** Bytes of entries waiting at most (their JSON), the same way. */
+  queueBytes?: number;
+  /** Characters kept of each logged text. */
+  textLimit?: number;
   batchSize?: number;
   flushIntervalMs?: number;
   /** Sends of one entry before it is dropped while the service keeps failing. */
@@ -42,7 +46,9 @@ export function createLogShipper(options: LogShipperOptions) {
   const flushIntervalMs = options.flushIntervalMs ?? 50;
   const maximumAttempts = options.maximumAttempts ?? 8;
   const validityMs = options.validityMs ?? 60_000;
+  const queueBytes = options.queueBytes ?? Number.POSITIVE_INFINITY;
   const queue: Entry[] = [];
+  let queuedBytes = 0;
   const verdicts = new Map<string, { allowed: boolean; until: number }>();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | undefined;
@@ -87,6 +93,7 @@ export function createLogShipper(options: LogShipperOptions) {
       if (queue[index]!.key === key) batch.push(...queue.splice(index, 1));
       else index++;
     }
+    for (const entry of batch) queuedBytes -= entry.bytes;
     return batch;
   }
 
@@ -97,7 +104,7 @@ export function createLogShipper(options: LogShipperOptions) {
       if (await allowed(key, entry.record.action)) sendable.push(entry);
       else
         warnDropped('rejected', 1, {
-          key: keyFingerprint(key),
+          key_fingerprint: keyFingerprint(key),
           action: entry.record.action,
           why: 'the x-svc-api-key is invalid or cannot see the Action',
         });
@@ -111,7 +118,7 @@ export function createLogShipper(options: LogShipperOptions) {
       events.sent(sendable.length);
     } catch (error) {
       if (!(error instanceof ServiceRejectedError)) throw error;
-      warnDropped('rejected', sendable.length, { key: keyFingerprint(key), why: error.message });
+      warnDropped('rejected', sendable.length, { key_fingerprint: keyFingerprint(key), why: error.message });
     }
   }
 
@@ -129,6 +136,7 @@ export function createLogShipper(options: LogShipperOptions) {
         else if (failures === 1)
           events.warn({ err: (error as Error).message }, 'service unavailable; logs wait');
         queue.unshift(...kept);
+        for (const entry of kept) queuedBytes += entry.bytes;
       }
     }
   }
@@ -136,7 +144,7 @@ export function createLogShipper(options: LogShipperOptions) {
   function flush(): Promise<void> {
     flushing ??= flushOnce().finally(() => {
       flushing = undefined;
-      events.depth(queue.length);
+      events.depth(queue.length, queuedBytes);
       schedule(Math.max(flushIntervalMs, retryAt - Date.now()));
     });
     return flushing;
@@ -149,13 +157,32 @@ export function createLogShipper(options: LogShipperOptions) {
         warnDropped('queue_full', 1);
         return;
       }
+      // A key already refused for this Action is not queued again (a cached verdict, no request).
+      const verdict = verdicts.get(`${keyFingerprint(exchange.serviceKey)}:${exchange.actionGuid}`);
+      if (verdict && !verdict.allowed && verdict.until > Date.now()) {
+        warnDropped('rejected', 1, { key_fingerprint: keyFingerprint(exchange.serviceKey) });
+        return;
+      }
+      let entry: Entry;
       try {
-        queue.push({ key: exchange.serviceKey, record: toDataRecord(exchange), attempts: 0 });
+        const record = toDataRecord(exchange, options.textLimit);
+        entry = {
+          key: exchange.serviceKey,
+          record,
+          attempts: 0,
+          bytes: Buffer.byteLength(JSON.stringify(record)),
+        };
       } catch (error) {
         events.warn({ err: (error as Error).message }, 'interaction could not be read for logging');
         return;
       }
-      events.depth(queue.length);
+      if (queuedBytes + entry.bytes > queueBytes) {
+        warnDropped('queue_full', 1);
+        return;
+      }
+      queue.push(entry);
+      queuedBytes += entry.bytes;
+      events.depth(queue.length, queuedBytes);
       if (queue.length >= batchSize) void flush();
       else schedule();
     },
@@ -173,7 +200,8 @@ export function createLogShipper(options: LogShipperOptions) {
       }
       clearTimeout(timer);
       if (queue.length > 0) warnDropped('retries_exhausted', queue.splice(0).length);
-      events.depth(0);
+      queuedBytes = 0;
+      events.depth(0, 0);
     },
   };
 }

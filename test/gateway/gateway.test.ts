@@ -32,6 +32,8 @@ async function startGateway(service: string, overrides: Partial<GatewayConfig> =
     upstream: `${upstream.url}/v1`,
     serviceUrl: service,
     queueLimit: 1_000,
+    queueBytes: 64 * 1024 * 1024,
+    logTextLimit: 65_536,
     bodyLimitBytes: 1_000_000,
     logLevel: 'debug',
     ...overrides,
@@ -304,6 +306,110 @@ describe('gateway logging rules', () => {
     const metrics = await down.gateway.metrics.registry.metrics();
     expect(metrics).toMatch(/lectern_gateway_logs_dropped_total\{reason="retries_exhausted"\} 3/);
     expect(down.gateway.shipper.depth()).toBe(0);
+  });
+});
+
+describe('bounded logging (hardening)', () => {
+  it('bounds the queue in bytes while the service is down, and cuts each logged text to its limit', async () => {
+    const down = await startGateway('http://127.0.0.1:9', { queueBytes: 16 * 1024 * 1024 });
+    try {
+      const client = new OpenAI({
+        apiKey: providerKey,
+        baseURL: `${down.url}/v1`,
+        maxRetries: 0,
+        defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid },
+      });
+      // The log worker is up once it has queued a first small interaction.
+      await client.chat.completions.create({
+        model: 'gpt-test',
+        messages: [{ role: 'user', content: 'first' }],
+      });
+      await eventually(async () => (down.gateway.shipper.depth() === 1 ? true : undefined));
+      const huge = 'x'.repeat(900_000);
+      for (let index = 0; index < 12; index++) {
+        const completion = await client.chat.completions.create({
+          model: 'gpt-test',
+          messages: [{ role: 'user', content: huge }],
+        });
+        expect(completion.choices[0]!.message.content?.length).toBeGreaterThan(900_000);
+      }
+
+      // Each record holds at most 64 KiB per text, so a dozen fit; kept whole (1.8 MB each, request
+      // and answer: 22 MB) the 16 MiB bound would have dropped some.
+      await eventually(async () => (down.gateway.shipper.depth() === 13 ? true : undefined));
+    } finally {
+      await down.gateway.close();
+    }
+
+    const tight = await startGateway('http://127.0.0.1:9', {
+      queueBytes: 2 * 1024 * 1024,
+      logTextLimit: 10_000_000,
+    });
+    try {
+      const client = new OpenAI({
+        apiKey: providerKey,
+        baseURL: `${tight.url}/v1`,
+        maxRetries: 0,
+        defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid },
+      });
+      for (let index = 0; index < 6; index++) {
+        await client.chat.completions.create({
+          model: 'gpt-test',
+          messages: [{ role: 'user', content: 'y'.repeat(500_000) }],
+        });
+      }
+      const metrics = await tight.gateway.metrics.registry.metrics();
+      expect(metrics).toMatch(/lectern_gateway_logs_dropped_total\{reason="queue_full"\} [1-9]/);
+      expect(tight.gateway.shipper.depth()).toBeLessThan(6);
+    } finally {
+      await tight.gateway.close();
+    }
+  });
+
+  it('logs a cut record marked truncated, and names refused keys by fingerprint, not "[redacted]"', async () => {
+    const limited = await startGateway(serviceUrl, { logTextLimit: 1_000 });
+    try {
+      const client = new OpenAI({
+        apiKey: providerKey,
+        baseURL: `${limited.url}/v1`,
+        maxRetries: 0,
+        defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid },
+      });
+      await client.chat.completions.create({
+        model: 'gpt-test',
+        messages: [{ role: 'user', content: `marker ${'z'.repeat(5_000)}` }],
+      });
+      const records = await eventually(async () => {
+        const response = await context.client.get(`/v1/actions/${action.guid}/data?limit=100`);
+        return response.body.find(
+          (record: { metadata?: { truncated?: boolean } }) => record.metadata?.truncated,
+        );
+      });
+      expect(records.output.length).toBe(1_000);
+      expect(records.full_prompt_sent[0].content.length).toBe(1_000);
+
+      const stranger = new OpenAI({
+        apiKey: providerKey,
+        baseURL: `${limited.url}/v1`,
+        maxRetries: 0,
+        defaultHeaders: {
+          'x-svc-api-key': 'lec_not-a-real-key-0000000000',
+          'x-svc-action-guid': action.guid,
+        },
+      });
+      await stranger.chat.completions.create({
+        model: 'gpt-test',
+        messages: [{ role: 'user', content: 'who' }],
+      });
+      const refused = await eventually(async () =>
+        limited.lines.find((line) => line.includes('interaction not logged') && line.includes('rejected')),
+      );
+      expect(refused).toMatch(/"key_fingerprint":"sha256:[0-9a-f]{12}"/);
+      expect(refused).not.toContain('[redacted]');
+      expect(limited.lines.join('\n')).not.toContain('lec_not-a-real-key');
+    } finally {
+      await limited.gateway.close();
+    }
   });
 });
 
