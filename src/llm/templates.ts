@@ -31,7 +31,8 @@ for (const fileTag of ['include', 'render', 'layout']) {
     parse() {
       throw new Error(`{% ${fileTag} %} is not available: templates cannot read files`);
     },
-    *render() {
+    // Never reached: parse() refuses the tag.
+    render() {
       return '';
     },
   });
