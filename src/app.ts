@@ -1,6 +1,11 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -27,13 +32,16 @@ import { skillRoutes } from './features/skills/routes.js';
 import { workflowRoutes } from './features/workflows/routes.js';
 import { workspaceRoutes } from './features/workspaces/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerStorableInputCheck } from './http/storable-input.js';
 import type { Platform } from './platform/platform.js';
 import { createServices, type Services } from './services.js';
 
 export type LecternApp = FastifyInstance & { services: Services };
+
+/** Characters of one path parameter (a GUID, a slug); longer is a 414. */
+const maximumParameterLength = 500;
 
 export type AppOptions = {
   /** False on a worker node (`--role worker`): only the health routes answer; jobs do the work. */
@@ -47,9 +55,19 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     loggerInstance: platform.logger as FastifyBaseLogger,
     bodyLimit: platform.config.bodyLimitBytes,
     // Older clients add a trailing slash (CONTRACT §3).
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maximumParameterLength },
     // One access-log line per request, written when it completes (see the onResponse hook below).
     logController: new LogController({ disableRequestLogging: true }),
+    // Errors Fastify answers before any route (a malformed URL, a path parameter too long) get the
+    // documented error body too, not Fastify's own shape.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode === 414 ? 414 : 400;
+      const [code, message] =
+        status === 414
+          ? ['uri_too_long', `A path parameter is longer than ${maximumParameterLength} characters`]
+          : ['invalid_url', 'The URL is malformed (a bad percent-encoding?)'];
+      return (reply as FastifyReply).status(status).send(errorBody(status, code, message));
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.addHook('onResponse', async (request, reply) => {

@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.js';
+import { AppError, PayloadTooLargeError } from '../errors.js';
 
 export type ErrorBody = {
   error: { status: number; code: string; message: string };
@@ -38,8 +39,43 @@ const fastifyClientErrors: Record<string, { status: number; code: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
 };
 
+/** How much of a refused body is read and dropped, at most, so that its client hears the 413. */
+const drainLimitBytes = 256 * 1024 * 1024;
+const drainTimeoutMs = 30_000;
+
+/**
+ * Reads the rest of a request body and drops it. A server that answers 413 and closes while the
+ * client still sends makes the client fail with EPIPE or a reset and never see the answer; once the
+ * body has arrived (or the bound is reached) the answer is sent and the connection closed.
+ */
+function drainRequest(request: IncomingMessage): Promise<void> {
+  if (request.complete || request.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let received = 0;
+    const done = () => {
+      clearTimeout(timer);
+      request.off('data', onData);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > drainLimitBytes) done();
+    };
+    const timer = setTimeout(done, drainTimeoutMs);
+    request.on('data', onData);
+    request.once('end', done);
+    request.once('close', done);
+    request.once('error', done);
+    request.resume();
+  });
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error instanceof PayloadTooLargeError) {
+      await drainRequest(request.raw);
+      reply.header('connection', 'close');
+    }
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
       return reply.status(error.status).send(errorBody(error.status, error.code, error.message));

@@ -23,7 +23,13 @@ export const redactedPaths = [
   'body.key',
 ];
 
-const tokenInQuery = /([?&](?:token|signature)=)[^&]*/gi;
+/**
+ * Query parameters that carry a credential: signed URLs' tokens, and keys some clients put in the URL
+ * (`?api_key=`, `?key=`, `?access_token=`…). Matched by name, with any case or separator, and by
+ * suffix (`service_key`, `x-svc-api-key`).
+ */
+const credentialInQuery =
+  /([?&](?:[\w.-]*[-_.])?(?:token|accesstoken|authtoken|signature|sig|key|apikey|secret|password|passwd|auth|authorization|credentials?)=)[^&#]*/gi;
 
 /**
  * Logs go to stdout asynchronously: a request's log lines no longer wait for a write system call,
@@ -38,11 +44,11 @@ export function createLogger(
       level: config.logLevel,
       redact: { paths: redactedPaths, censor: '[redacted]' },
       serializers: {
-        // Signed URLs carry their credential in the query string: keep it out of access logs.
+        // Signed URLs and some clients carry a credential in the query string: keep it out of access logs.
         req: (request: { method: string; url: string; id?: string }) => ({
           id: request.id,
           method: request.method,
-          url: request.url.replace(tokenInQuery, '$1[redacted]'),
+          url: request.url.replace(credentialInQuery, '$1[redacted]'),
         }),
       },
     },

@@ -35,6 +35,15 @@ export function presentContextSource(row: ContextSourceRow) {
   };
 }
 
+/** A URL path segment decoded; a malformed percent-encoding (`%E0%A4%A`) is kept as written. */
+function decodedOrAsIs(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** A failure that another attempt cannot fix (refused address, unsupported type, 404). */
 class PermanentFailure extends Error {}
 
@@ -62,8 +71,9 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
 
   /** A name for the source: the file name of the URL, or the uploaded file's GUID. */
   function nameOf(url: string): string {
-    const last = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? '');
-    return last || new URL(url).hostname;
+    const parsed = new URL(url);
+    const last = parsed.pathname.split('/').filter(Boolean).at(-1) ?? '';
+    return decodedOrAsIs(last) || parsed.hostname;
   }
 
   /** Checks a URL when a source is created: one of our signed file URLs must be valid and ours. */

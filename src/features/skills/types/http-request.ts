@@ -84,8 +84,14 @@ export function httpRequestSkillType(fetch: OutboundFetch): SkillType {
       const encoded = encodeURIComponent(input);
       const url = (settings.url as string).replace(inputPlaceholder, () => encoded);
       let body: string | undefined;
-      if (settings.body !== null) body = await renderTemplate(settings.body as string, { input });
-      else if (method !== 'GET' && method !== 'DELETE') body = JSON.stringify({ input });
+      if (settings.body !== null) {
+        try {
+          body = await renderTemplate(settings.body as string, { input });
+        } catch (error) {
+          // A render that runs out of its budget (or fails) is the Skill's failure, shown as its result.
+          throw new SkillFailedError(`the body template failed: ${(error as Error).message.split('\n')[0]}`);
+        }
+      } else if (method !== 'GET' && method !== 'DELETE') body = JSON.stringify({ input });
       if (body !== undefined && !hasHeader(headers, 'content-type')) {
         headers['content-type'] = isJson(body) ? 'application/json' : 'text/plain; charset=utf-8';
       }
