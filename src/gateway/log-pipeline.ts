@@ -98,6 +98,9 @@ export function createLogPipeline(options: {
     /** Exchanges waiting to be logged, as last reported (those on their way to the worker included). */
     depth: () => depth + inFlight,
 
+    /** Bytes waiting to be logged, the same way: what the byte bound compares. */
+    bytes: () => queuedBytes + inFlightBytes,
+
     /** Lets the worker send what it holds (at most `timeoutMs`), then stops it. */
     async close(timeoutMs = 5_000): Promise<void> {
       await new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, PayloadTooLargeError } from '../errors.js';
+import { AppError } from '../errors.js';
 
 export type ErrorBody = {
   error: { status: number; code: string; message: string };
@@ -49,7 +49,7 @@ const drainTimeoutMs = 30_000;
  * body has arrived (or the bound is reached) the answer is sent and the connection closed.
  */
 function drainRequest(request: IncomingMessage): Promise<void> {
-  if (request.complete || request.destroyed) return Promise.resolve();
+  if (request.complete || request.readableEnded || request.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     let received = 0;
     const done = () => {
@@ -72,7 +72,8 @@ function drainRequest(request: IncomingMessage): Promise<void> {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error instanceof PayloadTooLargeError) {
+    // Fastify stopped reading a body over the limit: the client may still be sending it.
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       await drainRequest(request.raw);
       reply.header('connection', 'close');
     }

@@ -311,7 +311,7 @@ describe('gateway logging rules', () => {
 
 describe('bounded logging (hardening)', () => {
   it('bounds the queue in bytes while the service is down, and cuts each logged text to its limit', async () => {
-    const down = await startGateway('http://127.0.0.1:9', { queueBytes: 16 * 1024 * 1024 });
+    const down = await startGateway('http://127.0.0.1:9');
     try {
       const client = new OpenAI({
         apiKey: providerKey,
@@ -334,9 +334,9 @@ describe('bounded logging (hardening)', () => {
         expect(completion.choices[0]!.message.content?.length).toBeGreaterThan(900_000);
       }
 
-      // Each record holds at most 64 KiB per text, so a dozen fit; kept whole (1.8 MB each, request
-      // and answer: 22 MB) the 16 MiB bound would have dropped some.
-      await eventually(async () => (down.gateway.shipper.depth() === 13 ? true : undefined));
+      // Each record keeps at most 64 KiB per text: a dozen exchanges of 1.8 MB (22 MB) wait as ~2.4 MB.
+      await eventually(async () => (down.gateway.shipper.depth() === 13 ? true : undefined), 30_000);
+      await eventually(async () => (down.gateway.shipper.bytes() < 4 * 1024 * 1024 ? true : undefined));
     } finally {
       await down.gateway.close();
     }
