@@ -45,6 +45,8 @@ export async function startBenchLectern(
 ): Promise<BenchLectern> {
   const database = await benchDatabase();
   const environment = {
+    // A bench sends one key's requests as fast as it can: measure the service, not its rate limit.
+    LECTERN_RATE_LIMIT_PER_MINUTE: '0',
     ...(process.env as Record<string, string>),
     ...overrides,
     ...(database.url && { DATABASE_URL: database.url }),

@@ -34,8 +34,9 @@ import { workspaceRoutes } from './features/workspaces/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { registerStorableInputCheck } from './http/storable-input.js';
-import type { Platform } from './platform/platform.js';
+import { type Platform, queuePrefix } from './platform/platform.js';
 import { createServices, type Services } from './services.js';
 
 export type LecternApp = FastifyInstance & { services: Services };
@@ -112,9 +113,17 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     return Object.assign(app, { services }) as unknown as LecternApp;
   }
 
+  const rateLimits = {
+    perMinute: platform.config.rateLimitPerMinute,
+    redisUrl: platform.config.redisUrl,
+    namespace: queuePrefix(platform.config),
+    logger: platform.logger,
+  };
   await app.register(
     async (v1) => {
       requireWorkspaceKey(v1, services.workspaces);
+      const closeRateLimit = await registerRateLimit(v1, rateLimits);
+      v1.addHook('onClose', closeRateLimit);
       await v1.register(appRoutes(services.apps, services.actions));
       await v1.register(actionRoutes(services.actions, services.attachments));
       await v1.register(providerRoutes(services.providers, platform.config.openaiBaseUrl));
@@ -147,6 +156,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   );
   await app.register(async (unversioned) => {
     requireWorkspaceKey(unversioned, services.workspaces);
+    const closeRateLimit = await registerRateLimit(unversioned, rateLimits);
+    unversioned.addHook('onClose', closeRateLimit);
     await unversioned.register(unversionedContextSearchRoute(services.contexts, services.contextSearch));
   });
   await app.register(streamRoutes(services.runs));

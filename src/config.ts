@@ -37,6 +37,7 @@ const environmentSchema = z.object({
   LECTERN_SOURCE_TIME_LIMIT_MS: z.coerce.number().int().positive().default(120_000),
   LECTERN_SOURCE_TEXT_LIMIT: z.coerce.number().int().positive().default(20_000_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
+  LECTERN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60_000),
   LECTERN_SHARE_ENV_PROVIDER_KEYS: z.enum(['auto', 'on', 'off']).default('auto'),
   LECTERN_MOCK_PROVIDER: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -103,6 +104,8 @@ export type Config = {
   bucket?: BucketConfig;
   providerFallbacks: ProviderFallbacks;
   shareEnvironmentProviderKeys: EnvironmentKeySharing;
+  /** Requests a minute per API key (a workspace's setting overrides it); 0 turns the limit off. */
+  rateLimitPerMinute: number;
   /** `LECTERN_MOCK_PROVIDER=off` refuses the `mock` provider (a production instance needs no fake model). */
   mockProvider: boolean;
   /** `OPENAI_BASE_URL`: where the openai kind is reached when no provider record names a URL. */
@@ -192,6 +195,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bucket: bucketConfig(values),
     providerFallbacks,
     shareEnvironmentProviderKeys: values.LECTERN_SHARE_ENV_PROVIDER_KEYS,
+    rateLimitPerMinute: values.LECTERN_RATE_LIMIT_PER_MINUTE,
     mockProvider: values.LECTERN_MOCK_PROVIDER === 'on',
     openaiBaseUrl: values.OPENAI_BASE_URL,
   };

@@ -19,7 +19,7 @@ import type { StreamBus } from './streams/stream-bus.js';
  * Nodes that share a database share a job queue: the prefix names the database (its host, port and
  * name, never its credentials), or the data directory of an embedded one.
  */
-function queuePrefix(config: Config): string {
+export function queuePrefix(config: Config): string {
   if (!config.databaseUrl) {
     return `lectern:${createHash('sha256').update(config.dataDirectory).digest('hex').slice(0, 12)}`;
   }

@@ -11,6 +11,13 @@ const settingsBody = z.strictObject({
     .boolean()
     .optional()
     .describe('whether runs may override provider and model (modelOptions)'),
+  rate_limit_per_minute: z
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .nullable()
+    .optional()
+    .describe("requests a minute per API key of the workspace; 0 = no limit; null = the instance's default"),
 });
 
 /** The instance admin API (CONTRACT §2), mounted only when LECTERN_ADMIN_TOKEN is set. */
@@ -33,7 +40,12 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
       { schema: { tags, params: guidParams, body: settingsBody } },
       async (request) => {
         return workspaces.updateSettings(request.params.guid, {
-          allowModelOverrides: request.body.allow_model_overrides,
+          ...(request.body.allow_model_overrides !== undefined && {
+            allowModelOverrides: request.body.allow_model_overrides,
+          }),
+          ...(request.body.rate_limit_per_minute !== undefined && {
+            requestsPerMinute: request.body.rate_limit_per_minute,
+          }),
         });
       },
     );

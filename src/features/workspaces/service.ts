@@ -32,7 +32,10 @@ export function presentWorkspace(row: WorkspaceRow) {
   return {
     guid: row.id,
     name: row.name,
-    settings: { allow_model_overrides: row.settings.allowModelOverrides !== false },
+    settings: {
+      allow_model_overrides: row.settings.allowModelOverrides !== false,
+      rate_limit_per_minute: row.settings.requestsPerMinute ?? null,
+    },
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -40,6 +40,8 @@ const tenantKey = () => ({
 export type WorkspaceSettings = {
   /** Whether run requests may override provider and model (`modelOptions`). Default true. */
   allowModelOverrides?: boolean;
+  /** Requests a minute each API key of the workspace may make; absent: the instance's default; 0: no limit. */
+  requestsPerMinute?: number | null;
 };
 
 export const apiKeys = pgTable(

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Client,
+  clientFor,
+  newWorkspace,
+  request,
+  startTestApp,
+  type TestApp,
+} from '../helpers/test-app.js';
+
+// Per-key rate limits: 429 with Retry-After, each API key its own budget, a workspace's own limit set
+// through the admin API, and on several nodes (Redis) one count for all of them.
+
+const adminToken = 'admin-token-for-rate-limits';
+let test: TestApp;
+beforeAll(async () => {
+  test = await startTestApp({ LECTERN_RATE_LIMIT_PER_MINUTE: '5', LECTERN_ADMIN_TOKEN: adminToken });
+});
+afterAll(() => test.close());
+
+async function statuses(client: Client, count: number) {
+  const answers = [];
+  for (let index = 0; index < count; index++) answers.push(await client.get('/v1/apps'));
+  return answers;
+}
+
+describe('rate limits', () => {
+  it('answers 429 with Retry-After past the limit, per API key', async () => {
+    const client = await newWorkspace(test);
+    const answers = await statuses(client, 6);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    const refused = answers.at(-1)!;
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body.error.code).toBe('rate_limited');
+    expect(refused.body.message).toMatch(/5 requests a minute/);
+
+    // A second key of the same workspace has its own budget; so has another workspace.
+    const second = await request(
+      test.app,
+      'POST',
+      `/admin/v1/workspaces/${client.workspaceGuid}/api_keys`,
+      undefined,
+      {
+        authorization: `Bearer ${adminToken}`,
+      },
+    );
+    expect(second.status).toBe(201);
+    const other = clientFor(test.app, second.body.api_key, client.workspaceGuid);
+    expect((await other.get('/v1/apps')).status).toBe(200);
+    expect((await (await newWorkspace(test)).get('/v1/apps')).status).toBe(200);
+  });
+
+  it("uses a workspace's own limit, and 0 turns it off", async () => {
+    const client = await newWorkspace(test);
+    const setLimit = (limit: number | null) =>
+      request(
+        test.app,
+        'PUT',
+        `/admin/v1/workspaces/${client.workspaceGuid}/settings`,
+        { rate_limit_per_minute: limit },
+        {
+          authorization: `Bearer ${adminToken}`,
+        },
+      );
+    const set = await setLimit(2);
+    expect(set.status).toBe(200);
+    expect(set.body.settings.rate_limit_per_minute).toBe(2);
+    expect((await statuses(client, 3)).map((answer) => answer.status)).toEqual([200, 200, 429]);
+    await setLimit(0);
+    expect((await statuses(client, 8)).every((answer) => answer.status === 200)).toBe(true);
+    expect((await setLimit(-1)).status).toBe(400);
+  });
+
+  it.runIf(process.env.REDIS_URL)('counts one budget across nodes sharing Redis', async () => {
+    const other = await startTestApp({ LECTERN_RATE_LIMIT_PER_MINUTE: '5' });
+    try {
+      const client = await newWorkspace(test);
+      const onOther = clientFor(other.app, client.apiKey, client.workspaceGuid);
+      const first = await statuses(client, 3);
+      const second = await statuses(onOther, 3);
+      expect([...first, ...second].map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await other.close();
+    }
+  });
+});
