@@ -8,11 +8,13 @@ import { isProviderKind, providerKinds, urlRequiredKinds } from '../../llm/provi
 const httpUrl = z
   .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
   .max(2_000)
+  // Refinements run even when the URL check failed: only a parsable URL is looked into.
+  .refine(
+    (value) => !URL.canParse(value) || (!value.includes('?') && !value.includes('#')),
+    'must be a base URL without a query or fragment',
+  )
   .refine((value) => {
-    const url = new URL(value);
-    return url.search === '' && url.hash === '' && !value.includes('?') && !value.includes('#');
-  }, 'must be a base URL without a query or fragment')
-  .refine((value) => {
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.username === '' && url.password === '';
   }, 'must not carry credentials (give the key as "key")');
