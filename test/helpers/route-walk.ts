@@ -4,7 +4,7 @@ import { type Client, createAction, createApp, request, type TestApp, unknownGui
 // passes validation, and real GUIDs for path parameters. A route added later is walked without any
 // edit here: its parameters fall back to unknown GUIDs and its body is built from its schema.
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON Schema as the OpenAPI document gives it.
+/** JSON Schema as the OpenAPI document gives it. */
 export type Schema = any;
 
 export type Route = {

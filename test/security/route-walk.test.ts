@@ -79,7 +79,8 @@ describe('the route table walk', () => {
     for (const route of routes) {
       const path = fillPath(route.path, own);
       const body = exampleOf(route.body, own);
-      for (const headers of [{}, { authorization: 'Bearer lec_not-a-key-of-this-instance-000000000' }]) {
+      const wrongKey = { authorization: 'Bearer lec_not-a-key-of-this-instance-000000000' };
+      for (const headers of [{}, wrongKey] as Record<string, string>[]) {
         answers.push({ ...(await send(route, path, body, headers)), route: `${route.method} ${route.path}` });
       }
     }
