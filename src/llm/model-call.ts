@@ -22,6 +22,8 @@ const maximumToolRounds = 5;
 const defaultRetries = 2;
 const firstRetryDelayMs = 250;
 const longestRetryDelayMs = 10_000;
+/** A model call's deadline, retries included, when `model_config.timeout` does not set one. */
+export const defaultCallTimeoutSeconds = 300;
 
 export type ModelCall = {
   model: LanguageModelV3;
@@ -190,17 +192,19 @@ function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<v
 
 /**
  * One model answer through the AI SDK, with bounded retries (`num_retries`, default 2) and
- * exponential backoff on retryable provider errors only, and a per-attempt `timeout` (seconds).
+ * exponential backoff on retryable provider errors only, all within one deadline (`timeout` seconds,
+ * default 300): an attempt gets the time that is left, and no retry starts that could not finish in
+ * it — a hanging, resetting or rate-limiting upstream cannot hold a run longer than its timeout.
  * A stream is retried only until its first token: after that the caller has already sent text.
  */
 export async function callModel(call: ModelCall): Promise<ModelAnswer> {
   const retries = call.config.num_retries ?? defaultRetries;
   const providerName = call.kind;
+  const deadline = performance.now() + (call.config.timeout ?? defaultCallTimeoutSeconds) * 1000;
   let streamed = false;
   for (let attemptNumber = 0; ; attemptNumber += 1) {
-    const timeout = call.config.timeout ? AbortSignal.timeout(call.config.timeout * 1000) : undefined;
-    const signal =
-      timeout && call.signal ? AbortSignal.any([timeout, call.signal]) : (timeout ?? call.signal);
+    const timeout = AbortSignal.timeout(Math.max(1, Math.round(deadline - performance.now())));
+    const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
     try {
       return await attempt(call, signal, () => {
         streamed = true;
@@ -211,6 +215,8 @@ export async function callModel(call: ModelCall): Promise<ModelAnswer> {
       if (!failure.retryable || streamed || attemptNumber >= retries) throw failure;
       const backoff = firstRetryDelayMs * 2 ** attemptNumber * (0.75 + Math.random() / 2);
       const delay = Math.min(requestedRetryDelayMs(failure) ?? backoff, longestRetryDelayMs);
+      // Waiting past the deadline would only end in a timeout: answer with this failure now.
+      if (performance.now() + delay >= deadline) throw failure;
       await sleep(delay, call.signal);
     }
   }

@@ -56,7 +56,12 @@ const modelConfigFields = z.strictObject({
   response_format: z.enum(['text', 'json_object', 'json_schema']).optional(),
   json_schema: z.record(z.string(), z.unknown()).optional(),
   num_retries: z.number().int().min(0).max(10).optional().describe('retries on retryable provider errors'),
-  timeout: z.number().positive().max(3_600).optional().describe('seconds per model call'),
+  timeout: z
+    .number()
+    .positive()
+    .max(3_600)
+    .optional()
+    .describe('seconds a model call may take, its retries included (default 300)'),
 });
 
 export const modelConfig = z.preprocess(withOurNames, modelConfigFields);
