@@ -144,9 +144,14 @@ export function createServices(platform: Platform) {
     },
   });
   const statistics = createStatisticsKeeper(platform.database, platform.logger);
+  const textIndexer = createTextIndexer({
+    timeLimitMs: platform.config.sourceTimeLimitMs,
+    maximumTextLength: platform.config.sourceTextLimit,
+  });
   documents = createDocumentService({
     repository: createDocumentRepository(database),
     requireContext: contexts.require,
+    indexer: textIndexer,
     embedders,
     vectors,
     jobs,
@@ -159,10 +164,6 @@ export function createServices(platform: Platform) {
     signer: platform.signer,
     baseUrl: platform.config.baseUrl,
     maximumBytes: platform.config.fileLimitBytes,
-  });
-  const textIndexer = createTextIndexer({
-    timeLimitMs: platform.config.sourceTimeLimitMs,
-    maximumTextLength: platform.config.sourceTextLimit,
   });
   const contextSources = createContextSourceService({
     repository: createContextSourceRepository(database),

@@ -6,6 +6,7 @@ import type { SplitterConfig } from '../platform/database/schema.js';
 import type { IndexingAnswer, IndexingRequest, SplitPiece } from './indexing-worker.js';
 import { UnsupportedFileError } from './loaders/extract-text.js';
 import type { FileType } from './loaders/file-types.js';
+import { createSplitter } from './splitters.js';
 
 // From the compiled package the worker is JavaScript. From source (tests, `npm run dev`) it is
 // TypeScript, and the worker registers tsx's loader before importing it.
@@ -27,6 +28,10 @@ function workerEntry(): { url: string; typescriptLoader?: string } {
   return { url, typescriptLoader: loader };
 }
 
+/** Characters split on the calling thread: below this, handing the text to the worker costs more. */
+const inlineSplitLength = 32_768;
+const plainText: FileType = { mimeType: 'text/plain', extension: 'txt' };
+
 /** A source's text or time is over its budget: no attempt will do better, so the source fails. */
 export class IndexingBudgetError extends Error {}
 
@@ -41,6 +46,8 @@ export type SplitFile = { documents: number; chunks: SplitPiece[] };
 
 export type TextIndexer = {
   extractAndSplit(bytes: Uint8Array, type: FileType, splitterConfig: SplitterConfig): Promise<SplitFile>;
+  /** Chunks of a text: a short one split at once, a long one in the worker. */
+  split(text: string, splitterConfig: SplitterConfig): Promise<string[]>;
   close(): Promise<void>;
 };
 
@@ -117,7 +124,13 @@ export function createTextIndexer(options: TextIndexerOptions): TextIndexer {
     worker.postMessage({ ...next.request, id } satisfies IndexingRequest);
   }
 
-  return {
+  const indexer: TextIndexer = {
+    async split(text, splitterConfig) {
+      if (text.length <= inlineSplitLength) return createSplitter(splitterConfig)(text);
+      const split = await indexer.extractAndSplit(Buffer.from(text), plainText, splitterConfig);
+      return split.chunks.map((chunk) => chunk.content);
+    },
+
     extractAndSplit(bytes, type, splitterConfig) {
       return new Promise((resolve, reject) => {
         waiting.push({
@@ -137,4 +150,5 @@ export function createTextIndexer(options: TextIndexerOptions): TextIndexer {
       if (running) await running.terminate();
     },
   };
+  return indexer;
 }

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../errors.js';
 import type { Pagination } from '../../http/pagination.js';
 import type { StatisticsKeeper } from '../../platform/database/statistics.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
-import { createSplitter } from '../../retrieval/splitters.js';
+import type { TextIndexer } from '../../retrieval/text-indexer.js';
 import type { VectorStore } from '../../retrieval/vector-store.js';
 import type { EmbedderResolver } from '../contexts/embedders.js';
 import type { ContextRow } from '../contexts/repository.js';
@@ -39,11 +39,13 @@ export type DocumentServiceDependencies = {
   vectors: VectorStore;
   jobs: JobQueue;
   statistics: StatisticsKeeper;
+  /** Splits a long Document's text off the request thread. */
+  indexer: Pick<TextIndexer, 'split'>;
   logger: Logger;
 };
 
 export function createDocumentService(dependencies: DocumentServiceDependencies) {
-  const { repository, requireContext, embedders, vectors, jobs, statistics, logger } = dependencies;
+  const { repository, requireContext, embedders, vectors, jobs, statistics, indexer, logger } = dependencies;
 
   async function require(workspaceId: string, contextId: string, id: string): Promise<DocumentSummary> {
     await requireContext(workspaceId, contextId);
@@ -118,7 +120,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     async add(workspaceId: string, contextId: string, input: AddDocumentInput) {
       const context = await requireContext(workspaceId, contextId);
       const content = input.content ?? input.text ?? '';
-      const chunks = await createSplitter(context.splitterConfig)(content);
+      const chunks = await indexer.split(content, context.splitterConfig);
       const pieces = chunks.length > 0 ? chunks : [content];
       const ids = await store(
         workspaceId,
