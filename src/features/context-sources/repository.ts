@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { contextSources } from '../../platform/database/schema.js';
 
@@ -57,6 +57,25 @@ export function createContextSourceRepository(database: Database) {
         .where(owned(workspaceId, id))
         .returning();
       return row;
+    },
+
+    /**
+     * Puts a source back to PENDING when it has been PROCESSING since before `cutoff` (no attempt can
+     * still be running): true for the one caller that did it, so only one dispatches it again.
+     */
+    async reclaimStale(workspaceId: string, id: string, cutoff: Date): Promise<boolean> {
+      const rows = await database
+        .update(contextSources)
+        .set({ indexingStatus: 'PENDING', updatedAt: new Date() })
+        .where(
+          and(
+            owned(workspaceId, id),
+            eq(contextSources.indexingStatus, 'PROCESSING'),
+            lt(contextSources.updatedAt, cutoff),
+          ),
+        )
+        .returning({ id: contextSources.id });
+      return rows.length > 0;
     },
 
     async delete(workspaceId: string, id: string): Promise<void> {

@@ -44,6 +44,9 @@ function decodedOrAsIs(segment: string): string {
   }
 }
 
+/** Longer than any attempt may run (its time limit, and the lock of a node that died): surely stuck. */
+const staleProcessingMs = processContextSourceJob.timeoutMs + 2 * 60_000;
+
 /** A failure that another attempt cannot fix (refused address, unsupported type, 404). */
 class PermanentFailure extends Error {}
 
@@ -87,6 +90,21 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
 
   async function checkFiles(workspaceId: string, urls: string[]): Promise<void> {
     for (const [index, url] of urls.entries()) await checkUrl(workspaceId, url, `files.${index}`);
+  }
+
+  /**
+   * A source left PROCESSING longer than any attempt may run (its node died after the job was
+   * already recorded, or its job is gone) is dispatched again when it is next read, so that no
+   * source stays PROCESSING for ever.
+   */
+  async function recovered(row: ContextSourceRow): Promise<ContextSourceRow> {
+    if (row.indexingStatus !== 'PROCESSING') return row;
+    const cutoff = new Date(Date.now() - staleProcessingMs);
+    if (row.updatedAt >= cutoff) return row;
+    if (!(await repository.reclaimStale(row.workspaceId, row.id, cutoff))) return row;
+    logger.warn({ sourceId: row.id }, 'context source was left processing; processing it again');
+    await dispatch(row);
+    return (await repository.find(row.workspaceId, row.id)) ?? row;
   }
 
   async function dispatch(row: ContextSourceRow): Promise<void> {
@@ -210,11 +228,12 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
 
     async list(workspaceId: string, contextId: string) {
       await requireContext(workspaceId, contextId);
-      return (await repository.listForContext(workspaceId, contextId)).map(presentContextSource);
+      const rows = await repository.listForContext(workspaceId, contextId);
+      return (await Promise.all(rows.map(recovered))).map(presentContextSource);
     },
 
     async get(workspaceId: string, contextId: string, id: string) {
-      return presentContextSource(await require(workspaceId, contextId, id));
+      return presentContextSource(await recovered(await require(workspaceId, contextId, id)));
     },
 
     /** SPEC §4.7 PUT: a replacement of name, splitter and loader configuration; applied at the next processing. */
