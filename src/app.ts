@@ -34,7 +34,7 @@ import { workspaceRoutes } from './features/workspaces/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
-import { registerRateLimit } from './http/rate-limit.js';
+import { createRateLimits } from './http/rate-limit.js';
 import { registerStorableInputCheck } from './http/storable-input.js';
 import { type Platform, queuePrefix } from './platform/platform.js';
 import { createServices, type Services } from './services.js';
@@ -113,17 +113,17 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     return Object.assign(app, { services }) as unknown as LecternApp;
   }
 
-  const rateLimits = {
+  const rateLimits = createRateLimits({
     perMinute: platform.config.rateLimitPerMinute,
     redisUrl: platform.config.redisUrl,
     namespace: queuePrefix(platform.config),
     logger: platform.logger,
-  };
+  });
+  app.addHook('onClose', () => rateLimits.close());
   await app.register(
     async (v1) => {
       requireWorkspaceKey(v1, services.workspaces);
-      const closeRateLimit = await registerRateLimit(v1, rateLimits);
-      v1.addHook('onClose', closeRateLimit);
+      await rateLimits.register(v1);
       await v1.register(appRoutes(services.apps, services.actions));
       await v1.register(actionRoutes(services.actions, services.attachments));
       await v1.register(providerRoutes(services.providers, platform.config.openaiBaseUrl));
@@ -156,8 +156,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   );
   await app.register(async (unversioned) => {
     requireWorkspaceKey(unversioned, services.workspaces);
-    const closeRateLimit = await registerRateLimit(unversioned, rateLimits);
-    unversioned.addHook('onClose', closeRateLimit);
+    await rateLimits.register(unversioned);
     await unversioned.register(unversionedContextSearchRoute(services.contexts, services.contextSearch));
   });
   await app.register(streamRoutes(services.runs));

@@ -25,38 +25,42 @@ export class RateLimitedError extends AppError {
 }
 
 /**
- * Per-key rate limits (429 with Retry-After) on every route of `scope`, counted after authentication
- * so that each API key has its own budget; a workspace's `rate_limit_per_minute` setting overrides
- * the instance's. Returns what closes its Redis connection.
+ * Per-key rate limits (429 with Retry-After), counted after authentication so that each API key has
+ * its own budget; a workspace's `rate_limit_per_minute` setting overrides the instance's. One Redis
+ * connection serves every scope it is registered on.
  */
-export async function registerRateLimit(
-  scope: FastifyInstance,
-  options: RateLimitOptions,
-): Promise<() => Promise<void>> {
+export function createRateLimits(options: RateLimitOptions) {
   const limitOf = (request: FastifyRequest) =>
     request.workspace?.settings.requestsPerMinute ?? options.perMinute;
+  // Without an offline queue a count fails at once while Redis is away (and the request passes, see
+  // skipOnError): an outage must not make every request wait for Redis.
   const redis = options.redisUrl
     ? connectRedis(
         options.redisUrl,
-        { connectTimeout: 2_000, maxRetriesPerRequest: 1 },
+        { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: false },
         options.logger,
-        'rate-limit',
+        'rate limit',
       )
     : undefined;
-  await scope.register(rateLimit, {
-    // After the workspace key is checked (onRequest): a key's own count, and its workspace's limit.
-    hook: 'preHandler',
-    timeWindow: 60_000,
-    max: (request) => limitOf(request),
-    allowList: (request) => limitOf(request) === 0,
-    keyGenerator: (request) => request.workspace?.apiKeyId ?? request.ip,
-    ...(redis && { redis, nameSpace: `${options.namespace}:rate-limit:` }),
-    // Redis away: requests pass (and /readyz says Redis is down) rather than every request failing.
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) =>
-      new RateLimitedError(context.max, Math.max(1, Math.ceil(context.ttl / 1000))),
-  });
-  return async () => {
-    if (redis) await closeRedis(redis);
+  return {
+    /** On every route of `scope` (behind its workspace key check). */
+    async register(scope: FastifyInstance): Promise<void> {
+      await scope.register(rateLimit, {
+        // After the workspace key is checked (onRequest): a key's own count, and its workspace's limit.
+        hook: 'preHandler',
+        timeWindow: 60_000,
+        max: (request) => limitOf(request),
+        allowList: (request) => limitOf(request) === 0,
+        keyGenerator: (request) => request.workspace?.apiKeyId ?? request.ip,
+        ...(redis && { redis, nameSpace: `${options.namespace}:rate-limit:` }),
+        // Redis away: requests pass (and /readyz says Redis is down) rather than every request failing.
+        skipOnError: true,
+        errorResponseBuilder: (_request, context) =>
+          new RateLimitedError(context.max, Math.max(1, Math.ceil(context.ttl / 1000))),
+      });
+    },
+    async close(): Promise<void> {
+      if (redis) await closeRedis(redis);
+    },
   };
 }

@@ -121,7 +121,7 @@ describe('admin API', () => {
       allow_model_overrides: false,
     });
     expect(locked.status).toBe(200);
-    expect(locked.body.settings).toEqual({ allow_model_overrides: false });
+    expect(locked.body.settings).toEqual({ allow_model_overrides: false, rate_limit_per_minute: null });
     expect((await run()).status).toBe(400);
     await admin('PUT', `/admin/v1/workspaces/${client.workspaceGuid}/settings`, {
       allow_model_overrides: true,
