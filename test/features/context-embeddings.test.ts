@@ -3,7 +3,8 @@ import { type FakeProviders, startFakeProviders } from '../helpers/fake-provider
 import { type Client, eventually, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 
 // The fake providers listen on loopback: the operator allows it, as for a self-hosted model.
-const context = useTestWorkspace({ LECTERN_OUTBOUND_ALLOW: '127.0.0.1' });
+// Its embedding jobs must run with this allow-list: on PostgreSQL, in a queue of their own.
+const context = useTestWorkspace({ LECTERN_OUTBOUND_ALLOW: '127.0.0.1' }, { ownJobQueue: true });
 let fake: FakeProviders;
 
 beforeAll(async () => {

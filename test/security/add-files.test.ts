@@ -4,7 +4,8 @@ import { useTestWorkspace } from '../helpers/test-app.js';
 // Finding 11: add_files checks every URL before it creates anything, and a malformed
 // percent-encoding in a file name is a name, not a 500 halfway through the list.
 
-const context = useTestWorkspace();
+// Its sources' jobs (unreachable URLs) stay in a queue of their own on PostgreSQL.
+const context = useTestWorkspace({}, { ownJobQueue: true });
 
 async function library() {
   const created = await context.client.post('/v1/contexts', { name: 'files', description: 'add_files' });

@@ -15,7 +15,9 @@ import { type Client, newWorkspace, request, useTestWorkspace } from '../helpers
 // (404), and answers abusive input (NUL, oversized strings, deep JSON, huge integers) with a 4xx,
 // never a 5xx, storing nothing.
 
-const context = useTestWorkspace();
+// The walk queues many jobs (documents to embed, sources to fetch): on PostgreSQL they stay in a
+// queue of their own instead of holding up every other file's.
+const context = useTestWorkspace({}, { ownJobQueue: true });
 let routes: Route[];
 let own: Resources;
 let victim: Client;
