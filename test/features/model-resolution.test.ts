@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { generateText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockLanguageModel } from '../../src/llm/mock-model.js';
+import { completionBody } from '../helpers/chat-upstream.js';
 import { type Client, newWorkspace, startTestApp, type TestApp, unknownGuid } from '../helpers/test-app.js';
 
 /** A local server speaking OpenAI's chat-completions wire format, recording what it was sent. */
@@ -23,18 +24,7 @@ beforeAll(async () => {
       const body = JSON.parse(text);
       received.push({ headers: request.headers, body });
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          created: 1,
-          model: body.model,
-          choices: [
-            { index: 0, message: { role: 'assistant', content: 'from upstream' }, finish_reason: 'stop' },
-          ],
-          usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-        }),
-      );
+      response.end(JSON.stringify(completionBody(body.model, 'from upstream')));
     });
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));

@@ -43,10 +43,11 @@ async function startGateway(service: string, overrides: Partial<GatewayConfig> =
   return { gateway: started, url, lines };
 }
 
-function openai(headers: Record<string, string> = {}) {
+/** An OpenAI client of a gateway (the shared one unless named), sending the x-svc headers. */
+function openai(headers: Record<string, string> = {}, url = gatewayUrl) {
   return new OpenAI({
     apiKey: providerKey,
-    baseURL: `${gatewayUrl}/v1`,
+    baseURL: `${url}/v1`,
     maxRetries: 0,
     defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid, ...headers },
   });
@@ -283,12 +284,7 @@ describe('gateway logging rules', () => {
   it('answers the client unaffected while the service is down; logs wait and are dropped, counted', async () => {
     const down = await startGateway('http://127.0.0.1:9');
     try {
-      const client = new OpenAI({
-        apiKey: providerKey,
-        baseURL: `${down.url}/v1`,
-        maxRetries: 0,
-        defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid },
-      });
+      const client = openai({}, down.url);
       for (let index = 0; index < 3; index++) {
         const completion = await client.chat.completions.create({
           model: 'gpt-test',
@@ -313,12 +309,7 @@ describe('bounded logging (hardening)', () => {
   it('bounds the queue in bytes while the service is down, and cuts each logged text to its limit', async () => {
     const down = await startGateway('http://127.0.0.1:9');
     try {
-      const client = new OpenAI({
-        apiKey: providerKey,
-        baseURL: `${down.url}/v1`,
-        maxRetries: 0,
-        defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid },
-      });
+      const client = openai({}, down.url);
       // The log worker is up once it has queued a first small interaction.
       await client.chat.completions.create({
         model: 'gpt-test',
@@ -346,12 +337,7 @@ describe('bounded logging (hardening)', () => {
       logTextLimit: 10_000_000,
     });
     try {
-      const client = new OpenAI({
-        apiKey: providerKey,
-        baseURL: `${tight.url}/v1`,
-        maxRetries: 0,
-        defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid },
-      });
+      const client = openai({}, tight.url);
       for (let index = 0; index < 6; index++) {
         await client.chat.completions.create({
           model: 'gpt-test',
@@ -369,12 +355,7 @@ describe('bounded logging (hardening)', () => {
   it('logs a cut record marked truncated, and names refused keys by fingerprint, not "[redacted]"', async () => {
     const limited = await startGateway(serviceUrl, { logTextLimit: 1_000 });
     try {
-      const client = new OpenAI({
-        apiKey: providerKey,
-        baseURL: `${limited.url}/v1`,
-        maxRetries: 0,
-        defaultHeaders: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': action.guid },
-      });
+      const client = openai({}, limited.url);
       await client.chat.completions.create({
         model: 'gpt-test',
         messages: [{ role: 'user', content: `marker ${'z'.repeat(5_000)}` }],
@@ -388,15 +369,7 @@ describe('bounded logging (hardening)', () => {
       expect(records.output.length).toBe(1_000);
       expect(records.full_prompt_sent[0].content.length).toBe(1_000);
 
-      const stranger = new OpenAI({
-        apiKey: providerKey,
-        baseURL: `${limited.url}/v1`,
-        maxRetries: 0,
-        defaultHeaders: {
-          'x-svc-api-key': 'lec_not-a-real-key-0000000000',
-          'x-svc-action-guid': action.guid,
-        },
-      });
+      const stranger = openai({ 'x-svc-api-key': 'lec_not-a-real-key-0000000000' }, limited.url);
       await stranger.chat.completions.create({
         model: 'gpt-test',
         messages: [{ role: 'user', content: 'who' }],

@@ -1,37 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'bullmq';
-import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { DatabaseHandle } from '../../src/platform/database/connection.js';
 import { jobs } from '../../src/platform/database/schema.js';
 import { createBullmqJobQueue } from '../../src/platform/jobs/bullmq-job-queue.js';
 import { createDatabaseJobQueue } from '../../src/platform/jobs/database-job-queue.js';
 import { defineJob, type JobQueue } from '../../src/platform/jobs/job-queue.js';
-import { openTestDatabase } from '../helpers/test-app.js';
-
-let handle: DatabaseHandle;
-const queues: JobQueue[] = [];
-const logger = pino({ level: 'silent' });
-
-beforeAll(async () => {
-  handle = await openTestDatabase();
-});
-afterAll(async () => {
-  await Promise.all(queues.map((queue) => queue.stop()));
-  await handle.close();
-});
+import { uniqueJob, useDatabaseQueues } from '../helpers/database-queues.js';
 
 type NodeOptions = { drainTimeoutMs?: number };
 
-/** Each test uses job names of its own, so queues sharing one database never take each other's jobs. */
-function newDatabaseQueue(options: NodeOptions = {}) {
-  const queue = createDatabaseJobQueue(handle.database, logger, { pollIntervalMs: 20, ...options });
-  queues.push(queue);
-  return queue;
-}
+const databaseQueues = useDatabaseQueues();
+const { logger } = databaseQueues;
+const newDatabaseQueue = (options: NodeOptions = {}) => databaseQueues.newQueue(options);
+const queues: JobQueue[] = [];
+afterAll(async () => {
+  await Promise.all(queues.map((queue) => queue.stop()));
+});
 
 const redisUrl = process.env.REDIS_URL || undefined;
 
@@ -65,16 +51,6 @@ const implementations: [string, NewCluster][] = [
     : []),
 ];
 
-/** A job definition of its own name, so tests never take each other's jobs. */
-const uniqueJob = (prefix: string, settings: { attempts: number; backoffMs?: number; timeoutMs?: number }) =>
-  defineJob({
-    name: `${prefix}-${randomUUID()}`,
-    payload: z.object({}),
-    backoffMs: 10,
-    timeoutMs: 5_000,
-    ...settings,
-  });
-
 function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
@@ -100,7 +76,7 @@ function recordingJob(queue: JobQueue, prefix: string) {
   queue.register(definition, async (payload) => void seen.push(payload.value));
   return { definition, seen };
 }
-const jobRow = async (id: string) => (await handle.database.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+const jobRow = (id: string) => databaseQueues.jobRow(id);
 
 describe.each(implementations)('%s job queue', (_name, newCluster) => {
   const newQueue = () => newCluster()();
@@ -282,12 +258,12 @@ describe('database job queue', () => {
       row('failed', hoursAgo(6 * 24)),
       row('queued', hoursAgo(48)),
     ];
-    await handle.database.insert(jobs).values([...expired, ...kept]);
-    const queue = createDatabaseJobQueue(handle.database, logger, { sweepIntervalMs: 20 });
+    await databaseQueues.handle.database.insert(jobs).values([...expired, ...kept]);
+    const queue = createDatabaseJobQueue(databaseQueues.handle.database, logger, { sweepIntervalMs: 20 });
     queues.push(queue);
     queue.start();
     const remaining = async () =>
-      (await handle.database.select({ id: jobs.id }).from(jobs)).map((each) => each.id);
+      (await databaseQueues.handle.database.select({ id: jobs.id }).from(jobs)).map((each) => each.id);
     await waitFor(async () => {
       const left = await remaining();
       return !expired.some((each) => left.includes(each.id));
@@ -300,7 +276,7 @@ describe('database job queue', () => {
   it('picks up a job left running by a node that died, once its lock has passed', async () => {
     const name = `orphan-${randomUUID()}`;
     const id = randomUUID();
-    await handle.database.insert(jobs).values({
+    await databaseQueues.handle.database.insert(jobs).values({
       id,
       name,
       payload: { value: 'resumed' },

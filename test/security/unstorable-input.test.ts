@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionBody, startScriptedUpstream } from '../helpers/chat-upstream.js';
 import {
   atAddress,
   createAction,
@@ -20,54 +19,39 @@ const context = useTestWorkspace(
 );
 
 /** A chat-completions server whose every answer carries a NUL. */
-let upstream: Server;
+let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
+let upstreamUrl: string;
 /** The app listens once per file (SSE needs a socket). */
 let address: string | undefined;
 const listening = async () => {
   address ??= await listen(context.test);
   return address;
 };
-let upstreamUrl: string;
+const chunk = (model: unknown, delta: Record<string, unknown>, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 beforeAll(async () => {
-  upstream = createServer((request, response) => {
-    let raw = '';
-    request.on('data', (chunk) => (raw += chunk));
-    request.on('end', () => {
-      const body = JSON.parse(raw);
-      if (!body.stream) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        return response.end(
-          JSON.stringify({
-            id: 'c',
-            object: 'chat.completion',
-            created: 1,
-            model: body.model,
-            choices: [
-              { index: 0, message: { role: 'assistant', content: 'nul\u0000here' }, finish_reason: 'stop' },
-            ],
-            usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
-          }),
-        );
-      }
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const content of ['nul', '\u0000', 'here']) {
-        response.write(
-          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`,
-        );
-      }
-      response.write(
-        `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
-      );
-      response.end('data: [DONE]\n\n');
-    });
+  upstream = await startScriptedUpstream((body, _request, response) => {
+    if (!body.stream) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return response.end(JSON.stringify(completionBody(String(body.model), 'nul\u0000here')));
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const content of ['nul', '\u0000', 'here']) response.write(chunk(body.model, { content }));
+    response.write(chunk(body.model, {}, 'stop'));
+    response.end('data: [DONE]\n\n');
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  upstreamUrl = `${upstream.url}/v1`;
 });
-afterAll(() => {
-  upstream.closeAllConnections();
-  upstream.close();
-});
+afterAll(() => upstream.close());
+
+/** Polls an async run's result URL until `done` says it has settled. */
+async function settledResult(resultUrl: string, done: (body: unknown) => boolean, timeoutMs?: number) {
+  const path = new URL(resultUrl).pathname;
+  return eventually(async () => {
+    const answer = await context.client.get(path);
+    return done(answer.body) ? answer : undefined;
+  }, timeoutMs);
+}
 
 describe('input PostgreSQL cannot store', () => {
   it('refuses NUL and unpaired surrogates in any string or key with a 400 naming the field, storing nothing', async () => {
@@ -159,11 +143,10 @@ describe('a NUL in a model answer', () => {
       input: { name: 'x' },
       async_mode: true,
     });
-    const resultPath = new URL(queued.body.result_url).pathname;
-    const result = await eventually(async () => {
-      const answer = await client.get(resultPath);
-      return answer.body.status === 'pending' || answer.body.status === 'PENDING' ? undefined : answer;
-    });
+    const result = await settledResult(
+      queued.body.result_url,
+      (body) => !/^pending$/i.test((body as { status?: string }).status ?? ''),
+    );
     expect(JSON.stringify(result.body)).toContain('nulhere');
   });
 });
@@ -194,11 +177,11 @@ describe('database errors', () => {
         input: { name: 'x' },
         async_mode: true,
       });
-      const resultPath = new URL(queued.body.result_url).pathname;
-      const result = await eventually(async () => {
-        const answer = await client.get(resultPath);
-        return /fail/i.test(JSON.stringify(answer.body)) ? answer : undefined;
-      }, 30_000);
+      const result = await settledResult(
+        queued.body.result_url,
+        (body) => /fail/i.test(JSON.stringify(body)),
+        30_000,
+      );
       expect(JSON.stringify(result.body)).not.toContain('Failed query');
       expect(JSON.stringify(result.body)).not.toContain('secret-output');
     } finally {

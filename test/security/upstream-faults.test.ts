@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionBody, startScriptedUpstream } from '../helpers/chat-upstream.js';
 import { createAction, useTestWorkspace } from '../helpers/test-app.js';
 
 // A provider that rate-limits, fails, resets or hangs: retries stay bounded and the run ends within
@@ -10,51 +9,32 @@ const context = useTestWorkspace({ LECTERN_OUTBOUND_ALLOW: '127.0.0.1' });
 
 /** Requests per model name; the model name chooses how the upstream misbehaves. */
 const attempts = new Map<string, number>();
-let upstream: Server;
-let upstreamUrl: string;
+let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
 
 beforeAll(async () => {
-  upstream = createServer((request, response) => {
-    let raw = '';
-    request.on('data', (chunk) => (raw += chunk));
-    request.on('end', () => {
-      const model = String(JSON.parse(raw).model);
-      attempts.set(model, (attempts.get(model) ?? 0) + 1);
-      if (model.startsWith('reset')) return request.socket.destroy();
-      if (model.startsWith('hang')) return; // never answers
-      if (model.startsWith('fail')) {
-        response.writeHead(503, { 'content-type': 'application/json' });
-        return response.end(JSON.stringify({ error: { message: 'overloaded' } }));
-      }
-      if (model.startsWith('limited')) {
-        response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' });
-        return response.end(JSON.stringify({ error: { message: 'slow down' } }));
-      }
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: 'c',
-          object: 'chat.completion',
-          created: 1,
-          model,
-          choices: [{ index: 0, message: { role: 'assistant', content: 'fine' }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        }),
-      );
-    });
+  upstream = await startScriptedUpstream((body, request, response) => {
+    const model = String(body.model);
+    attempts.set(model, (attempts.get(model) ?? 0) + 1);
+    if (model.startsWith('reset')) return request.socket.destroy();
+    if (model.startsWith('hang')) return; // never answers
+    if (model.startsWith('fail')) {
+      response.writeHead(503, { 'content-type': 'application/json' });
+      return response.end(JSON.stringify({ error: { message: 'overloaded' } }));
+    }
+    if (model.startsWith('limited')) {
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' });
+      return response.end(JSON.stringify({ error: { message: 'slow down' } }));
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(completionBody(model, 'fine')));
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
   await context.client.post('/v1/providers', {
     provider: 'openai-compatible',
-    url: upstreamUrl,
+    url: `${upstream.url}/v1`,
     nickname: 'flaky',
   });
 });
-afterAll(() => {
-  upstream.closeAllConnections();
-  upstream.close();
-});
+afterAll(() => upstream.close());
 
 async function run(model: string, modelConfig: Record<string, unknown>) {
   const action = await createAction(context.client, { model: `flaky/${model}`, model_config: modelConfig });
