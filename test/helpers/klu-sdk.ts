@@ -32,6 +32,17 @@ export function kluAt(apiKey: string, address: string): KluClient {
     };
     client.getAxiosInstance().defaults.baseURL = `${address}/v1${path}`;
   }
+  // The one client the SDK makes per call (a session's data pages) is pointed there too.
+  type Paginator = { axiosInstance: { defaults: { baseURL?: string } } };
+  const sessions = klu.sessions as unknown as {
+    getDataPaginator(session: string, pageSize?: number): Paginator;
+  };
+  const dataPaginator = sessions.getDataPaginator.bind(sessions);
+  sessions.getDataPaginator = (session, pageSize) => {
+    const paginator = dataPaginator(session, pageSize);
+    paginator.axiosInstance.defaults.baseURL = `${address}/v1/sessions/${session}/data`;
+    return paginator;
+  };
   return klu;
 }
 
