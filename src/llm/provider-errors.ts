@@ -40,14 +40,21 @@ export function toProviderError(error: unknown, providerName: string): ProviderE
   return failure(`${providerName} call failed: ${message}`, true, 502);
 }
 
-/** The delay a 429 or 503 asks for (`retry-after` seconds or `retry-after-ms`), when it says. */
-export function requestedRetryDelayMs(error: unknown): number | undefined {
+/**
+ * The delay a 429 or 503 asks for: `retry-after-ms`, or `retry-after` as seconds or as an HTTP date
+ * (RFC 9110 allows both), when it says. A date in the past asks for no wait.
+ */
+export function requestedRetryDelayMs(error: unknown, now = Date.now()): number | undefined {
   const cause = error instanceof ProviderError ? error.cause : error;
   if (!APICallError.isInstance(cause)) return undefined;
   const headers = cause.responseHeaders ?? {};
   const milliseconds = Number(headers['retry-after-ms']);
-  if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
-  const seconds = Number(headers['retry-after']);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  return undefined;
+  if (headers['retry-after-ms'] !== undefined && Number.isFinite(milliseconds) && milliseconds >= 0)
+    return milliseconds;
+  const retryAfter = headers['retry-after'];
+  if (retryAfter === undefined) return undefined;
+  const seconds = Number(retryAfter);
+  if (retryAfter.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(retryAfter);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
