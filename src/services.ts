@@ -1,5 +1,6 @@
 import { ZodError } from 'zod';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from './errors.js';
+import { ServiceUnavailableError } from './errors.js';
+import { createAttachmentPresenters, createAttachmentValidator } from './features/actions/attachments.js';
 import { createActionRepository } from './features/actions/repository.js';
 import { createActionService } from './features/actions/service.js';
 import { createAppRepository } from './features/apps/repository.js';
@@ -9,12 +10,13 @@ import { createContextSourceService } from './features/context-sources/service.j
 import { createContextPrompt } from './features/contexts/context-prompt.js';
 import { createEmbedderResolver } from './features/contexts/embedders.js';
 import { createContextRepository } from './features/contexts/repository.js';
+import { createContextRetriever } from './features/contexts/retriever.js';
 import { createContextSearch } from './features/contexts/search.js';
-import { createContextService } from './features/contexts/service.js';
+import { contextRequirer, createContextService } from './features/contexts/service.js';
 import { createGenerationRepository } from './features/data/repository.js';
 import { createDataService } from './features/data/service.js';
 import { createDocumentRepository } from './features/documents/repository.js';
-import { createDocumentService, type DocumentService } from './features/documents/service.js';
+import { createDocumentService } from './features/documents/service.js';
 import { createExperimentRepository } from './features/experiments/repository.js';
 import { createExperimentService } from './features/experiments/service.js';
 import { createFeedbackRepository } from './features/feedback/repository.js';
@@ -31,9 +33,9 @@ import { createIdempotentRequestRepository } from './features/runs/idempotent-re
 import { createRunService } from './features/runs/service.js';
 import { createSessionRepository } from './features/sessions/repository.js';
 import { createSessionService } from './features/sessions/service.js';
+import { createActionRunner, createContextSearcher } from './features/skills/adapters.js';
 import { createSkillRepository } from './features/skills/repository.js';
-import { createSkillService, presentSkill, type SkillService } from './features/skills/service.js';
-import { SkillFailedError } from './features/skills/skill-type.js';
+import { createSkillService } from './features/skills/service.js';
 import { createSkillTypes } from './features/skills/skill-types.js';
 import { skillToolSource } from './features/skills/tool-source.js';
 import { createWorkflowRepository } from './features/workflows/repository.js';
@@ -94,42 +96,36 @@ export function createServices(platform: Platform) {
   const offlineEmbedder = createOfflineEmbedder();
   const embedders = createEmbedderResolver(models, offlineEmbedder);
   const vectors = createVectorStore(database, platform.database.hasVectorExtension);
-  let documents: DocumentService | undefined;
-  const contexts = createContextService({
-    repository: createContextRepository(database),
-    embedders,
-    embeddingModelChanged: (workspaceId, contextId) => documents!.reembedContext(workspaceId, contextId),
+  const contextRepository = createContextRepository(database);
+  const statistics = createStatisticsKeeper(platform.database, platform.logger);
+  const textIndexer = createTextIndexer({
+    timeLimitMs: platform.config.sourceTimeLimitMs,
+    maximumTextLength: platform.config.sourceTextLimit,
   });
-  let skills: SkillService | undefined;
+  const documents = createDocumentService({
+    repository: createDocumentRepository(database),
+    requireContext: contextRequirer(contextRepository),
+    indexer: textIndexer,
+    embedders,
+    vectors,
+    jobs,
+    statistics,
+    logger: platform.logger.child({ component: 'documents' }),
+  });
+  const contexts = createContextService({
+    repository: contextRepository,
+    embedders,
+    embeddingModelChanged: (workspaceId, contextId) => documents.reembedContext(workspaceId, contextId),
+  });
+  const skillRepository = createSkillRepository(database);
   const actions = createActionService(
     createActionRepository(database),
     apps,
     models,
-    async (workspaceId, version) => {
-      const attached = version.contexts ?? [];
-      const found = await contexts.findMany(workspaceId, attached);
-      const missing = attached.filter((id) => !found.some((context) => context.id === id));
-      if (missing.length > 0)
-        throw new ValidationError(`no Context has the GUID ${missing.join(', ')}`, 'contexts');
-      const attachedSkills = version.skills ?? [];
-      const foundSkills = await skills!.findMany(workspaceId, attachedSkills);
-      const missingSkills = attachedSkills.filter((id) => !foundSkills.some((skill) => skill.id === id));
-      if (missingSkills.length > 0)
-        throw new ValidationError(`no Skill has the GUID ${missingSkills.join(', ')}`, 'skills');
-    },
+    createAttachmentValidator({ contexts, skills: skillRepository }),
   );
-  /** An Action by GUID or slug, or undefined when the workspace has none such (Skills and blocks name them). */
-  const findAction = (workspaceId: string, guidOrSlug: string) =>
-    actions.get(workspaceId, guidOrSlug).then(
-      (action) => ({ guid: action.guid, name: action.name }),
-      (error: unknown) => {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
-      },
-    );
-  const requireAction = async (workspaceId: string, actionId: string) => {
-    await actions.get(workspaceId, actionId);
-  };
+  const findAction = (workspaceId: string, guidOrSlug: string) => actions.find(workspaceId, guidOrSlug);
+  const requireAction = (workspaceId: string, actionId: string) => actions.require(workspaceId, actionId);
   const sessions = createSessionService(createSessionRepository(database), requireAction);
   const generationRepository = createGenerationRepository(database);
   const feedbackRepository = createFeedbackRepository(database);
@@ -142,21 +138,6 @@ export function createServices(platform: Platform) {
       if (actionId) await sessions.requireForRun(workspaceId, sessionId, actionId);
       else await sessions.require(workspaceId, sessionId);
     },
-  });
-  const statistics = createStatisticsKeeper(platform.database, platform.logger);
-  const textIndexer = createTextIndexer({
-    timeLimitMs: platform.config.sourceTimeLimitMs,
-    maximumTextLength: platform.config.sourceTextLimit,
-  });
-  documents = createDocumentService({
-    repository: createDocumentRepository(database),
-    requireContext: contexts.require,
-    indexer: textIndexer,
-    embedders,
-    vectors,
-    jobs,
-    statistics,
-    logger: platform.logger.child({ component: 'documents' }),
   });
   const files = createFileService({
     repository: createFileRepository(database),
@@ -180,20 +161,11 @@ export function createServices(platform: Platform) {
     logger: platform.logger.child({ component: 'context-sources' }),
   });
   const contextSearch = createContextSearch({ database, vectors, embedders });
-  // An Action's attached Contexts, searched with the run's input and filters (DESIGN.md §4).
-  const retriever: Retriever = async (query) => {
-    const found = await contexts.findMany(query.workspaceId, query.contextIds);
-    const hits = await contextSearch.searchContexts(query.workspaceId, found, {
-      text: query.text,
-      metadata: query.metadataFilter,
-      legacyFilter: query.legacyFilter,
-    });
-    return hits.map((hit) => hit.content);
-  };
+  const retriever: Retriever = createContextRetriever(contexts, contextSearch);
   const tools = createToolRegistry();
   const engine = createRunEngine({ actions, models, sessions, data, tools, retriever });
-  skills = createSkillService({
-    repository: createSkillRepository(database),
+  const skills = createSkillService({
+    repository: skillRepository,
     secretBox: platform.secretBox,
     types: createSkillTypes({
       fetch: createOutboundFetch({
@@ -201,21 +173,8 @@ export function createServices(platform: Platform) {
         maximumBytes: skillResponseLimitBytes,
         timeoutMs: platform.config.fetchTimeoutMs,
       }),
-      async searchContext(workspaceId, contextId, query) {
-        const found = await contexts.findMany(workspaceId, [contextId]);
-        if (found.length === 0)
-          throw new SkillFailedError('the Context this Skill searches no longer exists');
-        const hits = await contextSearch.searchContexts(workspaceId, found, query);
-        return hits.map((hit) => hit.content);
-      },
-      async runAction(execution, action, request) {
-        const caller = { workspaceId: execution.workspaceId, allowModelOverrides: false };
-        const run = await engine.prepare(caller, action, request, {
-          source: 'skill',
-          depth: execution.depth + 1,
-        });
-        return (await engine.execute(run, { signal: execution.signal })).msg;
-      },
+      searchContext: createContextSearcher(contexts, contextSearch),
+      runAction: createActionRunner(engine),
     }),
     references: {
       async contextExists(workspaceId, contextId) {
@@ -264,14 +223,7 @@ export function createServices(platform: Platform) {
     skills,
     workflows,
     workflowRunner,
-    attachments: {
-      async skills(workspaceId: string, ids: string[]) {
-        return (await skills.findMany(workspaceId, ids)).map(presentSkill);
-      },
-      async contexts(workspaceId: string, ids: string[]) {
-        return contexts.presentMany(workspaceId, ids);
-      },
-    },
+    attachments: createAttachmentPresenters({ skills, contexts }),
     engine,
     runs,
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),

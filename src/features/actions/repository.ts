@@ -43,6 +43,17 @@ export function createActionRepository(database: Database) {
       return row;
     },
 
+    /** Whether the workspace has a live Action with this GUID or slug (one indexed row, no join). */
+    async exists(workspaceId: string, where: { id: string } | { slug: string }): Promise<boolean> {
+      const match = 'id' in where ? eq(actions.id, where.id) : eq(actions.slug, where.slug);
+      const [row] = await database
+        .select({ id: actions.id })
+        .from(actions)
+        .where(and(live(workspaceId), match))
+        .limit(1);
+      return row !== undefined;
+    },
+
     async list(workspaceId: string, skip: number, limit: number, appId?: string) {
       const scope = appId ? and(live(workspaceId), eq(actions.appId, appId)) : live(workspaceId);
       const rows = await database

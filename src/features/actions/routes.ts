@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { workspaceOf } from '../../http/authentication.js';
 import { listEnvelope, paginationQuery } from '../../http/pagination.js';
 import { guidParams } from '../../http/params.js';
+import type { AttachmentPresenters } from './attachments.js';
 import {
   actionContextsBody,
   actionListQuery,
@@ -14,11 +15,6 @@ import {
 import type { ActionService } from './service.js';
 
 /** How attached Skills and Contexts are shown (their own features present them). */
-export type AttachmentPresenters = {
-  skills(workspaceId: string, ids: string[]): Promise<unknown[]>;
-  contexts(workspaceId: string, ids: string[]): Promise<unknown[]>;
-};
-
 export function actionRoutes(
   actions: ActionService,
   attachments: AttachmentPresenters,

@@ -90,7 +90,7 @@ function slugConflict(error: unknown): never {
 /** How long another node may still run a previous deployment after a change (this node forgets at once). */
 const runResolutionCacheMs = 5_000;
 
-/** Checks that attached resources (Contexts) exist in the workspace; a 400 naming the field otherwise. */
+/** Checks that attached Contexts and Skills exist in the workspace (`attachments.ts`). */
 export type AttachmentValidator = (workspaceId: string, version: NewActionVersion) => Promise<void>;
 
 export function createActionService(
@@ -180,6 +180,21 @@ export function createActionService(
     },
 
     /** By GUID or slug; another workspace's Action is as missing as an unknown one. */
+    /** An Action's GUID and name by GUID or slug, or undefined (Skills and workflow blocks name Actions). */
+    async find(workspaceId: string, guidOrSlug: string): Promise<{ guid: string; name: string } | undefined> {
+      const row = await repository.findLatest(
+        workspaceId,
+        isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
+      );
+      return row && { guid: row.action.id, name: row.action.name };
+    },
+
+    /** A 404 unless the workspace has this Action: a cheap check for the features that name one. */
+    async require(workspaceId: string, guidOrSlug: string): Promise<void> {
+      const where = isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug };
+      if (!(await repository.exists(workspaceId, where))) throw new NotFoundError('Action not found');
+    },
+
     async get(workspaceId: string, guidOrSlug: string): Promise<ActionRecord> {
       const row = await repository.findLatest(
         workspaceId,

@@ -31,14 +31,18 @@ export type ContextServiceDependencies = {
   embeddingModelChanged: (workspaceId: string, contextId: string) => Promise<void>;
 };
 
-export function createContextService(dependencies: ContextServiceDependencies) {
-  const { repository, embedders } = dependencies;
-
-  async function require(workspaceId: string, id: string): Promise<ContextRow> {
+/** A Context of the workspace, or a 404: for this service and the features built under it (Documents). */
+export function contextRequirer(repository: Pick<ContextRepository, 'find'>) {
+  return async (workspaceId: string, id: string): Promise<ContextRow> => {
     const row = await repository.find(workspaceId, id);
     if (!row) throw new NotFoundError('Context not found');
     return row;
-  }
+  };
+}
+
+export function createContextService(dependencies: ContextServiceDependencies) {
+  const { repository, embedders } = dependencies;
+  const require = contextRequirer(repository);
 
   async function present(workspaceId: string, id: string) {
     const row = await repository.findWithState(workspaceId, id);

@@ -1,0 +1,48 @@
+import { ValidationError } from '../../errors.js';
+import type { SkillRow } from '../skills/repository.js';
+import { presentSkill } from '../skills/service.js';
+import type { AttachmentValidator } from './service.js';
+
+/** Finds the workspace's resources of one kind among GUIDs (unknown ones left out). */
+export type ResourceLookup = {
+  findMany(workspaceId: string, ids: string[]): Promise<Array<{ id: string }>>;
+};
+
+/**
+ * Every Context and Skill an Action version attaches must exist in its workspace; otherwise the save
+ * is a 400 naming the field and the missing GUIDs.
+ */
+export function createAttachmentValidator(lookups: {
+  contexts: ResourceLookup;
+  skills: ResourceLookup;
+}): AttachmentValidator {
+  async function requireAll(workspaceId: string, ids: string[], lookup: ResourceLookup, field: string) {
+    if (ids.length === 0) return;
+    const found = new Set((await lookup.findMany(workspaceId, ids)).map((row) => row.id));
+    const missing = ids.filter((id) => !found.has(id));
+    const noun = field === 'contexts' ? 'Context' : 'Skill';
+    if (missing.length > 0) throw new ValidationError(`no ${noun} has the GUID ${missing.join(', ')}`, field);
+  }
+  return async (workspaceId, version) => {
+    await requireAll(workspaceId, version.contexts ?? [], lookups.contexts, 'contexts');
+    await requireAll(workspaceId, version.skills ?? [], lookups.skills, 'skills');
+  };
+}
+
+/** An Action's attachments as the official SDK reads them (`getSkills`, `getContext`): whole records. */
+export type AttachmentPresenters = {
+  skills(workspaceId: string, ids: string[]): Promise<unknown[]>;
+  contexts(workspaceId: string, ids: string[]): Promise<unknown[]>;
+};
+
+export function createAttachmentPresenters(sources: {
+  skills: { findMany(workspaceId: string, ids: string[]): Promise<SkillRow[]> };
+  contexts: { presentMany(workspaceId: string, ids: string[]): Promise<unknown[]> };
+}): AttachmentPresenters {
+  return {
+    async skills(workspaceId, ids) {
+      return (await sources.skills.findMany(workspaceId, ids)).map(presentSkill);
+    },
+    contexts: (workspaceId, ids) => sources.contexts.presentMany(workspaceId, ids),
+  };
+}
