@@ -75,12 +75,29 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/** A failure no other attempt can change (a file of an unknown type, a text over its budget). */
+export class PermanentError extends Error {
+  readonly retryable = false;
+}
+
 /**
- * A failure nothing will change by trying again: bad input, a missing Action, a provider's 4xx. A job
- * records such a failure at once; anything else it throws, so the queue retries with backoff.
+ * The one answer to "may another attempt succeed?". An error that says so itself (`retryable`: a
+ * provider's 429 or 5xx, a network failure, a PermanentError) is taken at its word; our own other
+ * errors (bad input, a missing resource) never change; anything unknown may be passing trouble.
+ */
+export function isRetryable(error: unknown): boolean {
+  const said = (error as { retryable?: unknown } | null)?.retryable;
+  if (typeof said === 'boolean') return said;
+  return !(error instanceof AppError);
+}
+
+/**
+ * A failure nothing will change by trying again, with the status a client reads: bad input, a missing
+ * Action, a provider's 4xx. A job records such a failure at once; anything else it throws, so the
+ * queue retries with backoff.
  */
 export function isFinal(error: unknown): error is AppError {
-  return error instanceof AppError && !(error instanceof ProviderError && error.retryable);
+  return error instanceof AppError && !isRetryable(error);
 }
 
 /**

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PermanentError } from '../errors.js';
 import type { SplitterConfig } from '../platform/database/schema.js';
 import type { IndexingAnswer, IndexingRequest, SplitPiece } from './indexing-worker.js';
 import { UnsupportedFileError } from './loaders/extract-text.js';
@@ -33,7 +34,7 @@ const inlineSplitLength = 32_768;
 const plainText: FileType = { mimeType: 'text/plain', extension: 'txt' };
 
 /** A source's text or time is over its budget: no attempt will do better, so the source fails. */
-export class IndexingBudgetError extends Error {}
+export class IndexingBudgetError extends PermanentError {}
 
 export type TextIndexerOptions = {
   /** How long extracting and splitting one file may take before the worker is stopped. */

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { NotFoundError, publicMessage, ValidationError } from '../../errors.js';
+import { isRetryable, NotFoundError, PermanentError, publicMessage, ValidationError } from '../../errors.js';
 import { isDatabaseError } from '../../platform/database/errors.js';
 import type { IndexingMetadata } from '../../platform/database/schema.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { OutboundFetch } from '../../platform/outbound-fetch.js';
 import { OutboundFetchError } from '../../platform/outbound-guard.js';
-import { UnsupportedFileError } from '../../retrieval/loaders/extract-text.js';
 import { detectFileType, type TypeHint } from '../../retrieval/loaders/file-types.js';
-import { IndexingBudgetError, type TextIndexer } from '../../retrieval/text-indexer.js';
+import type { TextIndexer } from '../../retrieval/text-indexer.js';
 import type { ContextRow } from '../contexts/repository.js';
 import type { DocumentService } from '../documents/service.js';
 import type { FileService } from '../files/service.js';
@@ -46,9 +45,6 @@ function decodedOrAsIs(segment: string): string {
 
 /** Longer than any attempt may run (its time limit, and the lock of a node that died): surely stuck. */
 const staleProcessingMs = processContextSourceJob.timeoutMs + 2 * 60_000;
-
-/** A failure that another attempt cannot fix (refused address, unsupported type, 404). */
-class PermanentFailure extends Error {}
 
 export type ContextSourceServiceDependencies = {
   repository: ContextSourceRepository;
@@ -151,7 +147,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
     const own = files.ownFileOf(row.url);
     if (own) {
       const file = await files.read(row.workspaceId, own.id);
-      if (!file) throw new PermanentFailure('the uploaded file no longer exists');
+      if (!file) throw new PermanentError('the uploaded file no longer exists');
       return { bytes: file.bytes, hint: { mimeType: file.mimeType } };
     }
     const fetched = await fetch(row.url, { signal });
@@ -162,7 +158,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
     const { bytes, hint } = await load(row, signal);
     const type = await detectFileType(bytes, hint);
     if (!type)
-      throw new PermanentFailure(
+      throw new PermanentError(
         'the file type is not recognised (PDF, DOCX, HTML, Markdown and text can be indexed)',
       );
     const split = await indexer.extractAndSplit(bytes, type, row.splitterConfig);
@@ -185,14 +181,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       try {
         await finish(row, 'INDEXED', await process(row, context.signal));
       } catch (error) {
-        const retryable =
-          error instanceof OutboundFetchError
-            ? error.retryable
-            : !(
-                error instanceof PermanentFailure ||
-                error instanceof UnsupportedFileError ||
-                error instanceof IndexingBudgetError
-              );
+        const retryable = isRetryable(error);
         if (retryable && context.attempt < processContextSourceJob.attempts) throw error;
         const message = isDatabaseError(error) ? publicMessage(error) : (error as Error).message;
         logger.info({ sourceId: row.id, err: error }, 'context source failed');
