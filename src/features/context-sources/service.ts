@@ -5,7 +5,6 @@ import { isDatabaseError } from '../../platform/database/errors.js';
 import type { IndexingMetadata } from '../../platform/database/schema.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { OutboundFetch } from '../../platform/outbound-fetch.js';
-import { OutboundFetchError } from '../../platform/outbound-guard.js';
 import { detectFileType, type TypeHint } from '../../retrieval/loaders/file-types.js';
 import type { TextIndexer } from '../../retrieval/text-indexer.js';
 import type { ContextRow } from '../contexts/repository.js';
