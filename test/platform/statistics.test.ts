@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type DatabaseHandle, openDatabase, rowsOf } from '../../src/platform/database/connection.js';
 import { createStatisticsKeeper } from '../../src/platform/database/statistics.js';
 import { eventually } from '../helpers/test-app.js';
@@ -48,11 +48,17 @@ describe('search statistics upkeep', () => {
       kind: 'postgres',
       database: { execute: async (statement: unknown) => statements.push(statement) },
     } as unknown as DatabaseHandle;
-    const keeper = createStatisticsKeeper(postgres, pino({ level: 'silent' }));
-    keeper.noteWrites(100_000);
-    keeper.settle();
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(statements).toEqual([]);
-    keeper.close();
+    // Fake timers: "nothing is sent, ever" is checked by running every timer, not by waiting.
+    vi.useFakeTimers();
+    try {
+      const keeper = createStatisticsKeeper(postgres, pino({ level: 'silent' }));
+      keeper.noteWrites(100_000);
+      keeper.settle();
+      await vi.runAllTimersAsync();
+      expect(statements).toEqual([]);
+      keeper.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
