@@ -34,6 +34,9 @@ export function keyFingerprint(key: string): string {
   return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
 }
 
+/** Where the verdict on a key and an Action is kept: by the key's fingerprint, never the key. */
+const verdictKey = (key: string, action: string) => `${keyFingerprint(key)}:${action}`;
+
 /**
  * Ships interactions to the service off the hot path (CONTRACT §9): queued when the response has
  * ended, converted to data records, checked (is the key valid, can it see the Action? cached), and
@@ -75,7 +78,7 @@ export function createLogShipper(options: LogShipperOptions) {
   }
 
   async function allowed(key: string, action: string): Promise<boolean> {
-    const cacheKey = `${keyFingerprint(key)}:${action}`;
+    const cacheKey = verdictKey(key, action);
     const cached = verdicts.get(cacheKey);
     if (cached && cached.until > Date.now()) return cached.allowed;
     const verdict = await service.canLog(key, action);
@@ -158,7 +161,7 @@ export function createLogShipper(options: LogShipperOptions) {
         return;
       }
       // A key already refused for this Action is not queued again (a cached verdict, no request).
-      const verdict = verdicts.get(`${keyFingerprint(exchange.serviceKey)}:${exchange.actionGuid}`);
+      const verdict = verdicts.get(verdictKey(exchange.serviceKey, exchange.actionGuid));
       if (verdict && !verdict.allowed && verdict.until > Date.now()) {
         warnDropped('rejected', 1, { key_fingerprint: keyFingerprint(exchange.serviceKey) });
         return;

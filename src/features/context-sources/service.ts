@@ -42,6 +42,15 @@ function decodedOrAsIs(segment: string): string {
   }
 }
 
+/**
+ * Why a source failed, as its `indexing_metadata.error` shows it: the reason a fetch, a file or a
+ * budget gave, but never a database error's text (its statement and parameters stay in the log).
+ */
+function failureText(error: unknown): string {
+  if (isDatabaseError(error)) return publicMessage(error);
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Longer than any attempt may run (its time limit, and the lock of a node that died): surely stuck. */
 const staleProcessingMs = processContextSourceJob.timeoutMs + 2 * 60_000;
 
@@ -182,14 +191,14 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       } catch (error) {
         const retryable = isRetryable(error);
         if (retryable && context.attempt < processContextSourceJob.attempts) throw error;
-        const message = isDatabaseError(error) ? publicMessage(error) : (error as Error).message;
+        const message = failureText(error);
         logger.info({ sourceId: row.id, err: error }, 'context source failed');
         await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
       }
     },
     async (payload, error) => {
       const row = await repository.find(payload.workspaceId, payload.sourceId);
-      const message = isDatabaseError(error) ? publicMessage(error) : error.message;
+      const message = failureText(error);
       if (row) await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
     },
   );
