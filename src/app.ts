@@ -125,7 +125,9 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       requireWorkspaceKey(v1, services.workspaces);
       await rateLimits.register(v1);
       await v1.register(appRoutes(services.apps, services.actions));
-      await v1.register(actionRoutes(services.actions, services.attachments));
+      await v1.register(
+        actionRoutes(services.actions, { skills: services.skills, contexts: services.contexts }),
+      );
       await v1.register(providerRoutes(services.providers, platform.config.openaiBaseUrl));
       await v1.register(runRoutes(services.runs, services.engine, services.idempotentRequests));
       await v1.register(dataRoutes(services.data));

@@ -1,49 +1,58 @@
 import { ZodError } from 'zod';
 import { ServiceUnavailableError } from './errors.js';
-import { createAttachmentPresenters, createAttachmentValidator } from './features/actions/attachments.js';
-import { createActionRepository } from './features/actions/repository.js';
-import { createActionService } from './features/actions/service.js';
-import { createAppRepository } from './features/apps/repository.js';
-import { createAppService } from './features/apps/service.js';
-import { createContextSourceRepository } from './features/context-sources/repository.js';
-import { createContextSourceService } from './features/context-sources/service.js';
-import { createContextPrompt } from './features/contexts/context-prompt.js';
-import { createEmbedderResolver } from './features/contexts/embedders.js';
-import { createContextRepository } from './features/contexts/repository.js';
-import { createContextRetriever } from './features/contexts/retriever.js';
-import { createContextSearch } from './features/contexts/search.js';
-import { contextRequirer, createContextService } from './features/contexts/service.js';
-import { createGenerationRepository } from './features/data/repository.js';
-import { createDataService } from './features/data/service.js';
-import { createDocumentRepository } from './features/documents/repository.js';
-import { createDocumentService } from './features/documents/service.js';
-import { createExperimentRepository } from './features/experiments/repository.js';
-import { createExperimentService } from './features/experiments/service.js';
-import { createFeedbackRepository } from './features/feedback/repository.js';
-import { createFeedbackService } from './features/feedback/service.js';
-import { createFileRepository } from './features/files/repository.js';
-import { createFileService } from './features/files/service.js';
-import { createModelResolver } from './features/providers/model-resolution.js';
-import { createProviderRepository } from './features/providers/repository.js';
-import { createProviderService } from './features/providers/service.js';
-import { createAsyncRunRepository } from './features/runs/async-run-repository.js';
-import { createRunEngine, type Retriever } from './features/runs/engine.js';
-import { createIdempotentRequests } from './features/runs/idempotency.js';
-import { createIdempotentRequestRepository } from './features/runs/idempotent-request-repository.js';
-import { createRunService } from './features/runs/service.js';
-import { createSessionRepository } from './features/sessions/repository.js';
-import { createSessionService } from './features/sessions/service.js';
-import { createActionRunner, createContextSearcher } from './features/skills/adapters.js';
-import { createSkillRepository } from './features/skills/repository.js';
-import { createSkillService } from './features/skills/service.js';
-import { createSkillTypes } from './features/skills/skill-types.js';
-import { skillToolSource } from './features/skills/tool-source.js';
-import { createWorkflowRepository } from './features/workflows/repository.js';
-import { createWorkflowRunRepository } from './features/workflows/run-repository.js';
-import { createWorkflowRunner } from './features/workflows/runner.js';
-import { createWorkflowService } from './features/workflows/service.js';
-import { createWorkspaceRepository } from './features/workspaces/repository.js';
-import { createWorkspaceService } from './features/workspaces/service.js';
+import {
+  createActionRepository,
+  createActionService,
+  createAttachmentValidator,
+} from './features/actions/index.js';
+import { createAppRepository, createAppService } from './features/apps/index.js';
+import {
+  createContextSourceRepository,
+  createContextSourceService,
+} from './features/context-sources/index.js';
+import {
+  contextRequirer,
+  createContextPrompt,
+  createContextRepository,
+  createContextRetriever,
+  createContextSearch,
+  createContextService,
+  createEmbedderResolver,
+} from './features/contexts/index.js';
+import { createDataService, createGenerationRepository } from './features/data/index.js';
+import { createDocumentRepository, createDocumentService } from './features/documents/index.js';
+import { createExperimentRepository, createExperimentService } from './features/experiments/index.js';
+import { createFeedbackRepository, createFeedbackService } from './features/feedback/index.js';
+import { createFileRepository, createFileService } from './features/files/index.js';
+import {
+  createModelResolver,
+  createProviderRepository,
+  createProviderService,
+} from './features/providers/index.js';
+import {
+  createAsyncRunRepository,
+  createIdempotentRequestRepository,
+  createIdempotentRequests,
+  createRunEngine,
+  createRunService,
+  type Retriever,
+} from './features/runs/index.js';
+import { createSessionRepository, createSessionService } from './features/sessions/index.js';
+import {
+  createActionRunner,
+  createContextSearcher,
+  createSkillRepository,
+  createSkillService,
+  createSkillTypes,
+  skillToolSource,
+} from './features/skills/index.js';
+import {
+  createWorkflowRepository,
+  createWorkflowRunner,
+  createWorkflowRunRepository,
+  createWorkflowService,
+} from './features/workflows/index.js';
+import { createWorkspaceRepository, createWorkspaceService } from './features/workspaces/index.js';
 import { createToolRegistry } from './llm/tool-registry.js';
 import { createStatisticsKeeper } from './platform/database/statistics.js';
 import { createGuardedFetch } from './platform/guarded-fetch.js';
@@ -128,8 +137,10 @@ export function createServices(platform: Platform) {
   const requireAction = (workspaceId: string, actionId: string) => actions.require(workspaceId, actionId);
   const sessions = createSessionService(createSessionRepository(database), requireAction);
   const generationRepository = createGenerationRepository(database);
-  const feedbackRepository = createFeedbackRepository(database);
-  const data = createDataService(generationRepository, feedbackRepository, {
+  const feedback = createFeedbackService(createFeedbackRepository(database), (workspaceId, id) =>
+    data.exists(workspaceId, id),
+  );
+  const data = createDataService(generationRepository, feedback, {
     async requireApp(workspaceId, appId) {
       await apps.require(workspaceId, appId);
     },
@@ -218,12 +229,11 @@ export function createServices(platform: Platform) {
     actions,
     sessions,
     data,
-    feedback: createFeedbackService(feedbackRepository, generationRepository),
+    feedback,
     tools,
     skills,
     workflows,
     workflowRunner,
-    attachments: createAttachmentPresenters({ skills, contexts }),
     engine,
     runs,
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),

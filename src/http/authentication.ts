@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../errors.js';
-import type { AuthenticatedWorkspace, WorkspaceService } from '../features/workspaces/service.js';
+import type { AuthenticatedWorkspace, WorkspaceService } from '../features/workspaces/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import type { FilePart, ImagePart, ModelMessage, TextPart } from 'ai';
-import type { MessagePart, PromptMessage } from '../platform/database/schema.js';
+import type { MessagePart, PromptMessage } from '../core/json-columns.js';
 
 /** `data:image/png;base64,AAAA` → its media type and Base64 payload. */
 function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {

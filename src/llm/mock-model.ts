@@ -8,6 +8,7 @@ import {
   type LanguageModelV3StreamPart,
   type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import { lazyWordTokens, wordTokens } from './tokens.js';
 
 /**
  * The deterministic `mock` provider of CONTRACT §4: no key, no network. It goes through the same
@@ -63,18 +64,6 @@ function lastUserText(prompt: LanguageModelV3Message[]): string {
 /** Whitespace-separated words (the mock's token count). */
 export function countWords(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
-}
-
-/** Word-sized tokens whose concatenation is exactly `text`: "a b" → ["a", " b"]. */
-export function wordTokens(text: string): string[] {
-  return [...lazyWordTokens(text)];
-}
-
-/** The same tokens, made one at a time as they are asked for. */
-function* lazyWordTokens(text: string): Generator<string> {
-  // Whitespace goes with the word after it; whitespace at the end is a token of its own.
-  const token = /\s*\S+|\s+/g;
-  for (let match = token.exec(text); match; match = token.exec(text)) yield match[0];
 }
 
 function nextTurn(): Promise<void> {

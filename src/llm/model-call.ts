@@ -9,8 +9,8 @@ import {
   streamText,
   type ToolSet,
 } from 'ai';
+import type { ModelConfig } from '../core/json-columns.js';
 import type { ProviderError } from '../errors.js';
-import type { ModelConfig } from '../platform/database/schema.js';
 import { storableText } from '../platform/storable-text.js';
 import type { TokenUsage } from './prices.js';
 import { requestedRetryDelayMs, toProviderError } from './provider-errors.js';

@@ -1,5 +1,5 @@
 import { calcPrice } from '@pydantic/genai-prices';
-import type { GenerationCost } from '../platform/database/schema.js';
+import type { GenerationCost } from '../core/json-columns.js';
 import type { ProviderKind } from './provider-kinds.js';
 
 export type TokenUsage = { inputTokens: number; outputTokens: number; cachedInputTokens?: number };

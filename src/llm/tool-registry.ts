@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../platform/database/schema.js';
+import type { ToolDefinition } from '../core/json-columns.js';
 
 /** Who runs a tool call; `depth` counts the Action runs above it (a skill may run another Action). */
 export type ToolExecution = { workspaceId: string; signal?: AbortSignal; depth: number };

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { MetadataFilter } from '../http/metadata-filter.js';
+import type { MetadataFilter } from '../core/metadata-filter.js';
 import { type Database, rowsOf } from '../platform/database/connection.js';
 import { analysed, maximumTermWeight, termWeight } from './lexical-index.js';
 import type { VectorStore } from './vector-store.js';

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import type { SplitterConfig } from '../platform/database/schema.js';
+import type { SplitterConfig } from '../core/json-columns.js';
 import { storableText } from '../platform/storable-text.js';
 import { extractText, UnsupportedFileError } from './loaders/extract-text.js';
 import type { FileType } from './loaders/file-types.js';

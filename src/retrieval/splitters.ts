@@ -3,8 +3,8 @@ import {
   MarkdownTextSplitter,
   RecursiveCharacterTextSplitter,
 } from '@langchain/textsplitters';
+import type { SplitterConfig, SplitterName } from '../core/json-columns.js';
 import { countTokens } from '../llm/tokens.js';
-import type { SplitterConfig, SplitterName } from '../platform/database/schema.js';
 
 export const splitterNames = [
   'sentence',

@@ -1,6 +1,7 @@
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { MockLanguageModel, wordTokens } from '../../src/llm/mock-model.js';
+import { MockLanguageModel } from '../../src/llm/mock-model.js';
+import { wordTokens } from '../../src/llm/tokens.js';
 
 const model = (name: 'echo' | 'slow' | 'error' | 'tool' | 'json') => new MockLanguageModel(name);
 

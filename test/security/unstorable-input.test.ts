@@ -155,11 +155,11 @@ describe('database errors', () => {
   it('never reach a client: a stream error event and an async result say only that it failed', async () => {
     const { client, test } = context;
     const action = await createAction(client, { prompt: 'Say {{name}}' });
-    const data = test.app.services.data as unknown as { store: (...args: unknown[]) => Promise<unknown> };
-    const store = data.store;
+    const data = test.app.services.data as unknown as { recordRun: (...args: unknown[]) => Promise<unknown> };
+    const recordRun = data.recordRun;
     const statement =
       'Failed query: insert into "generations" ("id", "output") values ($1, $2) params: secret-output';
-    data.store = async () => {
+    data.recordRun = async () => {
       throw Object.assign(new Error(statement), { code: '22P05' });
     };
     try {
@@ -185,7 +185,7 @@ describe('database errors', () => {
       expect(JSON.stringify(result.body)).not.toContain('Failed query');
       expect(JSON.stringify(result.body)).not.toContain('secret-output');
     } finally {
-      data.store = store;
+      data.recordRun = recordRun;
     }
   }, 40_000);
 });

@@ -1,6 +1,4 @@
 import { ValidationError } from '../../errors.js';
-import type { SkillRow } from '../skills/repository.js';
-import { presentSkill } from '../skills/service.js';
 import type { AttachmentValidator } from './service.js';
 
 /** Finds the workspace's resources of one kind among GUIDs (unknown ones left out). */
@@ -26,23 +24,5 @@ export function createAttachmentValidator(lookups: {
   return async (workspaceId, version) => {
     await requireAll(workspaceId, version.contexts ?? [], lookups.contexts, 'contexts');
     await requireAll(workspaceId, version.skills ?? [], lookups.skills, 'skills');
-  };
-}
-
-/** An Action's attachments as the official SDK reads them (`getSkills`, `getContext`): whole records. */
-export type AttachmentPresenters = {
-  skills(workspaceId: string, ids: string[]): Promise<unknown[]>;
-  contexts(workspaceId: string, ids: string[]): Promise<unknown[]>;
-};
-
-export function createAttachmentPresenters(sources: {
-  skills: { findMany(workspaceId: string, ids: string[]): Promise<SkillRow[]> };
-  contexts: { presentMany(workspaceId: string, ids: string[]): Promise<unknown[]> };
-}): AttachmentPresenters {
-  return {
-    async skills(workspaceId, ids) {
-      return (await sources.skills.findMany(workspaceId, ids)).map(presentSkill);
-    },
-    contexts: (workspaceId, ids) => sources.contexts.presentMany(workspaceId, ids),
   };
 }

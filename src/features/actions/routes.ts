@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
-import type { AttachmentPresenters } from './attachments.js';
+import { type ContextService, presentContext } from '../contexts/index.js';
+import { presentSkill, type SkillService } from '../skills/index.js';
 import {
   actionContextsBody,
   actionListQuery,
@@ -14,11 +15,19 @@ import {
 } from './schemas.js';
 import type { ActionService } from './service.js';
 
-/** How attached Skills and Contexts are shown (their own features present them). */
+/** Attached Skills and Contexts are read from, and shown as, their own features. */
 export function actionRoutes(
   actions: ActionService,
-  attachments: AttachmentPresenters,
+  attachments: {
+    skills: Pick<SkillService, 'findMany'>;
+    contexts: Pick<ContextService, 'findManyWithState'>;
+  },
 ): FastifyPluginAsyncZod {
+  const attachedSkills = async (workspaceId: string, ids: string[]) =>
+    (await attachments.skills.findMany(workspaceId, ids)).map(presentSkill);
+  const attachedContexts = async (workspaceId: string, ids: string[]) =>
+    (await attachments.contexts.findManyWithState(workspaceId, ids)).map(presentContext);
+
   return async (app) => {
     const tags = ['actions'];
 
@@ -82,7 +91,7 @@ export function actionRoutes(
     app.get('/actions/:guid/skills', { schema: { tags, params: guidParams } }, async (request) => {
       const workspaceId = workspaceOf(request).id;
       const action = await actions.get(workspaceId, request.params.guid);
-      return attachments.skills(workspaceId, action.skills);
+      return attachedSkills(workspaceId, action.skills);
     });
 
     app.put(
@@ -93,14 +102,14 @@ export function actionRoutes(
         const action = await actions.update(workspaceId, request.params.guid, {
           skills: request.body.skills,
         });
-        return attachments.skills(workspaceId, action.skills);
+        return attachedSkills(workspaceId, action.skills);
       },
     );
 
     app.get('/actions/:guid/context', { schema: { tags, params: guidParams } }, async (request) => {
       const workspaceId = workspaceOf(request).id;
       const action = await actions.get(workspaceId, request.params.guid);
-      return attachments.contexts(workspaceId, action.contexts);
+      return attachedContexts(workspaceId, action.contexts);
     });
 
     app.put(
@@ -110,7 +119,7 @@ export function actionRoutes(
         const workspaceId = workspaceOf(request).id;
         const contexts = request.body.context ?? request.body.contexts;
         const action = await actions.update(workspaceId, request.params.guid, { contexts });
-        return attachments.contexts(workspaceId, action.contexts);
+        return attachedContexts(workspaceId, action.contexts);
       },
     );
 

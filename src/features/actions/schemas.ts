@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid, versionNumber } from '../../http/params.js';
+import { guid, versionNumber } from '../../core/guid.js';
 
 const templateText = z.string().max(200_000);
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { isGuid } from '../../core/guid.js';
+import type { Pagination } from '../../core/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
-import { isGuid } from '../../http/params.js';
 import { templateParseError } from '../../llm/templates.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
-import type { AppService } from '../apps/service.js';
-import type { ModelResolver } from '../providers/model-resolution.js';
+import type { AppService } from '../apps/index.js';
+import type { ModelResolver } from '../providers/index.js';
 import type {
   ActionRepository,
   ActionRow,

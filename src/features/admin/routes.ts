@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { guidParams } from '../../core/guid.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { requireAdminToken } from '../../http/authentication.js';
-import { listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
-import type { WorkspaceService } from '../workspaces/service.js';
+import type { WorkspaceService } from '../workspaces/index.js';
 
 const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
 const settingsBody = z.strictObject({

@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { bareList, listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
-import type { ActionService } from '../actions/service.js';
+import { bareList } from '../../http/bare-list.js';
+import { removed } from '../../http/removal.js';
+import type { ActionService } from '../actions/index.js';
+import { presentApp } from './presenters.js';
 import { createAppBody, updateAppBody } from './schemas.js';
 import type { AppService } from './service.js';
 
@@ -11,24 +14,25 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
     const tags = ['apps'];
 
     app.post('/apps', { schema: { tags, body: createAppBody } }, async (request, reply) => {
-      return reply.status(201).send(await apps.create(workspaceOf(request).id, request.body));
+      return reply.status(201).send(presentApp(await apps.create(workspaceOf(request).id, request.body)));
     });
 
     app.get('/apps', { schema: { tags, querystring: paginationQuery } }, async (request) => {
       const { rows, total } = await apps.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows, total, request.query);
+      return listEnvelope(rows.map(presentApp), total, request.query);
     });
 
     app.get('/apps/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return apps.get(workspaceOf(request).id, request.params.guid);
+      return presentApp(await apps.require(workspaceOf(request).id, request.params.guid));
     });
 
     app.put('/apps/:guid', { schema: { tags, params: guidParams, body: updateAppBody } }, async (request) => {
-      return apps.update(workspaceOf(request).id, request.params.guid, request.body);
+      return presentApp(await apps.update(workspaceOf(request).id, request.params.guid, request.body));
     });
 
     app.delete('/apps/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return apps.remove(workspaceOf(request).id, request.params.guid);
+      await apps.remove(workspaceOf(request).id, request.params.guid);
+      return removed(request.params.guid);
     });
 
     // A bare array: the official SDK's apps.getActions reads one (CONTRACT §5).

@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
 import type { AppRepository, AppRow } from './repository.js';
 import type { CreateAppInput, UpdateAppInput } from './schemas.js';
 
-export function presentApp(app: AppRow) {
-  return {
-    guid: app.id,
-    name: app.name,
-    description: app.description,
-    app_type: app.appType,
-    created_at: app.createdAt.toISOString(),
-    updated_at: app.updatedAt.toISOString(),
-  };
+/** An App: a named group of Actions, Workflows and Experiments. */
+export type App = AppRow;
+
+export interface AppService {
+  create(workspaceId: string, input: CreateAppInput): Promise<App>;
+  /** The App, or 404 — also for an App of another workspace. */
+  require(workspaceId: string, id: string): Promise<App>;
+  list(workspaceId: string, pagination: Pagination): Promise<Page<App>>;
+  update(workspaceId: string, id: string, input: UpdateAppInput): Promise<App>;
+  /** Soft delete: the App disappears from reads; its Actions keep running. */
+  remove(workspaceId: string, id: string): Promise<void>;
 }
 
-export function createAppService(repository: AppRepository) {
+export function createAppService(repository: AppRepository): AppService {
   return {
     async create(workspaceId: string, input: CreateAppInput) {
       const app = await repository.insert({
@@ -25,37 +27,28 @@ export function createAppService(repository: AppRepository) {
         description: input.description ?? '',
         appType: input.app_type ?? null,
       });
-      return presentApp(app);
+      return app;
     },
-    /** The App row, or 404 — also for an App of another workspace. */
-    async require(workspaceId: string, id: string): Promise<AppRow> {
+    async require(workspaceId, id) {
       const app = await repository.find(workspaceId, id);
       if (!app) throw new NotFoundError('App not found');
       return app;
     },
-    async get(workspaceId: string, id: string) {
-      return presentApp(await this.require(workspaceId, id));
+    list(workspaceId, pagination) {
+      return repository.list(workspaceId, pagination.skip, pagination.limit);
     },
-    async list(workspaceId: string, pagination: Pagination) {
-      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit);
-      return { rows: rows.map(presentApp), total };
-    },
-    async update(workspaceId: string, id: string, input: UpdateAppInput) {
+    async update(workspaceId, id, input) {
       const { app_type, ...fields } = input;
       const app = await repository.update(workspaceId, id, {
         ...fields,
         ...(app_type !== undefined && { appType: app_type }),
       });
       if (!app) throw new NotFoundError('App not found');
-      return presentApp(app);
+      return app;
     },
-    /** Soft delete: the App disappears from reads; its Actions keep running. */
-    async remove(workspaceId: string, id: string) {
+    async remove(workspaceId, id) {
       const app = await repository.update(workspaceId, id, { deletedAt: new Date() });
       if (!app) throw new NotFoundError('App not found');
-      return { guid: app.id, deleted: true };
     },
   };
 }
-
-export type AppService = ReturnType<typeof createAppService>;

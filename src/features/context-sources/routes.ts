@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { guidParams } from '../../http/params.js';
 import {
   addFilesBody,
   contextSourceParams,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { guid } from '../../http/params.js';
-import { splitterConfig } from '../contexts/schemas.js';
+import { guid } from '../../core/guid.js';
+import { splitterConfig } from '../contexts/index.js';
 
 /** http(s) only; a signed URL of this service or any reachable address (checked when fetched). */
 export const sourceUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(4096);

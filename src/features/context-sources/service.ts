@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { IndexingMetadata } from '../../core/json-columns.js';
 import { isRetryable, NotFoundError, PermanentError, publicMessage, ValidationError } from '../../errors.js';
 import { isDatabaseError } from '../../platform/database/errors.js';
-import type { IndexingMetadata } from '../../platform/database/schema.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { OutboundFetch } from '../../platform/outbound-fetch.js';
 import { detectFileType, type TypeHint } from '../../retrieval/loaders/file-types.js';
 import type { TextIndexer } from '../../retrieval/text-indexer.js';
-import type { ContextRow } from '../contexts/repository.js';
-import type { DocumentService } from '../documents/service.js';
-import type { FileService } from '../files/service.js';
+import type { Context } from '../contexts/index.js';
+import type { DocumentService } from '../documents/index.js';
+import type { FileService } from '../files/index.js';
 import { processContextSourceJob } from './processing-job.js';
 import type { ContextSourceRepository, ContextSourceRow } from './repository.js';
 import type { ReplaceSourceInput } from './schemas.js';
@@ -56,7 +56,7 @@ const staleProcessingMs = processContextSourceJob.timeoutMs + 2 * 60_000;
 
 export type ContextSourceServiceDependencies = {
   repository: ContextSourceRepository;
-  requireContext: (workspaceId: string, contextId: string) => Promise<ContextRow>;
+  requireContext: (workspaceId: string, contextId: string) => Promise<Context>;
   documents: DocumentService;
   files: FileService;
   fetch: OutboundFetch;
@@ -130,7 +130,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
   }
 
   /** Stores a source for a checked URL of an existing Context and starts its processing. */
-  async function insertAndDispatch(context: ContextRow, createdById: string, url: string) {
+  async function insertAndDispatch(context: Context, createdById: string, url: string) {
     const row = await repository.insert({
       id: randomUUID(),
       workspaceId: context.workspaceId,

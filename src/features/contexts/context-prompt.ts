@@ -1,5 +1,5 @@
 import { callModel } from '../../llm/model-call.js';
-import type { ModelResolver } from '../providers/model-resolution.js';
+import type { ModelResolver } from '../providers/index.js';
 import type { ContextPromptInput, responseModes } from './schemas.js';
 import type { ContextSearch, SearchHit } from './search.js';
 import { presentHit } from './search.js';

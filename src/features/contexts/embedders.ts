@@ -2,7 +2,7 @@ import { ValidationError } from '../../errors.js';
 import type { Embedder } from '../../retrieval/embedders/embedder.js';
 import { offlineEmbeddingModel } from '../../retrieval/embedders/offline-embedder.js';
 import { createProviderEmbedder } from '../../retrieval/embedders/provider-embedder.js';
-import type { ModelResolver } from '../providers/model-resolution.js';
+import type { ModelResolver } from '../providers/index.js';
 
 /** Chooses each Context's embedder: the offline default, or its configured provider model. */
 export function createEmbedderResolver(models: ModelResolver, offline: Embedder) {

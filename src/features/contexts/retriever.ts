@@ -1,4 +1,4 @@
-import type { MetadataFilter } from '../../http/metadata-filter.js';
+import type { MetadataFilter } from '../../core/metadata-filter.js';
 import type { ContextRow } from './repository.js';
 import type { ContextSearch } from './search.js';
 

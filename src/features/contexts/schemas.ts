@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { metadataFilter } from '../../http/metadata-filter.js';
+import { metadataFilter } from '../../core/metadata-filter.js';
 import { defaultSplitterConfig, splitterNames } from '../../retrieval/splitters.js';
 
 const maximumChunkSize = 100_000;

@@ -1,4 +1,4 @@
-import type { MetadataFilter } from '../../http/metadata-filter.js';
+import type { MetadataFilter } from '../../core/metadata-filter.js';
 import type { Database } from '../../platform/database/connection.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import { rank } from '../../retrieval/hybrid-ranking.js';

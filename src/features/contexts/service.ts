@@ -1,28 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
 import { offlineEmbeddingModel } from '../../retrieval/embedders/offline-embedder.js';
 import { defaultSplitterConfig } from '../../retrieval/splitters.js';
 import type { EmbedderResolver } from './embedders.js';
+import { presentContext } from './presenters.js';
 import type { ContextRepository, ContextRow, ContextWithState } from './repository.js';
 import type { CreateContextInput, UpdateContextInput } from './schemas.js';
-
-/** SPEC §2 Context, plus its creation inputs and embedding model. */
-export function presentContext(row: ContextWithState) {
-  return {
-    guid: row.id,
-    name: row.name,
-    description: row.description,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    createdById: row.createdById,
-    processed: row.processed,
-    metadata: row.metadata ?? null,
-    responseLength: row.responseLength,
-    splitterConfig: row.splitterConfig,
-    embeddingModel: row.embeddingModel ?? offlineEmbeddingModel,
-  };
-}
 
 export type ContextServiceDependencies = {
   repository: ContextRepository;
@@ -60,10 +44,10 @@ export function createContextService(dependencies: ContextServiceDependencies) {
     /** The Contexts of the workspace among `ids`; unknown or deleted ones are skipped. */
     findMany: (workspaceId: string, ids: string[]) => repository.findMany(workspaceId, ids),
 
-    /** The Contexts among `ids` as SPEC §2 shows them, in the order given; missing ones are skipped. */
-    async presentMany(workspaceId: string, ids: string[]) {
+    /** The Contexts among `ids` with their state, in the order given; missing ones are skipped. */
+    async findManyWithState(workspaceId: string, ids: string[]): Promise<ContextWithState[]> {
       const rows = await Promise.all(ids.map((id) => repository.findWithState(workspaceId, id)));
-      return rows.flatMap((row) => (row ? [presentContext(row)] : []));
+      return rows.filter((row) => row !== undefined);
     },
 
     async create(workspaceId: string, createdById: string, input: CreateContextInput) {

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
 import { ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { guidParams } from '../../http/params.js';
-import { addFilesBody } from '../context-sources/schemas.js';
-import type { ContextSourceService } from '../context-sources/service.js';
-import { contextParams, documentParams } from '../documents/schemas.js';
-import type { DocumentService } from '../documents/service.js';
-import type { FileService } from '../files/service.js';
+import type { ContextSourceService } from '../context-sources/index.js';
+import { addFilesBody } from '../context-sources/index.js';
+import type { DocumentService } from '../documents/index.js';
+import { contextParams, documentParams } from '../documents/index.js';
+import type { FileService } from '../files/index.js';
 import type { createContextPrompt } from './context-prompt.js';
 import { updateContextBody } from './schemas.js';
 import type { ContextService } from './service.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { metadataFilter } from '../../http/metadata-filter.js';
-import { guid } from '../../http/params.js';
-import { sourceUrl } from '../context-sources/schemas.js';
+import { guid } from '../../core/guid.js';
+import { metadataFilter } from '../../core/metadata-filter.js';
+import { sourceUrl } from '../context-sources/index.js';
 import { contextPromptBody, createContextBody } from './schemas.js';
 
 // Bodies of the singular `/v1/context` routes the official SDK calls (CONTRACT §12): the current

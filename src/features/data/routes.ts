@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
+import { paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { bareList, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
+import { bareList } from '../../http/bare-list.js';
+import { presentGeneration, presentGenerationWithFeedback } from './presenters.js';
 import { logDataBatchBody, logDataBody, updateDataBody } from './schemas.js';
 import type { DataService } from './service.js';
 
@@ -10,30 +12,33 @@ export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
     const tags = ['data'];
 
     app.get('/data/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return data.get(workspaceOf(request).id, request.params.guid);
+      return presentGenerationWithFeedback(await data.get(workspaceOf(request).id, request.params.guid));
     });
 
     app.put(
       '/data/:guid',
       { schema: { tags, params: guidParams, body: updateDataBody } },
       async (request) => {
-        return data.update(workspaceOf(request).id, request.params.guid, request.body);
+        return presentGeneration(
+          await data.update(workspaceOf(request).id, request.params.guid, request.body),
+        );
       },
     );
 
     app.delete('/data/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return data.remove(workspaceOf(request).id, request.params.guid);
+      return presentGeneration(await data.remove(workspaceOf(request).id, request.params.guid));
     });
 
     app.post('/data', { schema: { tags, body: logDataBody } }, async (request, reply) => {
-      return reply.status(201).send(await data.log(workspaceOf(request).id, request.body));
+      return reply.status(201).send(presentGeneration(await data.log(workspaceOf(request).id, request.body)));
     });
 
     app.post('/data/batch', { schema: { tags, body: logDataBatchBody } }, async (request, reply) => {
-      return reply.status(201).send(await data.logMany(workspaceOf(request).id, request.body.records));
+      const ids = await data.logMany(workspaceOf(request).id, request.body.records);
+      return reply.status(201).send({ data: ids.map((guid) => ({ guid })) });
     });
 
-    // Bare arrays, as the official SDK's actions.getData and apps.getData read them (CONTRACT §5, §12).
+    // Bare arrays, as the official SDK's actions.getData and apps.getData read them (docs/sdk-compatibility.md).
     app.get(
       '/actions/:guid/data',
       { schema: { tags: ['actions', 'data'], params: guidParams, querystring: paginationQuery } },
@@ -43,7 +48,7 @@ export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
           request.params.guid,
           request.query,
         );
-        return bareList(reply, rows, total);
+        return bareList(reply, rows.map(presentGeneration), total);
       },
     );
 
@@ -56,7 +61,7 @@ export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
           request.params.guid,
           request.query,
         );
-        return bareList(reply, rows, total);
+        return bareList(reply, rows.map(presentGeneration), total);
       },
     );
   };

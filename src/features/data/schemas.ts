@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { guid } from '../../http/params.js';
-import { promptMessage } from '../runs/schemas.js';
+import { guid } from '../../core/guid.js';
+import { promptMessage } from '../../core/message-schemas.js';
 
 const tokenCount = z.number().int().min(0).max(100_000_000);
 const milliseconds = z.number().int().min(0).max(86_400_000);

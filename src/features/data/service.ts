@@ -1,43 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
-import type { PromptMessage } from '../../platform/database/schema.js';
-import type { FeedbackRepository, FeedbackRow } from '../feedback/repository.js';
-import { presentFeedback } from '../feedback/service.js';
+import type { Feedback, FeedbackService } from '../feedback/index.js';
 import type { GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
 import type { LogDataInput, UpdateDataInput } from './schemas.js';
-
-/** The data record of CONTRACT §6. */
-export function presentGeneration(row: GenerationRow) {
-  return {
-    guid: row.id,
-    action: row.actionId,
-    // The official SDK reads these names (CONTRACT §12).
-    action_guid: row.actionId,
-    session: row.sessionId,
-    input: row.input,
-    output: row.output,
-    full_prompt_sent: row.fullPromptSent,
-    model: row.model,
-    model_provider: row.modelProvider,
-    num_input_tokens: row.numInputTokens,
-    num_output_tokens: row.numOutputTokens,
-    latency_ms: row.latencyMs,
-    cost: row.cost,
-    environment: row.environment,
-    version: row.version,
-    ext_user_id: row.extUserId,
-    metadata: row.metadata,
-    meta_data: row.metadata,
-    source: row.source,
-    cached: row.cached,
-    experiment: row.experimentId,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
-
-export type GenerationRecord = ReturnType<typeof presentGeneration>;
 
 /** What the data service needs to know about its owners, without depending on their services. */
 export type DataOwners = {
@@ -77,11 +44,88 @@ function loggedColumns(input: LoggedFields, storedPrompt: PromptMessage[] = []):
   return columns;
 }
 
+/** A stored generation: a run's or a logged prompt and answer, with its model, tokens, cost and latency. */
+export type Generation = GenerationRow;
+
+/** How a run was asked for; recorded as the data record's `source`. */
+export type RunSource = 'sync' | 'stream' | 'async' | 'experiment' | 'workflow' | 'skill';
+
+/** A finished run as the run engine reports it; the data service decides how it is stored. */
+export type RunRecord = {
+  generationId: string;
+  workspaceId: string;
+  action: { id: string; environment: string | null; version: number };
+  sessionId: string | null;
+  experimentId: string | null;
+  request: { input: unknown; extUserId: string | null; metadata: Record<string, unknown> };
+  prompt: { messages: PromptMessage[]; turn: PromptMessage[] };
+  model: { name: string; provider: string };
+  output: string;
+  usage: { inputTokens: number | null; outputTokens: number | null };
+  cost: GenerationCost | null;
+  latencyMs: number;
+  /** Answered from the cache of an earlier identical run, without a provider call. */
+  cached: boolean;
+  source: RunSource;
+  cacheKey: string | null;
+};
+
+export interface DataService {
+  /** Stores a finished run; every run mode ends here. */
+  recordRun(run: RunRecord): Promise<void>;
+  find(workspaceId: string, id: string): Promise<Generation | undefined>;
+  exists(workspaceId: string, id: string): Promise<boolean>;
+  /** The record with its non-deleted feedback, or 404. */
+  get(workspaceId: string, id: string): Promise<{ generation: Generation; feedback: Feedback[] }>;
+  log(workspaceId: string, input: LogDataInput): Promise<Generation>;
+  /** Every record is checked first and all are stored in one statement, or none; answers their GUIDs. */
+  logMany(workspaceId: string, inputs: LogDataInput[]): Promise<string[]>;
+  /** `PUT /v1/data/{guid}`: the given fields replace the stored ones. */
+  update(workspaceId: string, id: string, input: UpdateDataInput): Promise<Generation>;
+  /** Deletes a generation with its feedback; answers the record as it was. */
+  remove(workspaceId: string, id: string): Promise<Generation>;
+  listForAction(workspaceId: string, actionId: string, pagination: Pagination): Promise<Page<Generation>>;
+  /** Generations of an App's Actions, newest first. */
+  listForApp(workspaceId: string, appId: string, pagination: Pagination): Promise<Page<Generation>>;
+  listForSession(workspaceId: string, sessionId: string, pagination: Pagination): Promise<Page<Generation>>;
+  /** The session's latest turns as messages to replay before a new one, oldest first. */
+  sessionHistory(workspaceId: string, sessionId: string): Promise<PromptMessage[]>;
+  /** The newest answer a provider gave for this cache key. */
+  findByCacheKey(workspaceId: string, cacheKey: string): Promise<Generation | undefined>;
+}
+
+function runRow(run: RunRecord): NewGeneration {
+  return {
+    id: run.generationId,
+    workspaceId: run.workspaceId,
+    actionId: run.action.id,
+    sessionId: run.sessionId,
+    experimentId: run.experimentId,
+    input: run.request.input,
+    output: run.output,
+    fullPromptSent: run.prompt.messages,
+    turnMessages: run.prompt.turn,
+    model: run.model.name,
+    modelProvider: run.model.provider,
+    numInputTokens: run.usage.inputTokens,
+    numOutputTokens: run.usage.outputTokens,
+    latencyMs: run.latencyMs,
+    cost: run.cost,
+    environment: run.action.environment,
+    version: run.action.version,
+    extUserId: run.request.extUserId,
+    metadata: run.request.metadata,
+    source: run.source,
+    cached: run.cached,
+    cacheKey: run.cacheKey,
+  };
+}
+
 export function createDataService(
   repository: GenerationRepository,
-  feedback: FeedbackRepository,
+  feedback: Pick<FeedbackService, 'listForGenerations'>,
   owners: DataOwners,
-) {
+): DataService {
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
   async function loggedRow(workspaceId: string, input: LogDataInput, prefix = ''): Promise<NewGeneration> {
     if (!prefix) await owners.requireAction(workspaceId, input.action);
@@ -104,34 +148,30 @@ export function createDataService(
   }
 
   return {
-    /** Stores a complete generation; every run mode and the log route end here. */
-    async store(row: NewGeneration): Promise<void> {
-      await repository.insert(row);
+    async recordRun(run) {
+      await repository.insert(runRow(run));
     },
 
-    async find(workspaceId: string, id: string): Promise<GenerationRow | undefined> {
-      return repository.find(workspaceId, id);
+    find: (workspaceId, id) => repository.find(workspaceId, id),
+
+    async exists(workspaceId, id) {
+      return (await repository.find(workspaceId, id)) !== undefined;
     },
 
-    /** The record with its non-deleted feedback. */
-    async get(workspaceId: string, id: string) {
-      const row = await repository.find(workspaceId, id);
-      if (!row) throw new NotFoundError('Data not found');
-      const rows: FeedbackRow[] = await feedback.listForGenerations(workspaceId, [id]);
-      return { ...presentGeneration(row), feedback: rows.map(presentFeedback) };
+    async get(workspaceId, id) {
+      const generation = await repository.find(workspaceId, id);
+      if (!generation) throw new NotFoundError('Data not found');
+      return { generation, feedback: await feedback.listForGenerations(workspaceId, [id]) };
     },
 
-    async log(workspaceId: string, input: LogDataInput): Promise<GenerationRecord> {
+    async log(workspaceId, input) {
       const row = await loggedRow(workspaceId, input);
       await repository.insert(row);
-      return presentGeneration((await repository.find(workspaceId, row.id))!);
+      return (await repository.find(workspaceId, row.id))!;
     },
 
-    /**
-     * `POST /v1/data/batch` (the gateway ships its log this way): every record is checked first and all
-     * are stored in one statement, or none. An Action the key cannot see is a 400 naming the record.
-     */
-    async logMany(workspaceId: string, inputs: LogDataInput[]): Promise<{ data: { guid: string }[] }> {
+    // The gateway ships its log this way. An Action the key cannot see is a 400 naming the record.
+    async logMany(workspaceId, inputs) {
       const knownActions = new Set<string>();
       const rows: NewGeneration[] = [];
       for (const [index, input] of inputs.entries()) {
@@ -146,22 +186,15 @@ export function createDataService(
         rows.push(await loggedRow(workspaceId, input, `records.${index}.`));
       }
       await repository.insertMany(rows);
-      return { data: rows.map((row) => ({ guid: row.id })) };
+      return rows.map((row) => row.id);
     },
 
-    async listForAction(workspaceId: string, actionId: string, pagination: Pagination) {
+    async listForAction(workspaceId, actionId, pagination) {
       await owners.requireAction(workspaceId, actionId);
-      const { rows, total } = await repository.listByAction(
-        workspaceId,
-        actionId,
-        pagination.skip,
-        pagination.limit,
-      );
-      return { rows: rows.map(presentGeneration), total };
+      return repository.listByAction(workspaceId, actionId, pagination.skip, pagination.limit);
     },
 
-    /** `PUT /v1/data/{guid}`: the given fields replace the stored ones. */
-    async update(workspaceId: string, id: string, input: UpdateDataInput): Promise<GenerationRecord> {
+    async update(workspaceId, id, input) {
       const stored = await repository.find(workspaceId, id);
       if (!stored) throw new NotFoundError('Data not found');
       if (input.action !== undefined && input.action !== stored.actionId)
@@ -170,42 +203,33 @@ export function createDataService(
         throw new ValidationError('a generation stays in its session', 'session');
       const updated = await repository.update(workspaceId, id, loggedColumns(input, stored.fullPromptSent));
       if (!updated) throw new NotFoundError('Data not found');
-      return presentGeneration(updated);
+      return updated;
     },
 
-    /** Deletes a generation with its feedback; answers the record as it was. */
-    async remove(workspaceId: string, id: string): Promise<GenerationRecord> {
+    async remove(workspaceId, id) {
       const removed = await repository.remove(workspaceId, id);
       if (!removed) throw new NotFoundError('Data not found');
-      return presentGeneration(removed);
+      return removed;
     },
 
-    /** Generations of an App's Actions, newest first. */
-    async listForApp(workspaceId: string, appId: string, pagination: Pagination) {
+    async listForApp(workspaceId, appId, pagination) {
       await owners.requireApp(workspaceId, appId);
-      const { rows, total } = await repository.listByApp(
-        workspaceId,
-        appId,
-        pagination.skip,
-        pagination.limit,
-      );
-      return { rows: rows.map(presentGeneration), total };
+      return repository.listByApp(workspaceId, appId, pagination.skip, pagination.limit);
     },
 
-    async listForSession(workspaceId: string, sessionId: string, pagination: Pagination) {
+    async listForSession(workspaceId, sessionId, pagination) {
       await owners.requireSession(workspaceId, sessionId);
-      const { rows, total } = await repository.listBySession(
-        workspaceId,
-        sessionId,
-        pagination.skip,
-        pagination.limit,
-      );
-      return { rows: rows.map(presentGeneration), total };
+      return repository.listBySession(workspaceId, sessionId, pagination.skip, pagination.limit);
     },
 
-    sessionTurns: repository.sessionTurns,
-    findByCacheKey: repository.findByCacheKey,
+    async sessionHistory(workspaceId, sessionId) {
+      const turns = await repository.sessionTurns(workspaceId, sessionId);
+      return turns.flatMap((turn): PromptMessage[] => [
+        ...turn.turn,
+        { role: 'assistant', content: turn.output },
+      ]);
+    },
+
+    findByCacheKey: (workspaceId, cacheKey) => repository.findByCacheKey(workspaceId, cacheKey),
   };
 }
-
-export type DataService = ReturnType<typeof createDataService>;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { listEnvelope } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { listEnvelope } from '../../http/pagination.js';
 import {
   addDocumentBody,
   contextParams,

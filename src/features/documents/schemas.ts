@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { paginationQuery } from '../../http/pagination.js';
-import { guid } from '../../http/params.js';
+import { guid } from '../../core/guid.js';
+import { paginationQuery } from '../../core/pagination.js';
 
 const maximumContentLength = 5_000_000;
 const content = z.string().max(maximumContentLength);

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
 import type { StatisticsKeeper } from '../../platform/database/statistics.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { TextIndexer } from '../../retrieval/text-indexer.js';
 import type { VectorStore } from '../../retrieval/vector-store.js';
-import type { EmbedderResolver } from '../contexts/embedders.js';
-import type { ContextRow } from '../contexts/repository.js';
+import type { Context, EmbedderResolver } from '../contexts/index.js';
 import { type EmbedDocumentsPayload, embedDocumentsJob, embeddingBatchSize } from './embedding-job.js';
 import type { DocumentRepository, DocumentSummary, NewDocument } from './repository.js';
 import type { AddDocumentInput, UpdateDocumentInput } from './schemas.js';
@@ -34,7 +33,7 @@ const documentsPerJob = 1_000;
 export type DocumentServiceDependencies = {
   repository: DocumentRepository;
   /** The Context of the workspace, or a 404. */
-  requireContext: (workspaceId: string, contextId: string) => Promise<ContextRow>;
+  requireContext: (workspaceId: string, contextId: string) => Promise<Context>;
   embedders: EmbedderResolver;
   vectors: VectorStore;
   jobs: JobQueue;

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
-import type { IdempotentRequests } from '../runs/idempotency.js';
-import { callerOf } from '../runs/routes.js';
-import { idempotencyHeaders } from '../runs/schemas.js';
+import type { IdempotentRequests } from '../runs/index.js';
+import { callerOf, idempotencyHeaders } from '../runs/index.js';
 import { createExperimentBody, experimentRunBody, updateExperimentBody } from './schemas.js';
 import type { ExperimentService } from './service.js';
 

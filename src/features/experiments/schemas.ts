@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { guid } from '../../http/params.js';
-import { runFields } from '../runs/schemas.js';
+import { guid } from '../../core/guid.js';
+import { runFields } from '../runs/index.js';
 
 const split = z
   .number()

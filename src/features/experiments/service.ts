@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
-import type { AppService } from '../apps/service.js';
-import type { RunCaller } from '../runs/engine.js';
-import type { RunService } from '../runs/service.js';
-import type { SessionService } from '../sessions/service.js';
+import type { AppService } from '../apps/index.js';
+import type { RunCaller, RunService } from '../runs/index.js';
+import type { SessionService } from '../sessions/index.js';
 import type { ExperimentRepository, ExperimentRow } from './repository.js';
 import type { CreateExperimentInput, ExperimentRunInput, UpdateExperimentInput } from './schemas.js';
 import { positiveValueOf, proportionWithInterval } from './statistics.js';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { guidParams } from '../../http/params.js';
+import { presentFeedback } from './presenters.js';
 import { dataGuidParams, feedbackBody, legacyFeedbackBody, updateFeedbackBody } from './schemas.js';
 import type { FeedbackService } from './service.js';
 
@@ -19,26 +20,27 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
           request.params.dataGuid,
           request.body,
         );
-        return reply.status(201).send(record);
+        return reply.status(201).send(presentFeedback(record));
       },
     );
 
     // A feedback record by its own GUID (the official SDK's feedback.get / update / delete).
     app.get('/feedback/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return feedback.get(workspaceOf(request).id, request.params.guid);
+      return presentFeedback(await feedback.get(workspaceOf(request).id, request.params.guid));
     });
 
     app.put(
       '/feedback/:guid',
       { schema: { tags, params: guidParams, body: updateFeedbackBody } },
-      async (request) => feedback.update(workspaceOf(request).id, request.params.guid, request.body),
+      async (request) =>
+        presentFeedback(await feedback.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
 
     app.delete('/feedback/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return feedback.remove(workspaceOf(request).id, request.params.guid);
+      return presentFeedback(await feedback.remove(workspaceOf(request).id, request.params.guid));
     });
 
-    // Older clients post to the collection with the data GUID in the body (CONTRACT §12).
+    // Older clients post to the collection with the data GUID in the body (docs/sdk-compatibility.md).
     app.post('/feedback', { schema: { tags, body: legacyFeedbackBody } }, async (request, reply) => {
       const workspace = workspaceOf(request);
       const { data, meta_data, metadata, ...fields } = request.body;
@@ -46,7 +48,7 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
         ...fields,
         metadata: metadata ?? meta_data,
       });
-      return reply.status(201).send(record);
+      return reply.status(201).send(presentFeedback(record));
     });
   };
 }

@@ -1,53 +1,57 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { GenerationRepository } from '../data/repository.js';
 import type { FeedbackRepository, FeedbackRow } from './repository.js';
 import type { FeedbackInput, UpdateFeedbackInput } from './schemas.js';
 
-/** The feedback record of SPEC §2. */
-export function presentFeedback(row: FeedbackRow) {
-  return {
-    guid: row.id,
-    data: row.generationId,
-    type: row.type,
-    value: row.value,
-    source: row.source,
-    created_by_id: row.createdById,
-    metadata: row.metadata,
-    // The official SDK reads metadata under this name (CONTRACT §12).
-    meta_data: row.metadata,
-    deleted: row.deleted,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
+/** Feedback: a type and value attached to one generation. */
+export type Feedback = FeedbackRow;
+
+/** Whether a generation exists in a workspace; the data feature answers it. */
+export type GenerationLookup = (workspaceId: string, generationId: string) => Promise<boolean>;
+
+export interface FeedbackService {
+  /** One record per request; `createdBy` is the API key that wrote it. */
+  create(
+    workspaceId: string,
+    createdBy: string,
+    generationId: string,
+    input: FeedbackInput,
+  ): Promise<Feedback>;
+  get(workspaceId: string, id: string): Promise<Feedback>;
+  update(workspaceId: string, id: string, input: UpdateFeedbackInput): Promise<Feedback>;
+  /** Marks the record deleted: reads of the generation leave it out. */
+  remove(workspaceId: string, id: string): Promise<Feedback>;
+  /** The non-deleted feedback of these generations. */
+  listForGenerations(workspaceId: string, generationIds: string[]): Promise<Feedback[]>;
 }
 
-export function createFeedbackService(repository: FeedbackRepository, generations: GenerationRepository) {
+export function createFeedbackService(
+  repository: FeedbackRepository,
+  generationExists: GenerationLookup,
+): FeedbackService {
   return {
-    /** One record per request; `createdBy` is the API key that wrote it. */
-    async create(workspaceId: string, createdBy: string, dataGuid: string, input: FeedbackInput) {
-      const generation = await generations.find(workspaceId, dataGuid);
-      if (!generation) throw new NotFoundError('Data not found');
+    async create(workspaceId, createdBy, generationId, input) {
+      if (!(await generationExists(workspaceId, generationId))) throw new NotFoundError('Data not found');
       const row = await repository.insert({
         id: randomUUID(),
         workspaceId,
-        generationId: generation.id,
+        generationId,
         type: input.type,
         value: input.value,
         source: input.source ?? 'api',
         createdById: createdBy,
         metadata: input.metadata ?? {},
       });
-      return presentFeedback(row);
+      return row;
     },
 
-    async get(workspaceId: string, id: string) {
+    async get(workspaceId, id) {
       const row = await repository.find(workspaceId, id);
       if (!row) throw new NotFoundError('Feedback not found');
-      return presentFeedback(row);
+      return row;
     },
 
-    async update(workspaceId: string, id: string, input: UpdateFeedbackInput) {
+    async update(workspaceId, id, input) {
       const stored = await repository.find(workspaceId, id);
       if (!stored) throw new NotFoundError('Feedback not found');
       if (input.data !== undefined && input.data !== stored.generationId)
@@ -60,16 +64,16 @@ export function createFeedbackService(repository: FeedbackRepository, generation
         ...(metadata !== undefined && { metadata: metadata ?? {} }),
       });
       if (!row) throw new NotFoundError('Feedback not found');
-      return presentFeedback(row);
+      return row;
     },
 
-    /** Marks the record deleted (SPEC §2 `deleted`): reads of the generation leave it out. */
-    async remove(workspaceId: string, id: string) {
+    async remove(workspaceId, id) {
       const row = await repository.update(workspaceId, id, { deleted: true });
       if (!row) throw new NotFoundError('Feedback not found');
-      return presentFeedback(row);
+      return row;
     },
+
+    listForGenerations: (workspaceId, generationIds) =>
+      repository.listForGenerations(workspaceId, generationIds),
   };
 }
-
-export type FeedbackService = ReturnType<typeof createFeedbackService>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid } from '../../http/params.js';
+import { guid } from '../../core/guid.js';
 
 export const uploadBody = z.strictObject({
   data: z.string().min(1).describe('Base64, or a full data URL (`data:<type>;base64,<data>`).'),

@@ -1,7 +1,7 @@
 import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
 import type { EnvironmentKeySharing, ProviderFallbacks } from '../../config.js';
+import { isGuid } from '../../core/guid.js';
 import { ProviderError, ValidationError } from '../../errors.js';
-import { isGuid } from '../../http/params.js';
 import { isMockModelName } from '../../llm/mock-model.js';
 import {
   isProviderKind,

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { bareList, listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
+import { bareList } from '../../http/bare-list.js';
 import { validateProviderKey } from './key-validation.js';
 import {
   createModelBody,

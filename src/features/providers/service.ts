@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { isGuid } from '../../core/guid.js';
+import type { Pagination } from '../../core/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
-import { isGuid } from '../../http/params.js';
 import {
   isProviderKind,
   type ProviderKind,

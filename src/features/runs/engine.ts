@@ -1,19 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { isGuid } from '../../core/guid.js';
+import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
+import type { MetadataFilter } from '../../core/metadata-filter.js';
 import { ValidationError } from '../../errors.js';
-import type { MetadataFilter } from '../../http/metadata-filter.js';
-import { isGuid } from '../../http/params.js';
 import { messageText, toModelMessages } from '../../llm/messages.js';
-import { wordTokens } from '../../llm/mock-model.js';
 import { callModel, type ModelAnswer } from '../../llm/model-call.js';
 import { generationCost } from '../../llm/prices.js';
 import { splitModelReference } from '../../llm/provider-kinds.js';
+import { wordTokens } from '../../llm/tokens.js';
 import type { ServerTools, ToolRegistry } from '../../llm/tool-registry.js';
-import type { GenerationCost, PromptMessage } from '../../platform/database/schema.js';
-import type { ActionService, ResolvedAction } from '../actions/service.js';
-import type { NewGeneration } from '../data/repository.js';
-import type { DataService } from '../data/service.js';
-import type { ModelResolver, ResolvedModel } from '../providers/model-resolution.js';
-import type { SessionService } from '../sessions/service.js';
+import type { ActionService, ResolvedAction } from '../actions/index.js';
+import type { DataService, RunRecord, RunSource } from '../data/index.js';
+import type { ModelResolver, ResolvedModel } from '../providers/index.js';
+import type { SessionService } from '../sessions/index.js';
 import { type BuiltPrompt, buildPrompt } from './prompt.js';
 import type { ModelOptions, RunInput, RunRequest } from './schemas.js';
 
@@ -29,8 +28,7 @@ export type Retriever = (query: {
 /** Who runs: the workspace and whether it lets requests override the model. */
 export type RunCaller = { workspaceId: string; allowModelOverrides: boolean };
 
-/** How the run was asked for; recorded as the data record's `source`. */
-export type RunSource = 'sync' | 'stream' | 'async' | 'experiment' | 'workflow' | 'skill';
+export type { RunSource };
 
 export type PreparedRun = {
   caller: RunCaller;
@@ -98,11 +96,6 @@ export function createRunEngine(dependencies: {
 }) {
   const { actions, models, sessions, data, tools, retriever } = dependencies;
 
-  async function history(workspaceId: string, sessionId: string): Promise<PromptMessage[]> {
-    const turns = await data.sessionTurns(workspaceId, sessionId);
-    return turns.flatMap((turn) => [...turn.turn, { role: 'assistant', content: turn.output }]);
-  }
-
   /** Everything a run needs, checked before anything is called or stored: bad input fails here with a 400. */
   async function prepare(
     caller: RunCaller,
@@ -135,7 +128,7 @@ export function createRunEngine(dependencies: {
       version,
       input: request.input,
       extraMessages: request.messages as PromptMessage[] | undefined,
-      history: sessionId ? await history(caller.workspaceId, sessionId) : [],
+      history: sessionId ? await data.sessionHistory(caller.workspaceId, sessionId) : [],
       contextChunks,
     });
     const runTools = await tools.toolsFor(caller.workspaceId, version);
@@ -171,32 +164,33 @@ export function createRunEngine(dependencies: {
     };
   }
 
-  function generationRow(
+  function runRecord(
     run: PreparedRun,
     answer: ModelAnswer,
-    extra: Partial<NewGeneration>,
-  ): NewGeneration {
+    measured: Pick<RunRecord, 'cost' | 'latencyMs' | 'cached'>,
+  ): RunRecord {
     return {
-      id: run.generationId,
+      generationId: run.generationId,
       workspaceId: run.caller.workspaceId,
-      actionId: run.resolved.action.id,
+      action: {
+        id: run.resolved.action.id,
+        environment: run.resolved.environment,
+        version: run.resolved.version.version,
+      },
       sessionId: run.sessionId,
       experimentId: run.experimentId,
-      input: run.request.input,
+      request: {
+        input: run.request.input,
+        extUserId: run.request.extUserId ?? null,
+        metadata: run.request.metadata ?? {},
+      },
+      prompt: run.prompt,
+      model: { name: run.model.modelName, provider: run.model.kind },
       output: answer.msg,
-      fullPromptSent: run.prompt.messages,
-      turnMessages: run.prompt.turn,
-      model: run.model.modelName,
-      modelProvider: run.model.kind,
-      numInputTokens: answer.usage.inputTokens,
-      numOutputTokens: answer.usage.outputTokens,
-      environment: run.resolved.environment,
-      version: run.resolved.version.version,
-      extUserId: run.request.extUserId ?? null,
-      metadata: run.request.metadata ?? {},
+      usage: answer.usage,
       source: run.source,
       cacheKey: run.cacheKey,
-      ...extra,
+      ...measured,
     };
   }
 
@@ -216,7 +210,7 @@ export function createRunEngine(dependencies: {
       toolCalls: [],
       usage: { inputTokens: hit.numInputTokens ?? 0, outputTokens: hit.numOutputTokens ?? 0 },
     };
-    await data.store(generationRow(run, answer, { cached: true, cost, latencyMs: 0 }));
+    await data.recordRun(runRecord(run, answer, { cached: true, cost, latencyMs: 0 }));
     return {
       generationId: run.generationId,
       msg: hit.output,
@@ -251,7 +245,7 @@ export function createRunEngine(dependencies: {
     });
     const latencyMs = Math.round(performance.now() - started);
     const cost = generationCost(run.model.kind, run.model.modelName, answer.usage);
-    await data.store(generationRow(run, answer, { cost: cost ?? null, latencyMs }));
+    await data.recordRun(runRecord(run, answer, { cached: false, cost: cost ?? null, latencyMs }));
     return {
       generationId: run.generationId,
       msg: answer.msg,

@@ -1,3 +1,4 @@
+import type { PromptMessage } from '../../core/json-columns.js';
 import { ValidationError } from '../../errors.js';
 import {
   createRenderBudget,
@@ -7,8 +8,7 @@ import {
   renderTemplate,
   templateVariables,
 } from '../../llm/templates.js';
-import type { PromptMessage } from '../../platform/database/schema.js';
-import type { ActionVersionRow } from '../actions/repository.js';
+import type { ActionVersion } from '../actions/index.js';
 import type { RunInput } from './schemas.js';
 
 /** The variable retrieved Context chunks fill; when a template does not use it they go in a system message. */
@@ -22,7 +22,7 @@ export type BuiltPrompt = {
 };
 
 type PromptParts = {
-  version: Pick<ActionVersionRow, 'prompt' | 'messages' | 'systemMessage'>;
+  version: Pick<ActionVersion, 'prompt' | 'messages' | 'systemMessage'>;
   input: RunInput;
   extraMessages?: PromptMessage[];
   history?: PromptMessage[];

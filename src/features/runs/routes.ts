@@ -1,17 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { NotSupportedError } from '../../errors.js';
 import { bearerToken, workspaceOf } from '../../http/authentication.js';
-import { guidOrSlugParams } from '../actions/schemas.js';
-import type { AuthenticatedWorkspace } from '../workspaces/service.js';
+import { guidOrSlugParams } from '../actions/index.js';
+import type { AuthenticatedWorkspace } from '../workspaces/index.js';
+import { callerOf } from './caller.js';
 import type { RunCaller, RunEngine } from './engine.js';
 import { gatewayPayload } from './gateway-payload.js';
 import type { IdempotentRequests } from './idempotency.js';
 import { gatewayPayloadBody, idempotencyHeaders, legacyRunBody, resultParams, runBody } from './schemas.js';
 import type { RunService } from './service.js';
-
-export function callerOf(workspace: AuthenticatedWorkspace): RunCaller {
-  return { workspaceId: workspace.id, allowModelOverrides: workspace.settings.allowModelOverrides !== false };
-}
 
 export function runRoutes(
   runs: RunService,

@@ -5,7 +5,7 @@ import { AppError, isFinal, NotFoundError, publicMessage, UnauthorizedError } fr
 import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { Signer } from '../../platform/signing.js';
 import type { NumberedEvent, StreamBus, StreamEvent } from '../../platform/streams/stream-bus.js';
-import type { DataService } from '../data/service.js';
+import type { DataService } from '../data/index.js';
 import type { AsyncRunRepository } from './async-run-repository.js';
 import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js';
 import { presentRunResult } from './run-result.js';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
-import type { DataService } from '../data/service.js';
+import { type DataService, presentGeneration } from '../data/index.js';
 import { createSessionBody, sessionListQuery, updateSessionBody } from './schemas.js';
 import type { SessionService } from './service.js';
 
@@ -48,7 +48,7 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
           request.params.guid,
           request.query,
         );
-        return listEnvelope(rows, total, request.query);
+        return listEnvelope(rows.map(presentGeneration), total, request.query);
       },
     );
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { paginationQuery } from '../../http/pagination.js';
-import { guid } from '../../http/params.js';
+import { guid } from '../../core/guid.js';
+import { paginationQuery } from '../../core/pagination.js';
 
 const name = z.string().trim().min(1).max(500);
 const extUserId = z.string().min(1).max(256).describe('an opaque application identifier; never a secret');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
 import type { SessionRepository, SessionRow } from './repository.js';
 import type { CreateSessionInput, UpdateSessionInput } from './schemas.js';
 

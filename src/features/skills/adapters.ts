@@ -1,13 +1,12 @@
-import type { ContextRow } from '../contexts/repository.js';
-import type { ContextSearch } from '../contexts/search.js';
-import type { RunEngine } from '../runs/engine.js';
+import type { Context, ContextSearch } from '../contexts/index.js';
+import type { RunEngine } from '../runs/index.js';
 import { SkillFailedError } from './skill-type.js';
 import type { ActionRunner } from './types/action.js';
 import type { ContextSearcher } from './types/context-search.js';
 
 /** A `context_search` Skill's search: its one Context, which may have been deleted since. */
 export function createContextSearcher(
-  contexts: { findMany(workspaceId: string, ids: string[]): Promise<ContextRow[]> },
+  contexts: { findMany(workspaceId: string, ids: string[]): Promise<Context[]> },
   search: Pick<ContextSearch, 'searchContexts'>,
 ): ContextSearcher {
   return async (workspaceId, contextId, query) => {

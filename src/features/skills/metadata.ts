@@ -1,6 +1,6 @@
+import { isGuid } from '../../core/guid.js';
+import type { SkillMetadataEntry } from '../../core/json-columns.js';
 import { ValidationError } from '../../errors.js';
-import { isGuid } from '../../http/params.js';
-import type { SkillMetadataEntry } from '../../platform/database/schema.js';
 import type { MetadataDefinition, SkillType } from './skill-type.js';
 
 /** A metadata entry as a create request gives it (SPEC §2 Skill: `name`, `required`, `value`, `type`). */

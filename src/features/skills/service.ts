@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { type ReferenceChecks, resolveSettings, settingsOf, storedForm } from './metadata.js';
 import type { SkillRepository, SkillRow } from './repository.js';

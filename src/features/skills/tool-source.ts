@@ -1,5 +1,5 @@
+import type { ToolDefinition } from '../../core/json-columns.js';
 import type { ToolImplementation, ToolSource } from '../../llm/tool-registry.js';
-import type { ToolDefinition } from '../../platform/database/schema.js';
 import type { SkillService } from './service.js';
 
 /** OpenAI's rule for function names (the strictest of the providers): letters, digits, _ and -, 64 at most. */

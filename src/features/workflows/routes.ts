@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guidParams } from '../../core/guid.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
 import type { WorkflowRunner } from './runner.js';
 import {
   blockResultParams,

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { AppError, isFinal, NotFoundError, publicMessage, ValidationError } from '../../errors.js';
 import { createRenderBudget, MissingVariableError, renderTemplate } from '../../llm/templates.js';
 import { defineJob, type JobContext, type JobQueue } from '../../platform/jobs/job-queue.js';
-import type { DataService } from '../data/service.js';
-import type { RunEngine } from '../runs/engine.js';
-import { presentRunResult } from '../runs/run-result.js';
-import type { RunInput } from '../runs/schemas.js';
+import type { DataService } from '../data/index.js';
+import type { RunEngine, RunInput } from '../runs/index.js';
+import { presentRunResult } from '../runs/index.js';
 import type {
   RunFailure,
   WorkflowRunBlockRow,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid } from '../../http/params.js';
+import { guid } from '../../core/guid.js';
 
 const workflowName = z.string().trim().min(1).max(200);
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { WorkflowBlockType } from '../../core/json-columns.js';
+import type { Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
-import type { WorkflowBlockType } from '../../platform/database/schema.js';
-import type { AppService } from '../apps/service.js';
+import type { AppService } from '../apps/index.js';
 import { checkBlocks } from './blocks.js';
 import type { WorkflowRepository, WorkflowRow } from './repository.js';
 import type { BlockDefinition } from './schemas.js';

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { guidParams } from '../../core/guid.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { bareList, listEnvelope, paginationQuery } from '../../http/pagination.js';
-import { guidParams } from '../../http/params.js';
-import type { AppService } from '../apps/service.js';
-import type { ContextService } from '../contexts/service.js';
-import type { ProviderService } from '../providers/service.js';
+import { bareList } from '../../http/bare-list.js';
+import { type AppService, presentApp } from '../apps/index.js';
+import type { ContextService } from '../contexts/index.js';
+import type { ProviderService } from '../providers/index.js';
 import { presentWorkspace, type WorkspaceService } from './service.js';
 
 const renameWorkspaceBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
@@ -66,7 +67,7 @@ export function workspaceRoutes(
       { schema: { tags, params: guidParams, querystring: paginationQuery } },
       async (request, reply) => {
         const { rows, total } = await apps.list(await own(request), request.query);
-        return bareList(reply, rows, total);
+        return bareList(reply, rows.map(presentApp), total);
       },
     );
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { isGuid } from '../../core/guid.js';
+import type { WorkspaceSettings } from '../../core/json-columns.js';
+import type { Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
-import type { Pagination } from '../../http/pagination.js';
-import { isGuid } from '../../http/params.js';
-import type { WorkspaceSettings } from '../../platform/database/schema.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { WorkspaceRepository, WorkspaceRow } from './repository.js';
 

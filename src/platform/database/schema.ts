@@ -14,6 +14,23 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type {
+  EmbeddingStatus,
+  GenerationCost,
+  IndexingMetadata,
+  IndexingStatus,
+  LoaderConfigItem,
+  ModelConfig,
+  PromptMessage,
+  SkillMetadataEntry,
+  SplitterConfig,
+  TemplateMessage,
+  ToolDefinition,
+  WorkflowBlockType,
+  WorkflowRunBlockStatus,
+  WorkflowRunStatus,
+  WorkspaceSettings,
+} from '../../core/json-columns.js';
 
 // Every tenant-owned table carries workspace_id; repositories filter on it in every query.
 
@@ -36,13 +53,6 @@ const tenantKey = () => ({
     .notNull()
     .references(() => workspaces.id, { onDelete: 'cascade' }),
 });
-
-export type WorkspaceSettings = {
-  /** Whether run requests may override provider and model (`modelOptions`). Default true. */
-  allowModelOverrides?: boolean;
-  /** Requests a minute each API key of the workspace may make; absent: the instance's default; 0: no limit. */
-  requestsPerMinute?: number | null;
-};
 
 export const apiKeys = pgTable(
   'api_keys',
@@ -95,22 +105,6 @@ export const actions = pgTable(
     index('actions_workspace_index').on(table.workspaceId, table.createdAt),
   ],
 );
-
-export type TemplateMessage = { role: 'system' | 'user' | 'assistant'; content: string };
-export type ToolDefinition = { name: string; description?: string; parameters?: Record<string, unknown> };
-export type ModelConfig = {
-  temperature?: number;
-  top_p?: number;
-  max_response_length?: number;
-  presence_penalty?: number;
-  frequency_penalty?: number;
-  stop?: string[];
-  seed?: number;
-  response_format?: 'text' | 'json_object' | 'json_schema';
-  json_schema?: Record<string, unknown>;
-  num_retries?: number;
-  timeout?: number;
-};
 
 export const actionVersions = pgTable(
   'action_versions',
@@ -227,18 +221,6 @@ export const jobs = pgTable(
     uniqueIndex('jobs_key_unique').on(table.key),
   ],
 );
-
-export type MessagePart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string; detail?: string } }
-  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } }
-  | { type: 'file'; file: { file_data?: string; file_id?: string; filename?: string } }
-  | { type: 'refusal'; refusal: string };
-
-/** A message as SPEC §2 writes it (requests, `full_prompt_sent`, stored history). */
-export type PromptMessage = { role: string; content: string | MessagePart[] };
-
-export type GenerationCost = { input: number; output: number; generation: number };
 
 export const sessions = pgTable(
   'sessions',
@@ -364,10 +346,6 @@ export const asyncRuns = pgTable('async_runs', {
   updatedAt: updatedAt(),
 });
 
-export type SplitterName = 'sentence' | 'token' | 'recursive' | 'character' | 'markdown';
-/** How a Context cuts text into Documents; sizes count tokens for `token`, characters otherwise. */
-export type SplitterConfig = { chunkSize: number; chunkOverlap: number; splitter: SplitterName };
-
 /** A document library indexed for retrieval (SPEC §2 Context). */
 export const contexts = pgTable(
   'contexts',
@@ -389,10 +367,6 @@ export const contexts = pgTable(
   },
   (table) => [index('contexts_workspace_index').on(table.workspaceId, table.createdAt)],
 );
-
-export type IndexingStatus = 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED';
-export type IndexingMetadata = { documents: number; chunks: number; error?: string };
-export type LoaderConfigItem = { name: string; value: unknown; required?: boolean };
 
 /** A repeatable file loader that fills a Context (SPEC §2 Context Source). */
 export const contextSources = pgTable(
@@ -416,8 +390,6 @@ export const contextSources = pgTable(
   },
   (table) => [index('context_sources_context_index').on(table.contextId, table.createdAt)],
 );
-
-export type EmbeddingStatus = 'pending' | 'embedded' | 'failed';
 
 /** One retrievable chunk (SPEC §2 Document). The embedding is filled by the embedding job. */
 export const documents = pgTable(
@@ -490,9 +462,6 @@ export const files = pgTable('files', {
   createdAt: createdAt(),
 });
 
-/** One entry of a Skill's configuration (SPEC §2 Skill): every definition of its type, defaults filled. */
-export type SkillMetadataEntry = { name: string; required: boolean; value: unknown; type: string };
-
 /** A reusable capability a model may call as a tool, or that runs on its own (SPEC §4.4). */
 export const skills = pgTable(
   'skills',
@@ -529,8 +498,6 @@ export const workflows = pgTable(
   (table) => [index('workflows_app_index').on(table.workspaceId, table.appId, table.createdAt)],
 );
 
-export type WorkflowBlockType = 'action' | 'output';
-
 /** The stored blocks of a Workflow, in order; `PUT .../blocks` replaces them all. */
 export const workflowBlocks = pgTable(
   'workflow_blocks',
@@ -552,8 +519,6 @@ export const workflowBlocks = pgTable(
   ],
 );
 
-export type WorkflowRunStatus = 'running' | 'succeeded' | 'failed';
-
 /** One trigger (or playground run) of a Workflow; its blocks are copied so later edits change nothing. */
 export const workflowRuns = pgTable(
   'workflow_runs',
@@ -572,8 +537,6 @@ export const workflowRuns = pgTable(
   },
   (table) => [index('workflow_runs_workflow_index').on(table.workflowId, table.createdAt)],
 );
-
-export type WorkflowRunBlockStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
 
 /** A block as one run executes it: the copied definition, its generation and its outcome. */
 export const workflowRunBlocks = pgTable(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { largestStoredInteger } from './params.js';
+import { largestStoredInteger } from './guid.js';
 
 export const maximumLimit = 1000;
 
@@ -26,18 +26,5 @@ export function listEnvelope<Item>(
   return { data, total_count: totalCount, has_next_page: pagination.skip + data.length < totalCount };
 }
 
-/** The header that carries a bare-array list's total (the official SDK reads some lists as arrays). */
-export const totalCountHeader = 'x-total-count';
-
-/**
- * A list answered as a bare JSON array, as the official SDK reads it (CONTRACT §5, §12); the total
- * that the envelope would carry goes in the `X-Total-Count` header.
- */
-export function bareList<Item>(
-  reply: { header(name: string, value: string): unknown },
-  rows: Item[],
-  total: number,
-): Item[] {
-  reply.header(totalCountHeader, String(total));
-  return rows;
-}
+/** One page of a list and the total across all pages. */
+export type Page<Item> = { rows: Item[]; total: number };

@@ -1,0 +1,60 @@
+/**
+ * The layering rules of docs/architecture.md, checked by `npm run lint`.
+ * A feature talks to another feature only through that feature's index.ts; routes are registered by
+ * app.ts alone; the llm and retrieval layers know nothing of HTTP, features or the table schema.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'feature-through-index',
+      comment: "A feature reaches another feature only through that feature's index.ts.",
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/' },
+      to: {
+        path: '^src/features/([^/]+)/',
+        pathNot: ['^src/features/$1/', '^src/features/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'features-through-index',
+      comment: "Code outside the features (wiring, HTTP, gateway) reaches a feature through its index.ts.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/features/', '^src/app\\.ts$'] },
+      to: { path: '^src/features/[^/]+/', pathNot: '^src/features/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'routes-only-from-app',
+      comment: 'Only src/app.ts registers routes; nothing else imports a routes file.',
+      severity: 'error',
+      from: { pathNot: ['^src/app\\.ts$', '^test/'] },
+      to: { path: '(^|/)[^/]*routes\\.ts$' },
+    },
+    {
+      name: 'engines-below-http-and-features',
+      comment: 'llm/ and retrieval/ are used by features; they do not use HTTP, features or the schema.',
+      severity: 'error',
+      from: { path: '^src/(llm|retrieval)/' },
+      to: { path: ['^src/http/', '^src/features/', '^src/platform/database/schema\\.ts$'] },
+    },
+    {
+      name: 'core-stands-alone',
+      comment: 'core/ holds what every layer shares, so it imports no other part of src/.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'A cycle means two modules are one; merge them or move what they share down a layer.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

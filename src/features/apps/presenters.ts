@@ -1,0 +1,12 @@
+import type { App } from './service.js';
+
+export function presentApp(app: App) {
+  return {
+    guid: app.id,
+    name: app.name,
+    description: app.description,
+    app_type: app.appType,
+    created_at: app.createdAt.toISOString(),
+    updated_at: app.updatedAt.toISOString(),
+  };
+}

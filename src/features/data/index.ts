@@ -1,0 +1,9 @@
+export { presentGeneration } from './presenters.js';
+export { createGenerationRepository } from './repository.js';
+export {
+  createDataService,
+  type DataService,
+  type Generation,
+  type RunRecord,
+  type RunSource,
+} from './service.js';

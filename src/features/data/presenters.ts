@@ -1,0 +1,37 @@
+import { type Feedback, presentFeedback } from '../feedback/index.js';
+import type { Generation } from './service.js';
+
+/** A data record as the API answers it. */
+export function presentGeneration(row: Generation) {
+  return {
+    guid: row.id,
+    action: row.actionId,
+    // The official SDK reads these names (docs/sdk-compatibility.md).
+    action_guid: row.actionId,
+    session: row.sessionId,
+    input: row.input,
+    output: row.output,
+    full_prompt_sent: row.fullPromptSent,
+    model: row.model,
+    model_provider: row.modelProvider,
+    num_input_tokens: row.numInputTokens,
+    num_output_tokens: row.numOutputTokens,
+    latency_ms: row.latencyMs,
+    cost: row.cost,
+    environment: row.environment,
+    version: row.version,
+    ext_user_id: row.extUserId,
+    metadata: row.metadata,
+    meta_data: row.metadata,
+    source: row.source,
+    cached: row.cached,
+    experiment: row.experimentId,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** A data record with its feedback (`GET /v1/data/{guid}`). */
+export function presentGenerationWithFeedback(found: { generation: Generation; feedback: Feedback[] }) {
+  return { ...presentGeneration(found.generation), feedback: found.feedback.map(presentFeedback) };
+}

@@ -1,0 +1,2 @@
+export { createExperimentRepository } from './repository.js';
+export { createExperimentService, type ExperimentService } from './service.js';

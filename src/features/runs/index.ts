@@ -1,0 +1,8 @@
+export { createAsyncRunRepository } from './async-run-repository.js';
+export { callerOf } from './caller.js';
+export { createRunEngine, type Retriever, type RunCaller, type RunEngine } from './engine.js';
+export { createIdempotentRequests, type IdempotentRequests } from './idempotency.js';
+export { createIdempotentRequestRepository } from './idempotent-request-repository.js';
+export { presentRunResult } from './run-result.js';
+export { idempotencyHeaders, type RunInput, runFields } from './schemas.js';
+export { createRunService, type RunService } from './service.js';

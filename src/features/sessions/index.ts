@@ -1,0 +1,2 @@
+export { createSessionRepository } from './repository.js';
+export { createSessionService, type SessionService } from './service.js';
