@@ -91,7 +91,7 @@ CREATE INDEX "document_terms_impact" ON "document_terms" USING btree ("context_i
 CREATE INDEX "document_terms_document" ON "document_terms" USING btree ("document_id","term") INCLUDE ("frequency","document_length");--> statement-breakpoint
 -- Embeddings are incompressible floats: skip the compression attempt and store them out of line directly.
 ALTER TABLE "documents" ALTER COLUMN "embedding" SET STORAGE EXTERNAL;--> statement-breakpoint
--- Exact similarity of two unit vectors, for PostgreSQL without pgvector (DESIGN.md §2 fallback).
+-- Exact similarity of two unit vectors, for PostgreSQL without pgvector (the fallback of docs/architecture.md#platform-parts).
 CREATE FUNCTION "lectern_dot_product"(left_vector real[], right_vector real[]) RETURNS double precision
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   AS $$ SELECT sum(l * r) FROM unnest(left_vector, right_vector) AS pair(l, r) $$;

@@ -55,7 +55,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   const app = Fastify({
     loggerInstance: platform.logger as FastifyBaseLogger,
     bodyLimit: platform.config.bodyLimitBytes,
-    // Older clients add a trailing slash (CONTRACT §3).
+    // Older clients add a trailing slash (docs/api.md#errors).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maximumParameterLength },
     // One access-log line per request, written when it completes (see the onResponse hook below).
     logController: new LogController({ disableRequestLogging: true }),

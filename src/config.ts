@@ -221,7 +221,7 @@ const gatewayEnvironmentSchema = z.object({
   LOG_LEVEL: environmentSchema.shape.LOG_LEVEL,
 });
 
-/** `lectern gateway` (CONTRACT §9): where it listens, what it forwards to, where it logs. */
+/** `lectern gateway` (docs/api.md#how-the-parts-behave): where it listens, what it forwards to, where it logs. */
 export type GatewayConfig = {
   port: number;
   host: string;

@@ -1,4 +1,4 @@
-// One error hierarchy for services; src/http/error-handler.ts maps it to the CONTRACT §3 body.
+// One error hierarchy for services; src/http/error-handler.ts maps it to the docs/api.md#errors body.
 
 export class AppError extends Error {
   constructor(

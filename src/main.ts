@@ -84,7 +84,7 @@ async function serve(role: Role): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-/** `lectern gateway`: the chat-completions proxy that logs to the service (CONTRACT §9). */
+/** `lectern gateway`: the chat-completions proxy that logs to the service (docs/api.md#how-the-parts-behave). */
 async function gateway(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger(config);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/platform/database/connection.js';
+import { ensureBuilt } from './helpers/built-package.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,8 +11,12 @@ declare module 'vitest' {
   }
 }
 
-/** One migrated PGlite, dumped once per run; every test file starts its own database from it. */
+/**
+ * Builds `dist/` when a source changed (process tests run it), and migrates one PGlite, dumped once per
+ * run; every test file starts its own database from it.
+ */
 export default async function setup(project: TestProject) {
+  ensureBuilt();
   const directory = mkdtempSync(path.join(tmpdir(), 'lectern-test-'));
   const handle = await openDatabase({ dataDirectory: 'memory' }, () => undefined);
   const snapshot = await handle.dump!();

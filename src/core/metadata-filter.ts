@@ -5,7 +5,7 @@ const filterScalar = z.union([z.string(), z.number(), z.boolean()], { error: val
 const filterKey = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
- * The shared metadata-filter rule of SPEC §2: keys of 1–64 letters, digits, `_`, `.`, `-`; values
+ * The shared metadata-filter rule (docs/api.md#metadata-filters): keys of 1–64 letters, digits, `_`, `.`, `-`; values
  * scalar or a non-empty array of at most 100 scalars; no nested objects, no nulls.
  */
 export const metadataFilter = z

@@ -45,7 +45,7 @@ const chatPaths = new Set(['/chat/completions', '/v1/chat/completions']);
 const modelPaths = new Set(['/models', '/v1/models']);
 
 /**
- * `lectern gateway` (CONTRACT §9): a chat-completions proxy in its own process. Plain node:http and
+ * `lectern gateway` (docs/api.md#how-the-parts-behave): a chat-completions proxy in its own process. Plain node:http and
  * an undici pool keep its own share of each request small; everything about logging happens after
  * the response has ended.
  */

@@ -17,7 +17,7 @@ export type CompletedExchange = {
   upstreamHost: string;
 };
 
-/** What `POST /v1/data` (CONTRACT §6) stores for a gateway interaction. */
+/** What `POST /v1/data` (docs/api.md#data-records) stores for a gateway interaction. */
 export type DataRecord = {
   action: string;
   input: unknown;

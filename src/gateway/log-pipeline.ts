@@ -90,7 +90,7 @@ export function createLogPipeline(options: {
       send({ type: 'exchange', exchange });
     },
 
-    /** An exchange without the x-svc headers: proxied, never logged (CONTRACT §9), counted. */
+    /** An exchange without the x-svc headers: proxied, never logged (docs/api.md#how-the-parts-behave), counted. */
     unattributed(): void {
       dropped('no_credentials', { why: 'x-svc-api-key and x-svc-action-guid are required for logging' });
     },

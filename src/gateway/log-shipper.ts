@@ -38,7 +38,7 @@ export function keyFingerprint(key: string): string {
 const verdictKey = (key: string, action: string) => `${keyFingerprint(key)}:${action}`;
 
 /**
- * Ships interactions to the service off the hot path (CONTRACT §9): queued when the response has
+ * Ships interactions to the service off the hot path (docs/api.md#how-the-parts-behave): queued when the response has
  * ended, converted to data records, checked (is the key valid, can it see the Action? cached), and
  * sent in batches per key. While the service is down, batches wait with exponential backoff and are
  * dropped after `maximumAttempts`; the queue is bounded, so memory never grows without bound.

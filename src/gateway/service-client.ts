@@ -64,7 +64,7 @@ export function createServiceClient(serviceUrl: string) {
     (answer.body as { message?: string } | undefined)?.message ?? `the service answered ${answer.status}`;
 
   return {
-    /** Whether the key is valid and its workspace has the Action (CONTRACT §9). */
+    /** Whether the key is valid and its workspace has the Action (docs/api.md#how-the-parts-behave). */
     async canLog(key: string, actionGuid: string): Promise<boolean> {
       const answer = await call('GET', `/v1/actions/${encodeURIComponent(actionGuid)}`, key);
       if (answer.status === 200) return true;
@@ -79,7 +79,7 @@ export function createServiceClient(serviceUrl: string) {
       if (answer.status !== 201) throw new ServiceRejectedError(answer.status, messageOf(answer));
     },
 
-    /** SPEC §4.8 gateway payload: an Action's rendered request, resolved for a managed prompt. */
+    /** docs/api.md#runs gateway payload: an Action's rendered request, resolved for a managed prompt. */
     async gatewayPayload(
       key: string,
       action: string,

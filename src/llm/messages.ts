@@ -75,7 +75,7 @@ export function messageText(content: PromptMessage['content']): string {
     .join('');
 }
 
-/** SPEC §2 messages → AI SDK messages; `developer` is a system message to every provider. */
+/** docs/api.md messages → AI SDK messages; `developer` is a system message to every provider. */
 export function toModelMessages(messages: PromptMessage[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {
     switch (message.role) {

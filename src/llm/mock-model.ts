@@ -11,7 +11,7 @@ import {
 import { lazyWordTokens, wordTokens } from './tokens.js';
 
 /**
- * The deterministic `mock` provider of CONTRACT §4: no key, no network. It goes through the same
+ * The deterministic `mock` provider of docs/api.md#the-mock-provider: no key, no network. It goes through the same
  * AI SDK calls as a real provider, so everything built on it exercises the real code path.
  */
 export const mockModelNames = ['echo', 'slow', 'error', 'tool', 'json'] as const;

@@ -165,7 +165,7 @@ async function attempt(
   }
   // Errors arrive as `error` parts below; the default handler would also print them to stderr.
   const result = streamText({ ...settings(call, signal), onError: () => undefined });
-  // streamText reports failures as stream parts instead of throwing (DESIGN.md §2).
+  // streamText reports failures as stream parts instead of throwing (docs/architecture.md).
   for await (const part of result.fullStream) {
     const token = part.type === 'text-delta' ? storableText(part.text) : '';
     if (token !== '') {

@@ -4,7 +4,7 @@ import type { ProviderKind } from './provider-kinds.js';
 
 export type TokenUsage = { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
 
-/** CONTRACT §4: the mock costs 1 USD per million input tokens and 2 USD per million output tokens. */
+/** docs/api.md#the-mock-provider: the mock costs 1 USD per million input tokens and 2 USD per million output tokens. */
 const mockPricePerMillion = { input: 1, output: 2 };
 
 function rounded(value: number): number {

@@ -1,4 +1,4 @@
-/** Provider kinds of CONTRACT §4. */
+/** Provider kinds of docs/api.md#models-and-providers. */
 export const providerKinds = [
   'openai',
   'anthropic',

@@ -8,7 +8,7 @@ const keptErrorHeaders = ['retry-after', 'retry-after-ms', 'x-request-id'];
 
 /**
  * A standard `fetch` for the model providers a workspace configures (their base URLs are tenant
- * input, DESIGN.md §2): every connection goes through the outbound guard, redirects are followed only
+ * input, docs/security.md): every connection goes through the outbound guard, redirects are followed only
  * within the same origin and checked again, and an error answered from a private address (one the
  * operator allowed with `LECTERN_OUTBOUND_ALLOW`) reaches the caller as its status alone — the body of
  * an internal service is not shown to a tenant.

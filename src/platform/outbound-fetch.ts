@@ -34,7 +34,7 @@ function withoutCredentials(headers: Record<string, string>): Record<string, str
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Fetches a user-given URL (a Context Source, an HTTP skill; DESIGN.md §2): http(s) only, every resolved
+ * Fetches a user-given URL (a Context Source, an HTTP skill; docs/security.md): http(s) only, every resolved
  * address checked at connect time (so DNS rebinding cannot slip through), every redirect checked
  * again, the body capped in size and the whole fetch in time.
  */

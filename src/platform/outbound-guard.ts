@@ -72,7 +72,7 @@ export type OutboundGuard = {
   isPrivateHost(hostname: string): boolean;
 };
 
-/** The one outbound guard every user-given destination goes through (DESIGN.md §2). */
+/** The one outbound guard every user-given destination goes through (docs/security.md). */
 export function createOutboundGuard(options: OutboundGuardOptions): OutboundGuard {
   const allowed = parseAllowed(options.allow);
   /** Host names last resolved to a private (allowed) address. */

@@ -27,7 +27,7 @@ export function queuePrefix(config: Config): string {
   return `lectern:${url.hostname}:${url.port || '5432'}${url.pathname}`.replace(/[^A-Za-z0-9:_./-]/g, '_');
 }
 
-/** The infrastructure every feature builds on, chosen once at start-up (DESIGN.md §1). */
+/** The infrastructure every feature builds on, chosen once at start-up (docs/architecture.md#platform-parts). */
 export type Platform = {
   config: Config;
   logger: Logger;
@@ -73,7 +73,7 @@ export async function createPlatform(
   const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
   const secret = loadOrCreateSecret(config.secret, config.dataDirectory);
-  // Scale-out parts by configuration alone (DESIGN.md §1): with Redis jobs are BullMQ's and a stream
+  // Scale-out parts by configuration alone (docs/architecture.md#platform-parts): with Redis jobs are BullMQ's and a stream
   // URL may be read on any node; with a bucket or PostgreSQL every node reads the same file bytes.
   // BullMQ and the AWS SDK are loaded only when configured: each adds ~150 ms to start-up.
   const jobLogger = logger.child({ component: 'jobs' });

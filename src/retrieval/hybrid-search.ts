@@ -13,7 +13,7 @@ export const postingsPerTerm = 500;
 
 export type DocumentFilter = { metadata?: MetadataFilter; legacyFilter?: string | null };
 
-/** SQL over the `documents` row aliased `d`: SPEC §2's rule (scalar = equality, array = any of). */
+/** SQL over the `documents` row aliased `d`: the rule of docs/api.md#metadata-filters (scalar = equality, array = any of). */
 export function documentFilterSql(filter: DocumentFilter): SQL {
   const conditions: SQL[] = [];
   for (const [key, value] of Object.entries(filter.metadata ?? {})) {

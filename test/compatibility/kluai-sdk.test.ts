@@ -59,7 +59,7 @@ describe('the official @kluai/core SDK against Lectern', () => {
     for await (const token of streamed.streamingData) tokens.push(String(token));
     expect(tokens.join('')).toBe('tokens arrive one at a time');
     // mock/slow's words come 50 ms apart, so they arrive as several events; words that become ready
-    // together (a busy machine) leave merged in one event (CONTRACT §7), so the count is not fixed.
+    // together (a busy machine) leave merged in one event (docs/streaming.md), so the count is not fixed.
     expect(tokens.length).toBeGreaterThan(1);
 
     const queued = await sdk.klu.actions.asyncPrompt(action.guid, { name: 'later' });

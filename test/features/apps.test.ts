@@ -50,7 +50,7 @@ describe('apps', () => {
     await createAction(context.client, { app: other, name: 'three' });
     const listed = await context.client.get(`/v1/apps/${app}/actions`);
     expect(listed.status).toBe(200);
-    // A bare array, as the official SDK reads it (CONTRACT §5); the total in X-Total-Count.
+    // A bare array, as the official SDK reads it (docs/api.md#actions); the total in X-Total-Count.
     expect(listed.headers['x-total-count']).toBe('2');
     expect(listed.body.map((action: { name: string }) => action.name).sort()).toEqual(['one', 'two']);
     const page = await context.client.get(`/v1/apps/${app}/actions?skip=1&limit=1`);

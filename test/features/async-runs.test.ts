@@ -10,7 +10,7 @@ function resultPath(resultUrl: string): string {
   return resultUrl.replace('http://lectern.test', '');
 }
 
-describe('async runs (SPEC §3)', () => {
+describe('async runs', () => {
   it('answers Running with a result URL that polls PENDING, then SUCCESS with the text', async () => {
     const action = await createAction(context.client, { model: 'mock/slow', prompt: '{{text}}' });
     const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, {

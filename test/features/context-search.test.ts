@@ -52,7 +52,7 @@ beforeAll(async () => {
   );
 });
 
-describe('Context search (SPEC §4.6)', () => {
+describe('Context search', () => {
   it('ranks by a fused score in [0, 1], best first, with the default number of results', async () => {
     const answer = await search({ prompt: 'Which organelle produces ATP energy in the cell?' });
     expect(answer.status).toBe(200);
@@ -189,7 +189,7 @@ describe('Context search (SPEC §4.6)', () => {
   });
 });
 
-describe('Prompt over documents (SPEC §4.6)', () => {
+describe('Prompt over documents', () => {
   it('retrieves similarityTopK nodes and answers with the default model in every response mode', async () => {
     const path = `/v1/contexts/${library}/prompt`;
     const compact = await context.client.post(path, { prompt: 'What produces ATP?', similarityTopK: 2 });
@@ -230,7 +230,7 @@ describe('Prompt over documents (SPEC §4.6)', () => {
   });
 });
 
-describe('Retrieval in Action runs (DESIGN.md §4)', () => {
+describe('Retrieval in Action runs', () => {
   it('puts chunks of attached Contexts into a system message, filtered by the run metadata', async () => {
     const action = await createAction(context.client, {
       prompt: 'Answer briefly: {{question}}',

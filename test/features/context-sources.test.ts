@@ -87,7 +87,7 @@ async function settled(library: string, sourceGuid: string) {
   }, 20_000);
 }
 
-describe('Context Sources (SPEC §4.7)', () => {
+describe('Context Sources', () => {
   it('indexes a PDF from a reachable URL with page numbers, and search finds it', async () => {
     const library = await createLibrary();
     const created = await context.client.post(`/v1/contexts/${library}/context_sources`, {

@@ -14,7 +14,7 @@ async function createContext(fields: Record<string, unknown> = {}) {
   return created.body;
 }
 
-describe('Contexts (SPEC §4.6)', () => {
+describe('Contexts', () => {
   it('creates a Context with documented defaults and reads, lists, updates and deletes it', async () => {
     const { client } = context;
     const created = await createContext({ responseLength: 300 });
@@ -123,7 +123,7 @@ describe('Contexts (SPEC §4.6)', () => {
   });
 });
 
-describe('Documents (SPEC §4.6)', () => {
+describe('Documents', () => {
   it('splits added content into Documents and lists, reads, updates and deletes them', async () => {
     const { client, test } = context;
     const library = await createContext({

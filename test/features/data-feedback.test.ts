@@ -9,7 +9,7 @@ async function generation() {
   return { action, dataGuid: run.body.data_guid as string };
 }
 
-describe('feedback (SPEC §4.2)', () => {
+describe('feedback', () => {
   it('creates one record per request, keeps type and value as strings, and shows them on the data record', async () => {
     const { client } = context;
     const { dataGuid } = await generation();
@@ -83,7 +83,7 @@ describe('feedback (SPEC §4.2)', () => {
   });
 });
 
-describe('data records (CONTRACT §6)', () => {
+describe('data records', () => {
   it('logs a generation made elsewhere and lists an Action’s generations newest first', async () => {
     const { client } = context;
     const { action, dataGuid } = await generation();
@@ -108,7 +108,7 @@ describe('data records (CONTRACT §6)', () => {
       source: 'api',
       metadata: { via: 'gateway' },
     });
-    // A bare array (CONTRACT §5) with its total in X-Total-Count.
+    // A bare array (docs/api.md#actions) with its total in X-Total-Count.
     const list = await client.get(`/v1/actions/${action.guid}/data`);
     expect(list.headers['x-total-count']).toBe('2');
     expect(list.body.map((record: { guid: string }) => record.guid)).toEqual([logged.body.guid, dataGuid]);

@@ -26,7 +26,7 @@ async function experimentFixture(split?: number) {
   return { app, primary, secondary, experiment: created.body };
 }
 
-describe('experiments (CONTRACT §10)', () => {
+describe('experiments', () => {
   it('creates, reads, updates, lists and deletes with the SDK field names', async () => {
     const { client } = context;
     const { app, primary, secondary, experiment } = await experimentFixture();

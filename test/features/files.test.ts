@@ -34,7 +34,7 @@ async function download(url: string) {
   return context.test.app.inject({ method: 'GET', url: pathOf(url) });
 }
 
-describe('file upload (SPEC §4.7)', () => {
+describe('file upload', () => {
   it('stores Base64 and data URLs and serves the bytes with their type through a signed URL', async () => {
     const cases: Array<[Buffer, string]> = [
       [buildPdf(['A page']), 'application/pdf'],

@@ -46,7 +46,7 @@ describe('sync runs', () => {
   });
 });
 
-describe('input shapes (CONTRACT §5)', () => {
+describe('input shapes', () => {
   it('fills the only variable from a string input', async () => {
     const action = await createAction(context.client, { prompt: 'Translate: {{text}}' });
     const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, { input: 'bonjour' });

@@ -3,7 +3,7 @@ import { createAction, newWorkspace, unknownGuid, useTestWorkspace } from '../he
 
 const context = useTestWorkspace();
 
-describe('sessions (SPEC §4.3)', () => {
+describe('sessions', () => {
   it('creates, reads, renames, lists by extUserId and deletes sessions', async () => {
     const { client } = context;
     const action = await createAction(client);

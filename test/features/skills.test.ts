@@ -79,7 +79,7 @@ describe('skill types (GET /v1/skills/types)', () => {
   });
 });
 
-describe('skills CRUD (SPEC §4.4, intended behaviour)', () => {
+describe('skills CRUD (intended behaviour)', () => {
   it('creates a Skill by type name or type GUID, with defaults filled in', async () => {
     const byName = await createSkill({
       name: 'Weather',

@@ -65,7 +65,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('stream delivery pacing (CONTRACT §7)', () => {
+describe('stream delivery pacing', () => {
   it('merges tokens that were ready while an event was held back, keeps events 20 ms apart, and pauses 50 ms before END_STREAM', async () => {
     const source = feed();
     source.push({ type: 'token', token: 'Hel' });

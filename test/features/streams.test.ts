@@ -29,7 +29,7 @@ function tokensOf(body: string): string[] {
     .map((event) => JSON.parse(event.data).token);
 }
 
-describe('streaming runs (SPEC §4.1 rule 3, CONTRACT §7)', () => {
+describe('streaming runs', () => {
   it('answers with a one-time URL and streams BEGIN_STREAM, tokens, END_STREAM; the record holds the text', async () => {
     const { response, url } = await startStream({});
     expect(response).toMatchObject({ msg: '', streaming: true, data_guid: expect.any(String) });
@@ -165,7 +165,7 @@ function readThenCut(url: string, enough: (received: string) => boolean): Promis
 
 const lastIdOf = (body: string) => parseEvents(body).at(-1)!.id!;
 
-describe('reconnecting with Last-Event-ID (CONTRACT §7)', () => {
+describe('reconnecting with Last-Event-ID', () => {
   it('resumes a cut stream after the last event the client had, through END_STREAM, without BEGIN_STREAM', async () => {
     const words = Array.from({ length: 12 }, (_, index) => `r${index}`).join(' ');
     const { url, response } = await startStream({ model: 'mock/slow', prompt: '{{text}}' }, { text: words });

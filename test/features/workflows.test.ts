@@ -60,7 +60,7 @@ async function chain(client: Client, secondModel = 'mock/echo') {
   return { workflow, writer, summariser };
 }
 
-describe('workflows CRUD (SPEC §4.5)', () => {
+describe('workflows CRUD', () => {
   it('creates in an App, reads, renames, lists per App, and soft-deletes', async () => {
     const app = await createApp(context.client);
     const created = await context.client.post('/v1/workflows', { name: 'Daily Digest', app });
@@ -125,7 +125,7 @@ describe('workflows CRUD (SPEC §4.5)', () => {
   });
 });
 
-describe('workflow blocks (CONTRACT §8)', () => {
+describe('workflow blocks', () => {
   it('replaces and lists the ordered blocks', async () => {
     const action = await createAction(context.client, { slug: 'block-action' });
     const workflow = await createWorkflow(context.client);

@@ -75,7 +75,7 @@ afterAll(async () => {
   await upstream.close();
 });
 
-describe('gateway pass-through (CONTRACT §9)', () => {
+describe('gateway pass-through', () => {
   it('forwards a completion unchanged with the caller’s Bearer and logs it to the Action', async () => {
     const before = Number(
       (await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count'],

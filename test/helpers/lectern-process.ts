@@ -2,9 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 const projectRoot = new URL('../..', import.meta.url).pathname;
 
-/** `lectern <args>` as a separate process from the sources (`node --import tsx src/main.ts`). */
+/**
+ * `lectern <args>` as a separate process, run as users run it: the built `dist/main.js`. The test
+ * set-up builds `dist/` first when a source is newer (test/global-setup.ts), so it runs this code.
+ */
 export function lectern(args: string[], environment: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  return spawn(process.execPath, ['dist/main.js', ...args], {
     cwd: projectRoot,
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],

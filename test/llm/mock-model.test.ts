@@ -5,7 +5,7 @@ import { wordTokens } from '../../src/llm/tokens.js';
 
 const model = (name: 'echo' | 'slow' | 'error' | 'tool' | 'json') => new MockLanguageModel(name);
 
-describe('mock provider (CONTRACT §4)', () => {
+describe('mock provider', () => {
   it('echo replies with the last message and counts words as tokens', async () => {
     const result = await generateText({
       model: model('echo'),

@@ -31,7 +31,7 @@ export function actionRoutes(
   return async (app) => {
     const tags = ['actions'];
 
-    // The official JS SDK creates Actions at this path (CONTRACT §5).
+    // The official JS SDK creates Actions at this path (docs/api.md#actions).
     app.post('/actions/create', { schema: { tags, body: createActionBody } }, async (request, reply) => {
       return reply.status(201).send(await actions.create(workspaceOf(request).id, request.body));
     });

@@ -260,7 +260,7 @@ export function createActionService(
     },
 
     /**
-     * The Action and version a run uses (CONTRACT §5): `version` runs that version, `environment` the
+     * The Action and version a run uses (docs/api.md#actions): `version` runs that version, `environment` the
      * version deployed there, neither the default environment's; a missing one is a 400.
      */
     resolveForRun(

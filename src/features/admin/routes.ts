@@ -20,7 +20,7 @@ const settingsBody = z.strictObject({
     .describe("requests a minute per API key of the workspace; 0 = no limit; null = the instance's default"),
 });
 
-/** The instance admin API (CONTRACT §2), mounted only when LECTERN_ADMIN_TOKEN is set. */
+/** The instance admin API (docs/operations.md#workspaces-keys-and-the-admin-api), mounted only when LECTERN_ADMIN_TOKEN is set. */
 export function adminRoutes(workspaces: WorkspaceService, adminToken: string): FastifyPluginAsyncZod {
   return async (app) => {
     requireAdminToken(app, adminToken);

@@ -35,7 +35,7 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
       return removed(request.params.guid);
     });
 
-    // A bare array: the official SDK's apps.getActions reads one (CONTRACT §5).
+    // A bare array: the official SDK's apps.getActions reads one (docs/api.md#actions).
     app.get(
       '/apps/:guid/actions',
       { schema: { tags, params: guidParams, querystring: paginationQuery } },

@@ -17,7 +17,7 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
     const tags = ['context sources'];
     const base = '/contexts/:contextGuid/context_sources';
 
-    // SPEC §4.7: a bare array, no pagination or filters.
+    // docs/api.md#how-the-parts-behave: a bare array, no pagination or filters.
     app.get(base, { schema: { tags, params: sourceContextParams } }, async (request) => {
       return sources.list(workspaceOf(request).id, request.params.contextGuid);
     });

@@ -15,7 +15,7 @@ const loaderConfigItem = z
   })
   .refine((item) => item.value !== undefined, { path: ['value'], message: 'is required' });
 
-/** SPEC §4.7 PUT is a replacement: `name`, `splitterConfig` and `loaderConfig` are all required. */
+/** docs/api.md#how-the-parts-behave PUT is a replacement: `name`, `splitterConfig` and `loaderConfig` are all required. */
 export const replaceSourceBody = z.strictObject({
   name: z.string().trim().min(1).max(500),
   splitterConfig,

@@ -14,7 +14,7 @@ import { processContextSourceJob } from './processing-job.js';
 import type { ContextSourceRepository, ContextSourceRow } from './repository.js';
 import type { ReplaceSourceInput } from './schemas.js';
 
-/** SPEC §2 Context Source. */
+/** A Context Source as the API answers it. */
 export function presentContextSource(row: ContextSourceRow) {
   return {
     guid: row.id,
@@ -137,7 +137,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       contextId: context.id,
       name: nameOf(url),
       url,
-      // SPEC §2: a public create fixes the file loader with an empty loader configuration.
+      // docs/api.md: a public create fixes the file loader with an empty loader configuration.
       loaderId: 'file',
       loaderConfig: [],
       splitterConfig: context.splitterConfig,
@@ -147,7 +147,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
     return row;
   }
 
-  /** The bytes of a source: our own files straight from the blob store (CONTRACT §11), others fetched. */
+  /** The bytes of a source: our own files straight from the blob store (docs/api.md#how-the-parts-behave), others fetched. */
   async function load(
     row: ContextSourceRow,
     signal: AbortSignal,
@@ -210,7 +210,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       return presentContextSource(await insertAndDispatch(context, createdById, url));
     },
 
-    /** SPEC §4.6 add_files: one source per uploaded file URL, processed asynchronously. */
+    /** docs/api.md#how-the-parts-behave add_files: one source per uploaded file URL, processed asynchronously. */
     async addFiles(workspaceId: string, createdById: string, contextId: string, urls: string[]) {
       const context = await requireContext(workspaceId, contextId);
       // Every URL is checked before any source is made.
@@ -233,7 +233,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       return presentContextSource(await recovered(await require(workspaceId, contextId, id)));
     },
 
-    /** SPEC §4.7 PUT: a replacement of name, splitter and loader configuration; applied at the next processing. */
+    /** docs/api.md#how-the-parts-behave PUT: a replacement of name, splitter and loader configuration; applied at the next processing. */
     async replace(workspaceId: string, contextId: string, id: string, input: ReplaceSourceInput) {
       await require(workspaceId, contextId, id);
       if (input.url !== undefined) await checkUrl(workspaceId, input.url);
@@ -260,7 +260,7 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       return { msg: 'success' };
     },
 
-    /** Unknown or foreign GUIDs are skipped (SPEC §4.7). */
+    /** Unknown or foreign GUIDs are skipped (docs/api.md#how-the-parts-behave). */
     async processBatch(workspaceId: string, ids: string[]) {
       for (const row of await repository.findMany(workspaceId, [...new Set(ids)])) await dispatch(row);
       return { msg: 'success' };

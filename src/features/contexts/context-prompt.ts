@@ -8,7 +8,7 @@ import type { ContextService } from './service.js';
 export type ResponseMode = (typeof responseModes)[number];
 
 const defaultTopK = 4;
-/** The model used when the workspace has no default provider model (CONTRACT §4 mock). */
+/** The model used when the workspace has no default provider model (the mock provider, docs/api.md#the-mock-provider). */
 const fallbackModel = 'mock/echo';
 /** Characters of retrieved text per model call in compact and tree_summarize modes. */
 const characterBudget = 12_000;
@@ -44,7 +44,7 @@ function pack(texts: string[], budget: number): string[] {
 }
 
 /**
- * SPEC §4.6 prompt over documents (a testing endpoint): retrieve `similarityTopK` chunks, then answer
+ * docs/api.md#how-the-parts-behave prompt over documents (a testing endpoint): retrieve `similarityTopK` chunks, then answer
  * with the workspace's default model in one of LlamaIndex's response modes.
  */
 export function createContextPrompt(dependencies: {

@@ -7,7 +7,7 @@ export type ContextRow = typeof contexts.$inferSelect;
 export type ContextWithState = ContextRow & { processed: boolean };
 
 /**
- * CONTRACT §11: nothing left to embed and no Context Source waiting or running. (Spelled out as
+ * docs/api.md#how-the-parts-behave: nothing left to embed and no Context Source waiting or running. (Spelled out as
  * `contexts.id`: drizzle renders a column of the selected table unqualified, which the subqueries
  * would take for their own `id`.)
  */

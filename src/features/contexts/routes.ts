@@ -15,7 +15,7 @@ import type { ContextService } from './service.js';
 
 type ContextPrompt = ReturnType<typeof createContextPrompt>;
 
-/** A search body, current or legacy (CONTRACT §12), as one search request. */
+/** A search body, current or legacy (docs/sdk-compatibility.md), as one search request. */
 async function runSearch(
   contexts: ContextService,
   search: ContextSearch,
@@ -74,7 +74,7 @@ export function contextRoutes(
         runSearch(contexts, search, workspaceOf(request).id, request.params.guid, request.body),
     );
 
-    // CONTRACT §12: the singular path of older clients answers `{ data }`.
+    // docs/sdk-compatibility.md: the singular path of older clients answers `{ data }`.
     app.post(
       '/context/:guid/search',
       { schema: { tags, params: guidParams, body: searchBody, hide: true } },
@@ -91,7 +91,7 @@ export function contextRoutes(
   };
 }
 
-/** CONTRACT §12: `POST /context/{guid}/search` without the `/v1` prefix. */
+/** docs/sdk-compatibility.md: `POST /context/{guid}/search` without the `/v1` prefix. */
 export function unversionedContextSearchRoute(
   contexts: ContextService,
   search: ContextSearch,

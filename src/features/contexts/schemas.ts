@@ -4,7 +4,7 @@ import { defaultSplitterConfig, splitterNames } from '../../retrieval/splitters.
 
 const maximumChunkSize = 100_000;
 
-/** CONTRACT §11: sizes count tokens for `token`, characters otherwise; the overlap is smaller than a chunk. */
+/** docs/api.md#how-the-parts-behave: sizes count tokens for `token`, characters otherwise; the overlap is smaller than a chunk. */
 export const splitterConfig = z
   .strictObject({
     chunkSize: z.int().min(16).max(maximumChunkSize).default(defaultSplitterConfig.chunkSize),
@@ -32,7 +32,7 @@ const name = z.string().trim().min(1).max(500);
 const description = z.string().max(10_000);
 const responseLength = z.int().min(1).max(100_000);
 
-/** SPEC §4.6: exactly these fields; legacy `type`, `loaderId`, `files`, `meta_data` are refused. */
+/** docs/api.md#how-the-parts-behave: exactly these fields; legacy `type`, `loaderId`, `files`, `meta_data` are refused. */
 export const createContextBody = z.strictObject({
   name,
   description,
@@ -52,7 +52,7 @@ export const updateContextBody = z.strictObject({
 
 export const defaultNumberOfResults = 5;
 
-/** Body of POST /v1/contexts/{guid}/search, plus the legacy names of CONTRACT §12. */
+/** Body of POST /v1/contexts/{guid}/search, plus the legacy names of docs/sdk-compatibility.md. */
 export const searchBody = z.strictObject({
   prompt: z.string().max(20_000),
   number_of_results: z.int().min(1).max(100).optional().describe(`Default ${defaultNumberOfResults}.`),
@@ -62,7 +62,7 @@ export const searchBody = z.strictObject({
     .enum(['hybrid', 'lexical', 'vector'])
     .optional()
     .describe('Ranking: hybrid (default; BM25 and cosine similarity fused), lexical only, or vector only.'),
-  // Legacy names (CONTRACT §12).
+  // Legacy names (docs/sdk-compatibility.md).
   similarity_score: z.number().min(0).max(1).optional(),
   filter: z.string().max(1000).optional(),
   metadata: metadataFilter.optional(),

@@ -22,7 +22,7 @@ export type SearchHit = Awaited<ReturnType<ReturnType<typeof createContextSearch
 /** Candidates per ranking before fusion: enough that fusion can reorder, few enough to stay fast. */
 const candidatesFor = (limit: number) => Math.max(50, limit * 4);
 
-/** SPEC §2 Search hit. */
+/** A search hit as the API answers it. */
 export function presentHit(hit: SearchHit) {
   return {
     guid: hit.id,
@@ -32,7 +32,7 @@ export function presentHit(hit: SearchHit) {
     updated_at: hit.updatedAt.toISOString(),
     filter: hit.filter,
     metadata: hit.metadata,
-    // The official SDK reads metadata under this name (CONTRACT §12).
+    // The official SDK reads metadata under this name (docs/sdk-compatibility.md).
     meta_data: hit.metadata,
     embedding: [] as number[],
   };

@@ -20,7 +20,7 @@ import {
 } from './singular-schemas.js';
 
 /**
- * The singular `/v1/context` routes of the official SDK (`@kluai/core` `contexts`, CONTRACT §12): the
+ * The singular `/v1/context` routes of the official SDK (`@kluai/core` `contexts`, docs/sdk-compatibility.md): the
  * same Contexts, Documents and Context Sources as the plural routes, with the SDK's paths, field
  * names and answers. Hidden from the OpenAPI document: new integrations use the plural routes.
  */

@@ -4,7 +4,7 @@ import { metadataFilter } from '../../core/metadata-filter.js';
 import { sourceUrl } from '../context-sources/index.js';
 import { contextPromptBody, createContextBody } from './schemas.js';
 
-// Bodies of the singular `/v1/context` routes the official SDK calls (CONTRACT §12): the current
+// Bodies of the singular `/v1/context` routes the official SDK calls (docs/sdk-compatibility.md): the current
 // fields plus the SDK's names for them.
 
 const unsupported = (what: string) =>

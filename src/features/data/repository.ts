@@ -164,7 +164,7 @@ export function createGenerationRepository(database: Database) {
       return latest.reverse();
     },
 
-    /** The newest generation made for this cache key (DESIGN.md §4). */
+    /** The newest generation made for this cache key (docs/architecture.md#layers). */
     async findByCacheKey(workspaceId: string, cacheKey: string): Promise<GenerationRow | undefined> {
       const [row] = await database
         .select()

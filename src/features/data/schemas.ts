@@ -33,7 +33,7 @@ const loggedFields = {
   source: z.string().min(1).max(64).optional(),
 };
 
-/** `POST /v1/data`: a generation made elsewhere (the gateway logs through it), CONTRACT §6. */
+/** `POST /v1/data`: a generation made elsewhere (the gateway logs through it), docs/api.md#data-records. */
 export const logDataBody = z.strictObject({
   ...loggedFields,
   action: guid,

@@ -20,7 +20,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       return documents.add(workspaceOf(request).id, request.params.contextGuid, request.body);
     });
 
-    // The official SDK lists and clears Documents at the singular path (CONTRACT §12): the same handlers.
+    // The official SDK lists and clears Documents at the singular path (docs/sdk-compatibility.md): the same handlers.
     for (const path of [base, '/context/:contextGuid/documents']) {
       const hide = path !== base;
       app.get(
@@ -37,7 +37,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
         },
       );
 
-      // SPEC §4.6: DELETE …/documents/ with an optional legacy `filter` removes all (or the matching) Documents.
+      // docs/api.md#how-the-parts-behave: DELETE …/documents/ with an optional legacy `filter` removes all (or the matching) Documents.
       app.delete(
         path,
         { schema: { tags, params: contextParams, body: deleteDocumentsBody, hide } },

@@ -6,7 +6,7 @@ const maximumContentLength = 5_000_000;
 const content = z.string().max(maximumContentLength);
 const metadata = z.record(z.string(), z.unknown());
 
-/** SPEC §4.6: `content` or its alias `text`; an empty content is accepted (and finds nothing). */
+/** docs/api.md#how-the-parts-behave: `content` or its alias `text`; an empty content is accepted (and finds nothing). */
 export const addDocumentBody = z
   .strictObject({
     content: content.optional(),

@@ -11,7 +11,7 @@ import { type EmbedDocumentsPayload, embedDocumentsJob, embeddingBatchSize } fro
 import type { DocumentRepository, DocumentSummary, NewDocument } from './repository.js';
 import type { AddDocumentInput, UpdateDocumentInput } from './schemas.js';
 
-/** SPEC §2 Document; `embedding` is always empty in public answers. */
+/** A Document as the API answers it; `embedding` is always empty in public answers. */
 export function presentDocument(row: DocumentSummary) {
   return {
     guid: row.id,
@@ -20,7 +20,7 @@ export function presentDocument(row: DocumentSummary) {
     content: row.content,
     filter: row.filter,
     metadata: row.metadata,
-    // The official SDK reads metadata under this name (CONTRACT §12).
+    // The official SDK reads metadata under this name (docs/sdk-compatibility.md).
     meta_data: row.metadata,
     embedding: [] as number[],
     embedding_status: row.embeddingStatus,
@@ -115,7 +115,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
   );
 
   return {
-    /** SPEC §4.6 add: the content is split by the Context's splitter into one or more Documents. */
+    /** docs/api.md#how-the-parts-behave add: the content is split by the Context's splitter into one or more Documents. */
     async add(workspaceId: string, contextId: string, input: AddDocumentInput) {
       const context = await requireContext(workspaceId, contextId);
       const content = input.content ?? input.text ?? '';
@@ -171,7 +171,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
       return presentDocument(await require(workspaceId, contextId, id));
     },
 
-    /** SPEC §4.6 PUT: new content (and metadata) is re-indexed and re-embedded. */
+    /** docs/api.md#how-the-parts-behave PUT: new content (and metadata) is re-indexed and re-embedded. */
     async update(workspaceId: string, contextId: string, id: string, input: UpdateDocumentInput) {
       await require(workspaceId, contextId, id);
       const row = await repository.replaceContent(workspaceId, contextId, id, input);

@@ -8,7 +8,7 @@ const split = z
   .max(1)
   .describe('share of traffic sent to the secondary Action (default 0.5)');
 
-/** CONTRACT §10, with the official SDK's field names. */
+/** docs/api.md#experiments, with the official SDK's field names. */
 export const createExperimentBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
   app_guid: guid,

@@ -7,13 +7,13 @@ const feedbackFields = {
   source: z.string().min(1).max(100).optional(),
 };
 
-/** SPEC §4.2. */
+/** A feedback body (docs/api.md#data-records). */
 export const feedbackBody = z.strictObject({
   ...feedbackFields,
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
-/** The legacy collection route `POST /v1/feedback/` of older clients (CONTRACT §12). */
+/** The legacy collection route `POST /v1/feedback/` of older clients (docs/sdk-compatibility.md). */
 export const legacyFeedbackBody = z.object({
   ...feedbackFields,
   data: guid,

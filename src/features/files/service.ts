@@ -12,12 +12,12 @@ import type { Signer } from '../../platform/signing.js';
 import { detectFileType } from '../../retrieval/loaders/file-types.js';
 import type { FileRepository } from './repository.js';
 
-/** SPEC §2/§8: a signed file URL is valid for ten minutes. */
+/** docs/api.md#limits: a signed file URL is valid for ten minutes. */
 export const signedUrlLifetimeMs = 10 * 60_000;
 const signingPurpose = 'file';
 /** A presigned form upload (the official SDK's `contexts.uploadFile`) is signed for this purpose. */
 const uploadPurpose = 'file-upload';
-/** SPEC §4.7: data no signature recognises is handled as PNG. */
+/** docs/api.md#how-the-parts-behave: data no signature recognises is handled as PNG. */
 const unrecognisedType = 'image/png';
 
 const dataUrlPattern = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
@@ -81,7 +81,7 @@ export function createFileService(dependencies: {
   }
 
   return {
-    /** SPEC §4.7 upload: stored in the blob store, answered with a ten-minute signed URL. */
+    /** docs/api.md#how-the-parts-behave upload: stored in the blob store, answered with a ten-minute signed URL. */
     async upload(workspaceId: string, data: string) {
       const { bytes, declaredType } = decodeUpload(data, maximumBytes);
       const id = randomUUID();
@@ -154,7 +154,7 @@ export function createFileService(dependencies: {
       return { id, valid: signer.verify(signingPurpose, id, token) === 'valid' };
     },
 
-    /** A file of the workspace straight from the blob store (Context Sources, CONTRACT §11). */
+    /** A file of the workspace straight from the blob store (Context Sources, docs/api.md#how-the-parts-behave). */
     async read(workspaceId: string, id: string) {
       const row = await repository.find(workspaceId, id);
       const bytes = row ? await blobs.get(blobKey(workspaceId, id)) : undefined;

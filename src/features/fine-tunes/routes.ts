@@ -3,7 +3,7 @@ import { NotSupportedError } from '../../errors.js';
 
 /**
  * The official SDK's `fineTune` client (`/v1/finetune/...`): Lectern runs prompts against providers and
- * trains no models, so every method answers `501 not_supported` (CONTRACT §12) instead of a 404 that
+ * trains no models, so every method answers `501 not_supported` (docs/sdk-compatibility.md) instead of a 404 that
  * would read like a missing resource.
  */
 export function fineTuneRoutes(): FastifyPluginAsyncZod {

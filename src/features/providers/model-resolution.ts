@@ -31,7 +31,7 @@ export type ResolvedModel = {
   /** The workspace provider record used, when one was (not for env fallbacks or mock). */
   providerGuid?: string;
   languageModel: LanguageModelV3;
-  /** Decrypted; gateway_payload hands out only a key the workspace stored itself (SPEC §4.8). */
+  /** Decrypted; gateway_payload hands out only a key the workspace stored itself (docs/api.md#runs). */
   credentials: ProviderCredentials;
   /** Whose key the run uses: the workspace's own, the operator's environment key, or none (mock, keyless). */
   credentialOwner: CredentialOwner;

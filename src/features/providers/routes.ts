@@ -42,7 +42,7 @@ export function providerRoutes(providers: ProviderService, openaiBaseUrl?: strin
     app.post('/models', { schema: { tags, body: createModelBody } }, async (request, reply) => {
       return reply.status(201).send(await providers.createModel(workspaceOf(request).id, request.body));
     });
-    // A bare array: the official SDK's models.getAllModels reads one (CONTRACT §12).
+    // A bare array: the official SDK's models.getAllModels reads one (docs/sdk-compatibility.md).
     app.get('/models', { schema: { tags, querystring: paginationQuery } }, async (request, reply) => {
       const { rows, total } = await providers.listModels(workspaceOf(request).id, request.query);
       return bareList(reply, rows, total);
@@ -60,7 +60,7 @@ export function providerRoutes(providers: ProviderService, openaiBaseUrl?: strin
       return providers.removeModel(workspaceOf(request).id, request.params.guid);
     });
 
-    // The official SDK manages providers under /v1/models/provider (CONTRACT §12); bare arrays.
+    // The official SDK manages providers under /v1/models/provider (docs/sdk-compatibility.md); bare arrays.
     app.post('/models/provider', { schema: { tags, body: sdkProviderBody } }, async (request, reply) => {
       const { nickname, ...fields } = request.body;
       const provider = await providers.create(workspaceOf(request).id, {

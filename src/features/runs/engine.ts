@@ -83,7 +83,7 @@ function inputQueryText(input: RunInput): string {
 }
 
 /**
- * The one run engine (DESIGN.md §4): every way of running a prompt — sync, stream, async,
+ * The one run engine (docs/architecture.md#layers): every way of running a prompt — sync, stream, async,
  * experiment, workflow block, skill — prepares and executes through it.
  */
 export function createRunEngine(dependencies: {
@@ -194,7 +194,7 @@ export function createRunEngine(dependencies: {
     };
   }
 
-  /** A stored answer for the same cache key, replayed without a provider call (DESIGN.md §4). */
+  /** A stored answer for the same cache key, replayed without a provider call (docs/architecture.md#layers). */
   async function fromCache(
     run: PreparedRun,
     onToken?: (token: string) => void,

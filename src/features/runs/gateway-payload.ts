@@ -1,7 +1,7 @@
 import type { PreparedRun } from './engine.js';
 
 /**
- * SPEC §4.8: what an application sends to the gateway itself — the rendered chat-completions request
+ * docs/api.md#runs: what an application sends to the gateway itself — the rendered chat-completions request
  * plus the headers carrying the provider credential and the keys that log the interaction. Secret
  * material: the route marks it `no-store` and nothing logs it.
  */

@@ -39,7 +39,7 @@ function templateSources(version: PromptParts['version']): string[] {
 }
 
 /**
- * CONTRACT §5: an object input gives the variables; a string fills a template's only variable, or is
+ * docs/api.md#actions: an object input gives the variables; a string fills a template's only variable, or is
  * the user message when the template has none; an array of messages is appended after the template.
  */
 function variablesFor(input: RunInput, templateVariableNames: string[]) {

@@ -33,7 +33,7 @@ export function runRoutes(
       },
     );
 
-    // Older clients run Actions through the collection with the Action in the body (CONTRACT §12).
+    // Older clients run Actions through the collection with the Action in the body (docs/sdk-compatibility.md).
     app.post(
       '/actions',
       { schema: { tags, body: legacyRunBody, headers: idempotencyHeaders } },
@@ -74,7 +74,7 @@ export function runRoutes(
             source: 'sync',
           },
         );
-        // Holds the provider key: never cached, never logged (SPEC §4.8).
+        // Holds the provider key: never cached, never logged (docs/api.md#runs).
         reply.header('cache-control', 'no-store');
         return gatewayPayload(run, bearerToken(request)!);
       },

@@ -11,7 +11,7 @@ export type RunState = {
 };
 
 /**
- * SPEC §2 result: `Generation in Progress` / `PENDING` until done, then `SUCCESS` with the text. The
+ * docs/api.md result: `Generation in Progress` / `PENDING` until done, then `SUCCESS` with the text. The
  * result route has no failed state, so a failed run answers an error naming why (never PENDING forever).
  */
 export function presentRunResult(state: RunState, feedbackUrl: (generationId: string) => string) {

@@ -23,7 +23,7 @@ export const modelOptions = z.strictObject({
   jsonSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** The fields every way of running an Action accepts (SPEC §4.1). */
+/** The fields every way of running an Action accepts (docs/api.md#runs). */
 export const runFields = {
   input: runInput,
   messages: z.array(promptMessage).max(1_000).optional(),
@@ -44,7 +44,7 @@ export const runFields = {
 export const runBody = z.strictObject(runFields);
 
 /**
- * The legacy collection route `POST /v1/actions/` (CONTRACT §12): the Action in the body, the
+ * The legacy collection route `POST /v1/actions/` (docs/sdk-compatibility.md): the Action in the body, the
  * filter also as `metadata_filter`. Not strict: old clients send fields of their own.
  */
 export const legacyRunBody = z.object({
@@ -77,7 +77,7 @@ export const idempotencyHeaders = z.object({
 
 export const streamQuery = z.object({ guid, token: z.string().min(1).max(200) });
 
-/** A reconnecting EventSource names the last event id it received (CONTRACT §7). */
+/** A reconnecting EventSource names the last event id it received (docs/streaming.md). */
 export const streamHeaders = z.object({
   'last-event-id': z
     .string()

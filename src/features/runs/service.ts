@@ -11,9 +11,9 @@ import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js'
 import { presentRunResult } from './run-result.js';
 import type { RunRequest } from './schemas.js';
 
-/** SPEC §8: a stream URL lives one hour and is consumed once. */
+/** docs/api.md#limits: a stream URL lives one hour and is consumed once. */
 const streamLifetimeMs = 60 * 60 * 1000;
-/** CONTRACT §7: a reconnect with `Last-Event-ID` this soon after the claim (or a cut) resumes. */
+/** docs/streaming.md: a reconnect with `Last-Event-ID` this soon after the claim (or a cut) resumes. */
 const resumeWindowMs = 60_000;
 const streamPurpose = 'stream';
 
@@ -184,7 +184,7 @@ export function createRunService(dependencies: {
   );
 
   return {
-    /** Runs an Action by mode (SPEC §4.1 rule 1: streaming wins over async_mode). */
+    /** Runs an Action by mode (docs/api.md#runs: streaming wins over async_mode). */
     async run(caller: RunCaller, guidOrSlug: string, request: RunRequest, options: Partial<RunOptions> = {}) {
       const mode = request.streaming ? 'stream' : request.async_mode ? 'async' : 'sync';
       const run = await engine.prepare(caller, guidOrSlug, request, {
@@ -196,7 +196,7 @@ export function createRunService(dependencies: {
       return sync(run);
     },
 
-    /** SPEC §2 result: PENDING until done, then SUCCESS with the text; a failed run is an error. */
+    /** docs/api.md result: PENDING until done, then SUCCESS with the text; a failed run is an error. */
     async result(workspaceId: string, resultKey: string) {
       const run = await asyncRuns.find(workspaceId, resultKey);
       if (!run) throw new NotFoundError('Run not found');

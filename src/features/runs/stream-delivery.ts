@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { NumberedEvent, StreamEvent } from '../../platform/streams/stream-bus.js';
 
 /**
- * CONTRACT §7 delivery rules. The official JS SDK keeps one pending resolver, so of several events
+ * docs/streaming.md delivery rules. The official JS SDK keeps one pending resolver, so of several events
  * that arrive in one socket read it keeps only the first: consecutive events are held at least this
  * far apart, which is longer than a briefly busy client takes to read one and ask for the next.
  */

@@ -27,7 +27,7 @@ export function streamRoutes(runs: RunService): FastifyPluginAsyncZod {
             request.log.warn({ err: error }, 'could not keep the stream resumable');
           });
         });
-        // CONTRACT §7: each event leaves in a packet of its own.
+        // docs/streaming.md: each event leaves in a packet of its own.
         response.socket?.setNoDelay(true);
         response.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',

@@ -11,7 +11,7 @@ export const createSessionBody = z.strictObject({
   extUserId: extUserId.nullable().optional(),
 });
 
-/** SPEC §4.3: PUT requires `name`. */
+/** docs/api.md#routes: PUT requires `name`. */
 export const updateSessionBody = z.strictObject({
   name,
   extUserId: extUserId.nullable().optional(),

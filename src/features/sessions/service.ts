@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import type { SessionRepository, SessionRow } from './repository.js';
 import type { CreateSessionInput, UpdateSessionInput } from './schemas.js';
 
-/** The session of SPEC §2. */
+/** A session as the API answers it. */
 export function presentSession(row: SessionRow) {
   return {
     guid: row.id,

@@ -3,7 +3,7 @@ import type { SkillMetadataEntry } from '../../core/json-columns.js';
 import { ValidationError } from '../../errors.js';
 import type { MetadataDefinition, SkillType } from './skill-type.js';
 
-/** A metadata entry as a create request gives it (SPEC §2 Skill: `name`, `required`, `value`, `type`). */
+/** A metadata entry as a create request gives it (`name`, `required`, `value`, `type`). */
 export type MetadataEntryInput = { name: string; value?: unknown; required?: boolean; type?: string };
 
 /** Whether referenced resources exist in the workspace (a Context to search, an Action to run). */
@@ -79,7 +79,7 @@ function coerce(definition: MetadataDefinition, value: unknown): { value: unknow
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
 
 /**
- * Checks a create request's metadata entries against the type's definitions (SPEC §4.4 intended
+ * Checks a create request's metadata entries against the type's definitions (the intended
  * behaviour) and answers every setting, defaults filled in. A bad entry is a 400 naming it.
  */
 export async function resolveSettings(

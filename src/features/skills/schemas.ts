@@ -16,7 +16,7 @@ export const createSkillBody = z.strictObject({
   metadata: z.array(metadataEntry).max(50).nullish(),
 });
 
-/** SPEC §4.4: PUT changes the name only; type and metadata are fixed at creation. */
+/** docs/api.md#how-the-parts-behave: PUT changes the name only; type and metadata are fixed at creation. */
 export const renameSkillBody = z.strictObject({ name: skillName });
 
 export const skillPromptBody = z.strictObject({ prompt: z.string().min(1).max(100_000) });

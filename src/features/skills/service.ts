@@ -8,7 +8,7 @@ import type { CreateSkillInput } from './schemas.js';
 import type { SkillExecution, SkillType } from './skill-type.js';
 import type { SkillTypes } from './skill-types.js';
 
-/** SPEC §2 Skill: secret values (HTTP headers) appear redacted. */
+/** A Skill as the API answers it: secret values (HTTP headers) appear redacted. */
 export function presentSkill(row: SkillRow) {
   return {
     guid: row.id,

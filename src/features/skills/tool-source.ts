@@ -20,7 +20,7 @@ function inputOf(argument: unknown): string {
 }
 
 /**
- * Skills as tools (SPEC §2 Action "tools"): each Skill of the Action's version becomes a function
+ * Skills as tools (docs/api.md Action "tools"): each Skill of the Action's version becomes a function
  * `{ input: string }` named after the Skill, executed by the run engine's tool loop.
  */
 export function skillToolSource(skills: SkillService): ToolSource {

@@ -9,7 +9,7 @@ const blockReference = /blocks\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*["']([^"'
 const mappingVariables = new Set(['input', 'blocks']);
 
 /**
- * CONTRACT §8 rules a block list must follow, checked before anything is stored: unique names, an
+ * docs/api.md#how-the-parts-behave rules a block list must follow, checked before anything is stored: unique names, an
  * Action on every `action` block, one `output` block at most and never first, input templates that
  * parse and only name earlier blocks. (Whether the Actions exist is the caller's check.)
  */

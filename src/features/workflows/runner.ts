@@ -28,7 +28,7 @@ export const workflowBlockJob = defineJob({
 /** At most one job per block of a run, however often a crashed predecessor enqueues it again. */
 const blockJobKey = (runId: string, position: number) => `workflow-block:${runId}:${position}`;
 
-/** Statuses in the result vocabulary (SPEC §2 `PENDING`, `SUCCESS`), with the two a run can also end in. */
+/** Statuses in the result vocabulary (docs/api.md `PENDING`, `SUCCESS`), with the two a run can also end in. */
 const datasetStatus = {
   pending: 'PENDING',
   running: 'PENDING',
@@ -42,7 +42,7 @@ function failureOf(error: unknown): RunFailure {
   return { status: 502, code: 'block_failed', message: publicMessage(error) };
 }
 
-/** The run result (CONTRACT §8): the output block's value, else the last block's output. */
+/** The run result (docs/api.md#how-the-parts-behave): the output block's value, else the last block's output. */
 function resultOf(blocks: WorkflowRunBlockRow[]): string {
   const output = blocks.find((block) => block.type === 'output') ?? blocks.at(-1);
   return output?.output ?? '';
@@ -60,7 +60,7 @@ export function createWorkflowRunner(dependencies: {
   const { workflows, runs, engine, data, jobs, baseUrl, logger } = dependencies;
   const feedbackUrl = (generationId: string) => `${baseUrl}/v1/feedback/${generationId}`;
 
-  /** Stores the run with copies of its blocks, queues the first block and answers at once (SPEC §4.5). */
+  /** Stores the run with copies of its blocks, queues the first block and answers at once (docs/api.md#how-the-parts-behave). */
   async function dispatch(
     workspaceId: string,
     workflowId: string,
@@ -111,7 +111,7 @@ export function createWorkflowRunner(dependencies: {
     };
   }
 
-  /** CONTRACT §8: mapped variables from `{{input.KEY}}` / `{{blocks.NAME}}`, else the previous output. */
+  /** docs/api.md#how-the-parts-behave: mapped variables from `{{input.KEY}}` / `{{blocks.NAME}}`, else the previous output. */
   async function inputOf(run: WorkflowRunRow, blocks: WorkflowRunBlockRow[], block: WorkflowRunBlockRow) {
     if (!block.input)
       return block.position === 0 ? (run.input as RunInput) : (blocks[block.position - 1]!.output ?? '');
@@ -260,7 +260,7 @@ export function createWorkflowRunner(dependencies: {
       };
     },
 
-    /** A block's `result_url`: answers like an Action's result (CONTRACT §8). */
+    /** A block's `result_url`: answers like an Action's result (docs/api.md#how-the-parts-behave). */
     async blockResult(workspaceId: string, workflowId: string, runId: string, blockId: string) {
       await requireRun(workspaceId, workflowId, runId);
       const block = (await runs.blocks(runId)).find((candidate) => candidate.blockId === blockId);

@@ -17,7 +17,7 @@ const blockName = z
     'letters, digits and "_", not starting with a digit, at most 64 (it is written {{blocks.NAME}})',
   );
 
-/** CONTRACT §8 block shape, shared by `PUT .../blocks` and the playground's temporary blocks. */
+/** docs/api.md#how-the-parts-behave block shape, shared by `PUT .../blocks` and the playground's temporary blocks. */
 export const blockDefinition = z.strictObject({
   name: blockName,
   type: z.enum(['action', 'output']),
@@ -31,7 +31,7 @@ export const blockDefinition = z.strictObject({
 
 export const blocksBody = z.strictObject({ blocks: z.array(blockDefinition).max(50) });
 
-/** SPEC §4.5 trigger input: `{ key, value }` objects; values are strings, nested objects or null. */
+/** docs/api.md#how-the-parts-behave trigger input: `{ key, value }` objects; values are strings, nested objects or null. */
 export const triggerInput = z
   .array(
     z.strictObject({

@@ -23,7 +23,7 @@ export type ActionLookup = (
   guidOrSlug: string,
 ) => Promise<{ guid: string; name: string } | undefined>;
 
-/** SPEC §2 Workflow: `guid`, `name`, `slug`, timestamps, creator; plus its App. */
+/** A Workflow as the API answers it: `guid`, `name`, `slug`, timestamps, creator; plus its App. */
 export function presentWorkflow(row: WorkflowRow) {
   return {
     guid: row.id,
@@ -36,7 +36,7 @@ export function presentWorkflow(row: WorkflowRow) {
   };
 }
 
-/** CONTRACT §8 block, as `GET .../blocks` lists it. */
+/** docs/api.md#how-the-parts-behave block, as `GET .../blocks` lists it. */
 export function presentBlock(block: ResolvedBlock) {
   return {
     guid: block.id,
@@ -105,7 +105,7 @@ export function createWorkflowService(dependencies: {
       return presentWorkflow(row);
     },
 
-    /** Soft delete (SPEC §3): the row stays, every public read answers 404. */
+    /** Soft delete (docs/api.md): the row stays, every public read answers 404. */
     async remove(workspaceId: string, id: string) {
       const row = await repository.update(workspaceId, id, { deletedAt: new Date() });
       if (!row) throw new NotFoundError('Workflow not found');
@@ -144,7 +144,7 @@ export function createWorkflowService(dependencies: {
       return (await storedBlocks(id)).map(presentBlock);
     },
 
-    /** CONTRACT §8: replaces the ordered blocks; runs already triggered keep their own copies. */
+    /** docs/api.md#how-the-parts-behave: replaces the ordered blocks; runs already triggered keep their own copies. */
     async setBlocks(workspaceId: string, id: string, definitions: BlockDefinition[]) {
       await require(workspaceId, id);
       const blocks = await this.resolveBlocks(workspaceId, definitions);

@@ -10,7 +10,7 @@ import type { BucketConfig } from '../../config.js';
 import { assertBlobKey, type BlobStore } from './blob-store.js';
 
 /**
- * Blobs as objects of an S3-compatible bucket (DESIGN.md §1), for deployments that keep file bytes
+ * Blobs as objects of an S3-compatible bucket (docs/architecture.md#platform-parts), for deployments that keep file bytes
  * out of the database. Every node names the same bucket, so a file uploaded through one node is
  * served by any other, under the signed URL any node can verify (same LECTERN_SECRET).
  */

@@ -4,7 +4,7 @@ import { blobs } from '../database/schema.js';
 import { assertBlobKey, type BlobStore } from './blob-store.js';
 
 /**
- * Blobs as `bytea` rows (DESIGN.md §1): with `DATABASE_URL` and no bucket, a file uploaded through one
+ * Blobs as `bytea` rows (docs/architecture.md#platform-parts): with `DATABASE_URL` and no bucket, a file uploaded through one
  * node is served by any other. Files are capped by LECTERN_FILE_LIMIT_BYTES, well within a row's 1 GB.
  */
 export function createDatabaseBlobStore(database: Database): BlobStore {

@@ -290,7 +290,7 @@ export const generations = pgTable(
     /** How it was made: sync, stream, async, experiment, workflow, api (POST /v1/data), gateway. */
     source: text('source').notNull(),
     cached: boolean('cached').notNull().default(false),
-    /** hash(version, rendered messages, model, options) for `cache: true` runs (DESIGN.md §4). */
+    /** hash(version, rendered messages, model, options) for `cache: true` runs (docs/architecture.md#layers). */
     cacheKey: text('cache_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -346,7 +346,7 @@ export const asyncRuns = pgTable('async_runs', {
   updatedAt: updatedAt(),
 });
 
-/** A document library indexed for retrieval (SPEC §2 Context). */
+/** A document library indexed for retrieval (docs/api.md Context). */
 export const contexts = pgTable(
   'contexts',
   {
@@ -368,7 +368,7 @@ export const contexts = pgTable(
   (table) => [index('contexts_workspace_index').on(table.workspaceId, table.createdAt)],
 );
 
-/** A repeatable file loader that fills a Context (SPEC §2 Context Source). */
+/** A repeatable file loader that fills a Context (docs/api.md Context Source). */
 export const contextSources = pgTable(
   'context_sources',
   {
@@ -391,7 +391,7 @@ export const contextSources = pgTable(
   (table) => [index('context_sources_context_index').on(table.contextId, table.createdAt)],
 );
 
-/** One retrievable chunk (SPEC §2 Document). The embedding is filled by the embedding job. */
+/** One retrievable chunk (docs/api.md Document). The embedding is filled by the embedding job. */
 export const documents = pgTable(
   'documents',
   {
@@ -454,7 +454,7 @@ export const contextTerms = pgTable(
   (table) => [primaryKey({ columns: [table.contextId, table.term] })],
 );
 
-/** An uploaded file (SPEC §4.7); the bytes live in the blob store under `files/<workspace>/<id>`. */
+/** An uploaded file (docs/api.md#how-the-parts-behave); the bytes live in the blob store under `files/<workspace>/<id>`. */
 export const files = pgTable('files', {
   ...tenantKey(),
   mimeType: text('mime_type').notNull(),
@@ -462,7 +462,7 @@ export const files = pgTable('files', {
   createdAt: createdAt(),
 });
 
-/** A reusable capability a model may call as a tool, or that runs on its own (SPEC §4.4). */
+/** A reusable capability a model may call as a tool, or that runs on its own (docs/api.md#how-the-parts-behave). */
 export const skills = pgTable(
   'skills',
   {
@@ -480,7 +480,7 @@ export const skills = pgTable(
   (table) => [index('skills_workspace_index').on(table.workspaceId, table.createdAt)],
 );
 
-/** A Workflow: ordered blocks of an App, triggered as runs (SPEC §4.5, CONTRACT §8). */
+/** A Workflow: ordered blocks of an App, triggered as runs (docs/api.md#how-the-parts-behave). */
 export const workflows = pgTable(
   'workflows',
   {

@@ -34,7 +34,7 @@ const jobIdOf = (key: string) => key.replaceAll(':', '_');
 const queueName = 'jobs';
 
 /**
- * The scale-out job queue (DESIGN.md §1): jobs in Redis through BullMQ, one queue whose job names are
+ * The scale-out job queue (docs/architecture.md#platform-parts): jobs in Redis through BullMQ, one queue whose job names are
  * the catalogue's, retries with exponential backoff, per-attempt time limits, and idempotency keys as
  * job ids.
  */

@@ -53,7 +53,7 @@ type ScriptedRedis = Redis & {
 };
 
 /**
- * The scale-out stream bus (DESIGN.md §1): a generation's events are a Redis Stream, so the one-time
+ * The scale-out stream bus (docs/architecture.md#platform-parts): a generation's events are a Redis Stream, so the one-time
  * URL may be read on any node. `create` writes a marker entry and sets the key's time to live; later
  * XADDs keep it. Each reader blocks on a connection of its own (XREAD BLOCK holds its connection).
  */

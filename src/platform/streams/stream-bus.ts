@@ -1,4 +1,4 @@
-/** One event of a generation's token stream (CONTRACT §7). */
+/** One event of a generation's token stream (docs/streaming.md). */
 export type StreamEvent =
   | { type: 'token'; token: string }
   | { type: 'end' }

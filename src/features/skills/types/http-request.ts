@@ -20,7 +20,7 @@ function isJson(text: string): boolean {
 }
 
 /**
- * An HTTP endpoint as a tool, called through the SSRF guard (DESIGN.md §2): private and metadata
+ * An HTTP endpoint as a tool, called through the SSRF guard (docs/security.md): private and metadata
  * addresses are refused unless LECTERN_OUTBOUND_ALLOW names them. In `url` the input is URL-encoded;
  * in `body` it is the raw text (`{{ input | json }}` writes it as a JSON string).
  */

@@ -27,7 +27,7 @@ async function readBusily(url: string, busyMs: number): Promise<string> {
   return text;
 }
 
-describe('streams read by the official SDK’s EventSource client (CONTRACT §7)', () => {
+describe('streams read by the official SDK’s EventSource client', () => {
   it('delivers every text whole to a client busy between reads while two CPU burners run: 30 of 30', async () => {
     const app = await call(lectern.baseUrl, 'POST', '/v1/apps', { name: 'sdk streams' });
     const action = await call(lectern.baseUrl, 'POST', '/v1/actions/create', {
