@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { expect, it } from 'vitest';
-import { keyedCaller, lectern, serve } from './helpers/lectern-process.js';
+import { createTextAction, keyedCaller, lectern, serve } from './helpers/lectern-process.js';
 import {
   createAction,
   databaseUrl,
@@ -94,14 +94,12 @@ if (databaseUrl)
   it('leaves jobs to worker nodes: an api node queues an async run that a worker node then runs', async () => {
     const api = await serve(processEnvironment.values, ['--role', 'api']);
     try {
-      const app = await call(api.baseUrl, 'POST', '/v1/apps', { name: 'roles' });
-      const action = await call(api.baseUrl, 'POST', '/v1/actions/create', {
-        app: app.body.guid,
+      const actionGuid = await createTextAction(call, api.baseUrl, {
+        app: 'roles',
         name: 'echo',
         model: 'mock/echo',
-        prompt: '{{text}}',
       });
-      const queued = await call(api.baseUrl, 'POST', `/v1/actions/${action.body.guid}/prompt`, {
+      const queued = await call(api.baseUrl, 'POST', `/v1/actions/${actionGuid}/prompt`, {
         input: { text: 'run by the worker' },
         async_mode: true,
       });

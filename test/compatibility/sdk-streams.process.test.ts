@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sdkStreamingClient, spin, startCpuBurners } from '../helpers/busy.js';
-import { keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
+import { createTextAction, keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
 import { useProcessEnvironment } from '../helpers/test-app.js';
 
 // Lectern runs as a process of its own, so its writes and the SDK's reads are paced by two schedulers,
@@ -29,19 +29,17 @@ async function readBusily(url: string, busyMs: number): Promise<string> {
 
 describe('streams read by the official SDK’s EventSource client', () => {
   it('delivers every text whole to a client busy between reads while two CPU burners run: 30 of 30', async () => {
-    const app = await call(lectern.baseUrl, 'POST', '/v1/apps', { name: 'sdk streams' });
-    const action = await call(lectern.baseUrl, 'POST', '/v1/actions/create', {
-      app: app.body.guid,
+    const actionGuid = await createTextAction(call, lectern.baseUrl, {
+      app: 'sdk streams',
       name: 'echo',
       model: 'mock/echo',
-      prompt: '{{text}}',
     });
     const burners = startCpuBurners(2);
     const outcomes: boolean[] = [];
     try {
       for (let run = 0; run < 30; run += 1) {
         const text = Array.from({ length: 40 }, (_, index) => `run${run}word${index}`).join(' ');
-        const started = await call(lectern.baseUrl, 'POST', `/v1/actions/${action.body.guid}/prompt`, {
+        const started = await call(lectern.baseUrl, 'POST', `/v1/actions/${actionGuid}/prompt`, {
           input: { text },
           streaming: true,
         });

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { keyedCaller, serve, slowMockText } from '../helpers/lectern-process.js';
+import { createTextAction, keyedCaller, serve, slowMockText } from '../helpers/lectern-process.js';
 import { eventually, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_crash_test_key_0123456789abcdefghijklmnop';
@@ -9,16 +9,14 @@ const call = keyedCaller(apiKey);
 
 it('finishes an async run after the process is killed mid-job and started again', async () => {
   const first = await serve(processEnvironment.values);
-  const app = await call(first.baseUrl, 'POST', '/v1/apps', { name: 'crash' });
-  const action = await call(first.baseUrl, 'POST', '/v1/actions/create', {
-    app: app.body.guid,
+  const actionGuid = await createTextAction(call, first.baseUrl, {
+    app: 'crash',
     name: 'slow',
     model: 'mock/slow',
-    prompt: '{{text}}',
   });
   // The job runs for about three seconds.
   const text = slowMockText(3);
-  const queued = await call(first.baseUrl, 'POST', `/v1/actions/${action.body.guid}/prompt`, {
+  const queued = await call(first.baseUrl, 'POST', `/v1/actions/${actionGuid}/prompt`, {
     input: { text },
     async_mode: true,
   });
@@ -34,7 +32,7 @@ it('finishes an async run after the process is killed mid-job and started again'
       return poll.body.status === 'SUCCESS' ? poll.body : undefined;
     }, 45_000);
     expect(done.msg).toBe(text);
-    const data = await call(second.baseUrl, 'GET', `/v1/actions/${action.body.guid}/data`);
+    const data = await call(second.baseUrl, 'GET', `/v1/actions/${actionGuid}/data`);
     expect(data.body).toHaveLength(1);
   } finally {
     await second.stop();

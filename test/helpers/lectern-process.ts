@@ -80,6 +80,24 @@ export function keyedCaller(apiKey: string) {
   };
 }
 
+export type KeyedCaller = ReturnType<typeof keyedCaller>;
+
+/** A new App with one `{{text}}` Action on a mock model, made over HTTP; answers the Action's GUID. */
+export async function createTextAction(
+  call: KeyedCaller,
+  baseUrl: string,
+  action: { app: string; name: string; model: string },
+): Promise<string> {
+  const app = await call(baseUrl, 'POST', '/v1/apps', { name: action.app });
+  const created = await call(baseUrl, 'POST', '/v1/actions/create', {
+    app: app.body.guid,
+    name: action.name,
+    model: action.model,
+    prompt: '{{text}}',
+  });
+  return created.body.guid;
+}
+
 /**
  * A prompt that keeps `mock/slow` busy for about `seconds` (it streams one word every 50 ms), long
  * enough to kill or stop a process while the job runs.
