@@ -10,8 +10,12 @@ import {
 } from '../helpers/test-app.js';
 
 // Findings 4 and 5, and the liveness guard: while one request or job works on a huge input, the
-// service keeps answering. A probe asks /healthz every 50 ms; each answer must come within 1 s (before
-// these fixes the probe measured 19.9 s for a 1 MB Context Source and 24.7 s for a 200 KB echo).
+// service keeps answering. A probe asks /healthz every 50 ms. Before these fixes one answer waited for
+// the whole job (19.9 s for a 1 MB Context Source, 24.7 s for a 200 KB echo); now an answer waits at
+// most for one slice of work (35-300 ms alone on the dev machine). The bound sits between the two:
+// a loaded 2-core CI machine running every test file at once once took 1.07 s for one answer, so a
+// 1 s bound measured the machine, not the code; 5 s still fails on any job that holds the event loop.
+const answerBoundMs = 5_000;
 
 const context = useTestWorkspace({}, { startJobs: true, ownJobQueue: true });
 let address: string;
@@ -95,7 +99,7 @@ describe('the service stays live under large inputs', () => {
     figures.push(
       `  1 MB Context Source: indexed in ${(elapsed / 1000).toFixed(1)} s, ${source.indexing_metadata.chunks} chunks; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
     );
-    expect(worstMs).toBeLessThan(1_000);
+    expect(worstMs).toBeLessThan(answerBoundMs);
   }, 150_000);
 
   it('streams a mock/echo of 1 MB capped, without holding the thread', async () => {
@@ -121,7 +125,7 @@ describe('the service stays live under large inputs', () => {
     figures.push(
       `  1 MB mock/echo stream: ${text.length} characters back in ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
     );
-    expect(worstMs).toBeLessThan(1_000);
+    expect(worstMs).toBeLessThan(answerBoundMs);
   }, 60_000);
 
   it('answers two concurrent 1 MB synchronous echo runs without holding the thread', async () => {
@@ -143,7 +147,7 @@ describe('the service stays live under large inputs', () => {
     figures.push(
       `  2 × 1 MB sync echo: ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
     );
-    expect(worstMs).toBeLessThan(1_000);
+    expect(worstMs).toBeLessThan(answerBoundMs);
   }, 60_000);
 
   it('gives all the templates of one run one render budget (an Action of 500 heavy messages)', async () => {
@@ -164,7 +168,7 @@ describe('the service stays live under large inputs', () => {
     figures.push(
       `  500 heavy templates in one run: refused after ${elapsed.toFixed(0)} ms; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
     );
-    expect(worstMs).toBeLessThan(1_000);
+    expect(worstMs).toBeLessThan(answerBoundMs);
   }, 60_000);
 
   it('adds a 4 MB Document, split off the request thread', async () => {
@@ -184,6 +188,6 @@ describe('the service stays live under large inputs', () => {
     figures.push(
       `  4 MB Document: ${added.body.docs.length} chunks stored in ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
     );
-    expect(worstMs).toBeLessThan(1_000);
+    expect(worstMs).toBeLessThan(answerBoundMs);
   }, 120_000);
 });
