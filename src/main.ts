@@ -56,11 +56,12 @@ async function serve(role: Role): Promise<void> {
     );
   }
   // An api node leaves jobs to worker nodes; it still enqueues them.
-  if (role !== 'api') platform.jobs.start();
+  const takesJobs = role !== 'api';
+  if (takesJobs) platform.jobs.start();
   await app.listen({ port: config.port, host: config.host });
   const startupMs = Math.round(performance.now() - startedAt);
   logger.info(
-    { baseUrl: config.baseUrl, storage: platform.database.kind, role, startupMs },
+    { baseUrl: config.baseUrl, storage: platform.database.kind, role, takesJobs, startupMs },
     'Lectern is listening',
   );
 

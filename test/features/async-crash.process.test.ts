@@ -1,5 +1,11 @@
 import { expect, it } from 'vitest';
-import { createTextAction, keyedCaller, serve, slowMockText } from '../helpers/lectern-process.js';
+import {
+  attemptsStarted,
+  createTextAction,
+  keyedCaller,
+  serve,
+  slowMockText,
+} from '../helpers/lectern-process.js';
 import { eventually, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_crash_test_key_0123456789abcdefghijklmnop';
@@ -8,7 +14,7 @@ const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey 
 const call = keyedCaller(apiKey);
 
 it('finishes an async run after the process is killed mid-job and started again', async () => {
-  const first = await serve(processEnvironment.values);
+  const first = await serve({ ...processEnvironment.values, LOG_LEVEL: 'debug' });
   const actionGuid = await createTextAction(call, first.baseUrl, {
     app: 'crash',
     name: 'slow',
@@ -21,7 +27,8 @@ it('finishes an async run after the process is killed mid-job and started again'
     async_mode: true,
   });
   const resultPath = new URL(queued.body.result_url).pathname;
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  // Killed while the attempt runs (it has started and cannot finish for about three seconds).
+  await eventually(async () => attemptsStarted(first, 'run-action') === 1 || undefined);
   expect((await call(first.baseUrl, 'GET', resultPath)).body.status).toBe('PENDING');
   await first.kill();
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { keyedCaller, serve, slowMockText } from '../helpers/lectern-process.js';
+import { attemptsStarted, keyedCaller, serve, slowMockText } from '../helpers/lectern-process.js';
 import { eventually, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_workflow_crash_key_0123456789abcdefghijk';
@@ -8,7 +8,7 @@ const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey 
 const call = keyedCaller(apiKey);
 
 it('completes a workflow run after the process is killed mid-block and started again', async () => {
-  const first = await serve(processEnvironment.values);
+  const first = await serve({ ...processEnvironment.values, LOG_LEVEL: 'debug' });
   const app = await call(first.baseUrl, 'POST', '/v1/apps', { name: 'crash' });
   const create = (name: string, model: string, prompt: string) =>
     call(first.baseUrl, 'POST', '/v1/actions/create', { app: app.body.guid, name, model, prompt });
@@ -37,11 +37,10 @@ it('completes a workflow run after the process is killed mid-block and started a
     ],
   });
   const resultPath = `/v1/workflows/${workflow.body.guid}/result/${triggered.body.run_guid}`;
-  await eventually(async () => {
-    const dataset = await call(first.baseUrl, 'GET', `${resultPath}/dataset`);
-    return dataset.body.blocks[0].status === 'SUCCESS' ? true : undefined;
-  });
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Killed while the second block's attempt runs (the first block's job was the first attempt).
+  await eventually(async () => attemptsStarted(first, 'run-workflow-block') === 2 || undefined);
+  const dataset = await call(first.baseUrl, 'GET', `${resultPath}/dataset`);
+  expect(dataset.body.blocks[0].status).toBe('SUCCESS');
   expect((await call(first.baseUrl, 'GET', resultPath)).body.status).toBe('PENDING');
   await first.kill();
 

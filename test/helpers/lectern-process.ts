@@ -65,6 +65,18 @@ export async function serve(
   };
 }
 
+/**
+ * How many attempts of the job `name` this process has started, read from its debug log (serve it
+ * with LOG_LEVEL=debug): lets a test kill a node while a job is known to be running.
+ */
+export function attemptsStarted(serving: ServingProcess, name: string): number {
+  return serving
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"msg":"job attempt started"') && line.includes(`"name":"${name}"`))
+    .length;
+}
+
 /** A JSON call over real HTTP to a `lectern serve` process with the given key. */
 export function keyedCaller(apiKey: string) {
   return async (baseUrl: string, method: string, path: string, body?: unknown) => {

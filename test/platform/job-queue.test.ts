@@ -104,9 +104,10 @@ describe.each(implementations)('%s job queue', (_name, newCluster) => {
       async (_payload, error) => void failures.push(error.message),
     );
     queue.start();
-    await queue.enqueue(definition, {});
+    const id = await queue.enqueue(definition, {});
     await waitFor(() => failures.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Failed is final: no fourth attempt can follow.
+    await waitFor(async () => (await queue.status(id)) === 'failed');
     expect(attempts).toEqual([1, 2, 3]);
     expect(failures).toEqual(['boom 3']);
   });
@@ -131,6 +132,20 @@ describe.each(implementations)('%s job queue', (_name, newCluster) => {
     await waitFor(() => succeeded);
     expect(calls).toBe(2);
     expect(failures).toEqual([]);
+  });
+
+  it('tells where a job stands: queued until a worker starts, running, then succeeded', async () => {
+    const queue = newQueue();
+    const definition = uniqueJob('watched', { attempts: 1 });
+    let finish = () => {};
+    queue.register(definition, () => new Promise<void>((resolve) => (finish = resolve)));
+    const id = await queue.enqueue(definition, {});
+    expect(await queue.status(id)).toBe('queued');
+    expect(await queue.status(randomUUID())).toBeUndefined();
+    queue.start();
+    await waitFor(async () => (await queue.status(id)) === 'running');
+    finish();
+    await waitFor(async () => (await queue.status(id)) === 'succeeded');
   });
 
   it('fails an attempt that runs past its timeout and aborts its signal', async () => {
@@ -186,9 +201,10 @@ describe.each(implementations)('%s job queue', (_name, newCluster) => {
     const first = await queue.enqueue(definition, { value: 1 }, { key });
     expect(await queue.enqueue(definition, { value: 2 }, { key })).toBe(first);
     queue.start();
-    await waitFor(() => seen.length === 1);
+    await waitFor(async () => (await queue.status(first)) === 'succeeded');
     expect(await queue.enqueue(definition, { value: 3 }, { key })).toBe(first);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The one job with this key has succeeded, and succeeded is final: nothing else will run.
+    expect(await queue.status(first)).toBe('succeeded');
     expect(seen).toEqual([1]);
   });
 

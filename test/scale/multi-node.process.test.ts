@@ -1,5 +1,11 @@
 import { afterAll, expect, it } from 'vitest';
-import { keyedCaller, type ServingProcess, serve, slowMockText } from '../helpers/lectern-process.js';
+import {
+  attemptsStarted,
+  keyedCaller,
+  type ServingProcess,
+  serve,
+  slowMockText,
+} from '../helpers/lectern-process.js';
 import { eventually, parseEvents, useProcessEnvironment } from '../helpers/test-app.js';
 
 const apiKey = 'lec_multi_node_key_0123456789abcdefghijklmn';
@@ -14,7 +20,7 @@ const nodes: ServingProcess[] = [];
 afterAll(() => Promise.all(nodes.map((node) => node.stop())));
 
 async function start(role: 'api' | 'worker'): Promise<ServingProcess> {
-  const node = await serve(processEnvironment.values, ['--role', role]);
+  const node = await serve({ ...processEnvironment.values, LOG_LEVEL: 'debug' }, ['--role', role]);
   nodes.push(node);
   return node;
 }
@@ -97,11 +103,12 @@ it('serves one deployment from two api nodes and workers sharing PostgreSQL and 
 
   // The worker is killed mid-job: a second worker takes the job over once its lock lapses.
   const words = slowMockText(3);
+  const runsBefore = attemptsStarted(worker, 'run-action');
   const long = await call(nodeA.baseUrl, 'POST', `/v1/actions/${slow}/prompt`, {
     input: { text: words },
     async_mode: true,
   });
-  await new Promise((resolve) => setTimeout(resolve, 800));
+  await eventually(async () => attemptsStarted(worker, 'run-action') > runsBefore || undefined);
   await worker.kill();
   worker = await start('worker');
   const finished = await eventually(async () => {

@@ -62,7 +62,12 @@ export function createBullmqJobQueue(
     if (!registration) throw new Error(`no processor is registered for job "${job.name}"`);
     try {
       if (release.aborted) throw new JobReleasedError();
-      await runAttempt(registration, job.data, { jobId: job.id!, attempt: job.attemptsMade + 1, release });
+      await runAttempt(
+        registration,
+        job.data,
+        { jobId: job.id!, attempt: job.attemptsMade + 1, release },
+        logger,
+      );
     } catch (error) {
       // Released: the job is back in the wait list already. WaitingError tells BullMQ that this
       // attempt has no outcome to record, so no attempt is spent and no failure reported.
@@ -133,6 +138,16 @@ export function createBullmqJobQueue(
         removeOnFail: { age: jobRetention.failedMs / 1000 },
       });
       return job.id!;
+    },
+
+    async status(jobId) {
+      const state = await queue.getJobState(jobId);
+      if (state === 'unknown') return undefined;
+      if (state === 'active') return 'running';
+      if (state === 'completed') return 'succeeded';
+      if (state === 'failed') return 'failed';
+      // waiting, delayed (a retry's backoff included), prioritized, waiting-children
+      return 'queued';
     },
 
     start() {

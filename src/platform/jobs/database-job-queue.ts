@@ -177,7 +177,7 @@ export function createDatabaseJobQueue(
     );
     let failure: Error | undefined;
     try {
-      await runAttempt(registration, job.payload, { jobId: job.id, attempt: job.attempts, release });
+      await runAttempt(registration, job.payload, { jobId: job.id, attempt: job.attempts, release }, logger);
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
     } finally {
@@ -265,6 +265,10 @@ export function createDatabaseJobQueue(
       }
       if (started && !stopping && !options.delayMs) void poll();
       return inserted.id;
+    },
+    async status(jobId) {
+      const [row] = await database.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, jobId));
+      return row?.status;
     },
     start() {
       if (started) return;

@@ -20,6 +20,12 @@ export type JobProcessor<Payload> = (payload: Payload, context: JobContext) => P
 /** What a processor reports when the last attempt failed; services record it where users can read it. */
 export type JobFailureHandler<Payload> = (payload: Payload, error: Error) => Promise<void>;
 
+/**
+ * Where a job stands: queued (waiting, delayed, or between attempts), running, succeeded, or failed
+ * with no attempt left. Both end states are final: such a job never runs again.
+ */
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
 export type JobQueue = {
   register<Payload>(
     definition: JobDefinition<Payload>,
@@ -35,6 +41,8 @@ export type JobQueue = {
       key?: string;
     },
   ): Promise<string>;
+  /** The job's status, or undefined when no such job is kept (never added, or past its retention). */
+  status(jobId: string): Promise<JobStatus | undefined>;
   /** Begins taking jobs (worker role). Enqueueing works without it. */
   start(): void;
   /** Stops taking jobs and waits (bounded) for running ones. */
@@ -102,9 +110,15 @@ export async function runAttempt(
   registration: JobRegistration,
   payload: unknown,
   context: { jobId: string; attempt: number; release?: AbortSignal },
+  logger: Logger,
 ): Promise<void> {
   const { definition, processor } = registration;
   const parsed = definition.payload.parse(payload);
+  // Debug level: a busy worker starts many; this tells which node ran which attempt when it matters.
+  logger.debug(
+    { job: context.jobId, name: definition.name, attempt: context.attempt },
+    'job attempt started',
+  );
   const controller = new AbortController();
   let timeout: NodeJS.Timeout | undefined;
   let onRelease: (() => void) | undefined;
