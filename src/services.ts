@@ -1,5 +1,4 @@
-import { ZodError } from 'zod';
-import { ServiceUnavailableError } from './errors.js';
+import { createEngines } from './engines.js';
 import {
   createActionRepository,
   createActionService,
@@ -54,72 +53,39 @@ import {
 } from './features/workflows/index.js';
 import { createWorkspaceRepository, createWorkspaceService } from './features/workspaces/index.js';
 import { createToolRegistry } from './llm/tool-registry.js';
-import { createStatisticsKeeper } from './platform/database/statistics.js';
-import { createGuardedFetch } from './platform/guarded-fetch.js';
-import type { JobQueue } from './platform/jobs/job-queue.js';
-import { createOutboundFetch } from './platform/outbound-fetch.js';
 import type { Platform } from './platform/platform.js';
-import { createOfflineEmbedder } from './retrieval/embedders/offline-embedder.js';
-import { createTextIndexer } from './retrieval/text-indexer.js';
-import { createVectorStore } from './retrieval/vector-store.js';
 
 /** An HTTP skill reads at most this much of a response (the model sees 16k characters of it). */
 const skillResponseLimitBytes = 1024 * 1024;
 
-/** Every service, wired once per process from the platform. */
-/**
- * The job queue as features use it: a queue that cannot take a job (Redis or the database away) is a
- * 503 the client may retry, not a 500. A payload the definition refuses stays a programming error.
- */
-function reportingUnavailable(jobs: JobQueue): JobQueue {
-  return {
-    ...jobs,
-    async enqueue(definition, payload, options) {
-      try {
-        return await jobs.enqueue(definition, payload, options);
-      } catch (error) {
-        if (error instanceof ZodError) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        throw new ServiceUnavailableError('queue_unavailable', `The job queue is unavailable: ${message}`);
-      }
-    },
-  };
-}
-
+/** Every service, wired once per process from the platform. Rules live in the features, not here. */
 export function createServices(platform: Platform) {
+  const { config, secretBox, signer } = platform;
   const database = platform.database.database;
-  const jobs = reportingUnavailable(platform.jobs);
+  const engines = createEngines(platform);
+  const { jobs, vectors, statistics, logger } = engines;
   const providerRepository = createProviderRepository(database);
   const workspaceRepository = createWorkspaceRepository(database);
-  const models = createModelResolver(providerRepository, platform.secretBox, {
-    fallbacks: platform.config.providerFallbacks,
-    shareEnvironmentKeys: platform.config.shareEnvironmentProviderKeys,
+  const models = createModelResolver(providerRepository, secretBox, {
+    fallbacks: config.providerFallbacks,
+    shareEnvironmentKeys: config.shareEnvironmentProviderKeys,
     hasSingleWorkspace: () => workspaceRepository.hasSingleWorkspace(),
-    mockProvider: platform.config.mockProvider,
-    providerFetch: createGuardedFetch({
-      allow: platform.config.outboundAllow,
-      timeoutMs: platform.config.fetchTimeoutMs,
-    }),
+    mockProvider: config.mockProvider,
+    providerFetch: engines.providerFetch,
   });
   const apps = createAppService(createAppRepository(database));
-  const offlineEmbedder = createOfflineEmbedder();
-  const embedders = createEmbedderResolver(models, offlineEmbedder);
-  const vectors = createVectorStore(database, platform.database.hasVectorExtension);
+  const embedders = createEmbedderResolver(models, engines.offlineEmbedder);
   const contextRepository = createContextRepository(database);
-  const statistics = createStatisticsKeeper(platform.database, platform.logger);
-  const textIndexer = createTextIndexer({
-    timeLimitMs: platform.config.sourceTimeLimitMs,
-    maximumTextLength: platform.config.sourceTextLimit,
-  });
+  const indexer = engines.textIndexer;
   const documents = createDocumentService({
     repository: createDocumentRepository(database),
     requireContext: contextRequirer(contextRepository),
-    indexer: textIndexer,
+    indexer,
     embedders,
     vectors,
     jobs,
     statistics,
-    logger: platform.logger.child({ component: 'documents' }),
+    logger: logger('documents'),
   });
   const contexts = createContextService({
     repository: contextRepository,
@@ -127,49 +93,35 @@ export function createServices(platform: Platform) {
     embeddingModelChanged: (workspaceId, contextId) => documents.reembedContext(workspaceId, contextId),
   });
   const skillRepository = createSkillRepository(database);
-  const actions = createActionService(
-    createActionRepository(database),
-    apps,
-    models,
-    createAttachmentValidator({ contexts, skills: skillRepository }),
-  );
-  const findAction = (workspaceId: string, guidOrSlug: string) => actions.find(workspaceId, guidOrSlug);
-  const requireAction = (workspaceId: string, actionId: string) => actions.require(workspaceId, actionId);
-  const sessions = createSessionService(createSessionRepository(database), requireAction);
-  const generationRepository = createGenerationRepository(database);
+  const attachments = createAttachmentValidator({ contexts, skills: skillRepository });
+  const actions = createActionService(createActionRepository(database), apps, models, attachments);
+  const sessions = createSessionService(createSessionRepository(database), actions.require);
+  // Feedback asks data whether a generation exists, and data lists a generation's feedback.
   const feedback = createFeedbackService(createFeedbackRepository(database), (workspaceId, id) =>
     data.exists(workspaceId, id),
   );
-  const data = createDataService(generationRepository, feedback, {
-    async requireApp(workspaceId, appId) {
-      await apps.require(workspaceId, appId);
-    },
-    requireAction,
-    async requireSession(workspaceId, sessionId, actionId) {
-      if (actionId) await sessions.requireForRun(workspaceId, sessionId, actionId);
-      else await sessions.require(workspaceId, sessionId);
-    },
+  const data = createDataService(createGenerationRepository(database), feedback, {
+    requireApp: apps.require,
+    requireAction: actions.require,
+    requireSession: sessions.requireForRun,
   });
+  const { baseUrl, fileLimitBytes } = config;
   const files = createFileService({
     repository: createFileRepository(database),
     blobs: platform.blobs,
-    signer: platform.signer,
-    baseUrl: platform.config.baseUrl,
-    maximumBytes: platform.config.fileLimitBytes,
+    signer,
+    baseUrl,
+    maximumBytes: fileLimitBytes,
   });
   const contextSources = createContextSourceService({
     repository: createContextSourceRepository(database),
     requireContext: contexts.require,
+    fetch: engines.outboundFetch(fileLimitBytes),
     documents,
     files,
-    fetch: createOutboundFetch({
-      allow: platform.config.outboundAllow,
-      maximumBytes: platform.config.fileLimitBytes,
-      timeoutMs: platform.config.fetchTimeoutMs,
-    }),
-    indexer: textIndexer,
+    indexer,
     jobs,
-    logger: platform.logger.child({ component: 'context-sources' }),
+    logger: logger('context-sources'),
   });
   const contextSearch = createContextSearch({ database, vectors, embedders });
   const retriever: Retriever = createContextRetriever(contexts, contextSearch);
@@ -177,54 +129,48 @@ export function createServices(platform: Platform) {
   const engine = createRunEngine({ actions, models, sessions, data, tools, retriever });
   const skills = createSkillService({
     repository: skillRepository,
-    secretBox: platform.secretBox,
+    secretBox,
     types: createSkillTypes({
-      fetch: createOutboundFetch({
-        allow: platform.config.outboundAllow,
-        maximumBytes: skillResponseLimitBytes,
-        timeoutMs: platform.config.fetchTimeoutMs,
-      }),
+      fetch: engines.outboundFetch(skillResponseLimitBytes),
       searchContext: createContextSearcher(contexts, contextSearch),
       runAction: createActionRunner(engine),
     }),
-    references: {
-      async contextExists(workspaceId, contextId) {
-        return (await contexts.findMany(workspaceId, [contextId])).length > 0;
-      },
-      async actionGuid(workspaceId, guidOrSlug) {
-        return (await findAction(workspaceId, guidOrSlug))?.guid;
-      },
-    },
+    references: { contexts, actions },
   });
   tools.register(skillToolSource(skills));
   const workflows = createWorkflowService({
     repository: createWorkflowRepository(database),
     apps,
-    findAction,
+    findAction: actions.find,
   });
   const workflowRunner = createWorkflowRunner({
-    workflows,
     runs: createWorkflowRunRepository(database),
+    workflows,
     engine,
     data,
     jobs,
-    baseUrl: platform.config.baseUrl,
-    logger: platform.logger.child({ component: 'workflows' }),
+    baseUrl,
+    logger: logger('workflows'),
   });
   const runs = createRunService({
+    asyncRuns: createAsyncRunRepository(database),
     engine,
     data,
-    asyncRuns: createAsyncRunRepository(database),
     jobs,
     streams: platform.streams,
-    signer: platform.signer,
-    baseUrl: platform.config.baseUrl,
-    logger: platform.logger.child({ component: 'runs' }),
+    signer,
+    baseUrl,
+    logger: logger('runs'),
+  });
+  const experiments = createExperimentService({
+    repository: createExperimentRepository(database),
+    apps,
+    requireAction: actions.require,
+    sessions,
+    runs,
   });
   return {
-    workspaces: createWorkspaceService(workspaceRepository),
     apps,
-    providers: createProviderService(providerRepository, platform.secretBox, models.invalidate),
     models,
     actions,
     sessions,
@@ -236,25 +182,18 @@ export function createServices(platform: Platform) {
     workflowRunner,
     engine,
     runs,
-    idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contexts,
     documents,
     files,
     contextSources,
     contextSearch,
+    experiments,
+    workspaces: createWorkspaceService(workspaceRepository),
+    providers: createProviderService(providerRepository, secretBox, models.invalidate),
+    idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
     /** Stops the worker threads (offline embedder, text indexer) and the statistics timer. */
-    close: async () => {
-      statistics.close();
-      await Promise.all([offlineEmbedder.close(), textIndexer.close()]);
-    },
-    experiments: createExperimentService({
-      repository: createExperimentRepository(database),
-      apps,
-      requireAction,
-      sessions,
-      runs,
-    }),
+    close: engines.close,
   };
 }
 

@@ -32,6 +32,12 @@ export function createContextRepository(database: Database) {
       return row;
     },
 
+    /** Whether the workspace has this Context (one indexed row read, no state counted). */
+    async exists(workspaceId: string, id: string): Promise<boolean> {
+      const [row] = await database.select({ id: contexts.id }).from(contexts).where(owned(workspaceId, id)).limit(1);
+      return row !== undefined;
+    },
+
     async findWithState(workspaceId: string, id: string): Promise<ContextWithState | undefined> {
       const [row] = await database.select(withState).from(contexts).where(owned(workspaceId, id));
       return row;

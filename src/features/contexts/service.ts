@@ -41,6 +41,8 @@ export function createContextService(dependencies: ContextServiceDependencies) {
   return {
     require,
 
+    exists: (workspaceId: string, id: string) => repository.exists(workspaceId, id),
+
     /** The Contexts of the workspace among `ids`; unknown or deleted ones are skipped. */
     findMany: (workspaceId: string, ids: string[]) => repository.findMany(workspaceId, ids),
 

@@ -8,9 +8,10 @@ import type { LogDataInput, UpdateDataInput } from './schemas.js';
 
 /** What the data service needs to know about its owners, without depending on their services. */
 export type DataOwners = {
-  requireApp(workspaceId: string, appId: string): Promise<void>;
-  requireAction(workspaceId: string, actionId: string): Promise<void>;
-  requireSession(workspaceId: string, sessionId: string, actionId?: string): Promise<void>;
+  requireApp(workspaceId: string, appId: string): Promise<unknown>;
+  requireAction(workspaceId: string, actionId: string): Promise<unknown>;
+  /** The session must exist and, when an Action is named, belong to it. */
+  requireSession(workspaceId: string, sessionId: string, actionId?: string): Promise<unknown>;
 };
 
 type LoggedFields = Omit<UpdateDataInput, 'action' | 'session'>;

@@ -29,10 +29,10 @@ export function createSessionService(
   return {
     require,
 
-    /** A session a run of `actionId` may use: it must exist and belong to that Action. */
-    async requireForRun(workspaceId: string, id: string, actionId: string): Promise<SessionRow> {
+    /** A session a run of `actionId` may use: it must exist and belong to that Action (when named). */
+    async requireForRun(workspaceId: string, id: string, actionId?: string): Promise<SessionRow> {
       const row = await require(workspaceId, id);
-      if (row.actionId !== actionId) {
+      if (actionId !== undefined && row.actionId !== actionId) {
         throw new ValidationError('this session belongs to another Action', 'session');
       }
       return row;

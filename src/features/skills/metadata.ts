@@ -8,9 +8,9 @@ export type MetadataEntryInput = { name: string; value?: unknown; required?: boo
 
 /** Whether referenced resources exist in the workspace (a Context to search, an Action to run). */
 export type ReferenceChecks = {
-  contextExists(workspaceId: string, contextId: string): Promise<boolean>;
-  /** The Action's GUID, or undefined when the workspace has no such Action. */
-  actionGuid(workspaceId: string, guidOrSlug: string): Promise<string | undefined>;
+  contexts: { exists(workspaceId: string, contextId: string): Promise<boolean> };
+  /** The Action by GUID or slug, or undefined when the workspace has no such Action. */
+  actions: { find(workspaceId: string, guidOrSlug: string): Promise<{ guid: string } | undefined> };
 };
 
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -119,12 +119,12 @@ export async function resolveSettings(
   for (const definition of type.metadata) {
     const value = settings[definition.name];
     if (typeof value !== 'string') continue;
-    if (definition.type === 'context' && !(await references.contextExists(workspaceId, value))) {
+    if (definition.type === 'context' && !(await references.contexts.exists(workspaceId, value))) {
       throw new ValidationError(`no Context has the GUID ${value}`, `metadata.${definition.name}`);
     }
     if (definition.type === 'action') {
       // Stored by GUID: a later change of the Action's slug must not change what the Skill runs.
-      const actionGuid = await references.actionGuid(workspaceId, value);
+      const actionGuid = (await references.actions.find(workspaceId, value))?.guid;
       if (!actionGuid)
         throw new ValidationError(`no Action has the GUID or slug ${value}`, `metadata.${definition.name}`);
       settings[definition.name] = actionGuid;

@@ -1,0 +1,89 @@
+import pino from 'pino';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createActionBody } from '../src/features/actions/schemas.js';
+import { feedbackBody } from '../src/features/feedback/schemas.js';
+import { runBody } from '../src/features/runs/schemas.js';
+import { createPlatform, type Platform } from '../src/platform/platform.js';
+import { createServices, type Services } from '../src/services.js';
+import { openTestDatabase, temporaryDirectory } from './helpers/test-app.js';
+
+// The composition root alone, without Fastify: every service is built, the callbacks that tie
+// features together (data ↔ feedback, sessions → actions, skills → contexts and actions) reach
+// the right service, and close() lets the process end.
+let platform: Platform;
+let services: Services;
+
+beforeAll(async () => {
+  const config = loadConfig({
+    LECTERN_DATA_DIR: temporaryDirectory(),
+    LECTERN_BASE_URL: 'http://lectern.test',
+  });
+  const database = await openTestDatabase();
+  platform = await createPlatform(config, pino({ level: 'silent' }), { database, ownsDatabase: true });
+  services = createServices(platform);
+});
+afterAll(async () => {
+  await services.close();
+  await platform.close();
+});
+
+it('builds every service the routes and workers use', () => {
+  expect(Object.keys(services).sort()).toEqual(
+    [
+      'actions',
+      'apps',
+      'close',
+      'contextPrompt',
+      'contextSearch',
+      'contextSources',
+      'contexts',
+      'data',
+      'documents',
+      'engine',
+      'experiments',
+      'feedback',
+      'files',
+      'idempotentRequests',
+      'models',
+      'providers',
+      'runs',
+      'sessions',
+      'skills',
+      'tools',
+      'workflowRunner',
+      'workflows',
+      'workspaces',
+    ].sort(),
+  );
+});
+
+it('runs an Action through the wired chain: the run is recorded, and feedback finds its record', async () => {
+  const created = await services.workspaces.createWorkspace('wiring');
+  const key = await services.workspaces.authenticate(created.api_key);
+  const workspaceId = key!.id;
+  const app = await services.apps.create(workspaceId, { name: 'wiring' });
+  const action = await services.actions.create(
+    workspaceId,
+    createActionBody.parse({ app: app.id, name: 'echo', model: 'mock/echo', prompt: '{{text}}' }),
+  );
+  const caller = { workspaceId, allowModelOverrides: true };
+  const answer = await services.runs.run(caller, action.guid, runBody.parse({ input: { text: 'wired' } }));
+  expect(answer).toMatchObject({ msg: 'wired' });
+  const generationId = (answer as { data_guid: string }).data_guid;
+  expect(await services.data.exists(workspaceId, generationId)).toBe(true);
+  const feedback = await services.feedback.create(
+    workspaceId,
+    key!.apiKeyId,
+    generationId,
+    feedbackBody.parse({ type: 'rating', value: 'good' }),
+  );
+  expect((await services.data.get(workspaceId, generationId)).feedback).toEqual([
+    expect.objectContaining({ id: feedback.id }),
+  ]);
+  // Another workspace sees none of it.
+  const other = await services.workspaces.authenticate(
+    (await services.workspaces.createWorkspace('x')).api_key,
+  );
+  expect(await services.data.exists(other!.id, generationId)).toBe(false);
+});
