@@ -34,7 +34,11 @@ export function createContextRepository(database: Database) {
 
     /** Whether the workspace has this Context (one indexed row read, no state counted). */
     async exists(workspaceId: string, id: string): Promise<boolean> {
-      const [row] = await database.select({ id: contexts.id }).from(contexts).where(owned(workspaceId, id)).limit(1);
+      const [row] = await database
+        .select({ id: contexts.id })
+        .from(contexts)
+        .where(owned(workspaceId, id))
+        .limit(1);
       return row !== undefined;
     },
 
