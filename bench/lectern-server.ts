@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { serve } from '../test/helpers/lectern-process.js';
+import { createPostgresDatabase } from '../test/helpers/postgres-database.js';
 
 /** The key every bench's Lectern starts with (a fixed value, so a kept data dir can be reused). */
 export const benchApiKey = 'lec_bench_key_0123456789abcdefghijklmnopqrstuv';
@@ -12,16 +12,7 @@ export const benchApiKey = 'lec_bench_key_0123456789abcdefghijklmnopqrstuv';
 async function benchDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return { drop: async () => undefined };
-  const name = `lectern_bench_${Date.now()}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return createPostgresDatabase(serverUrl, 'lectern_bench');
 }
 
 export type BenchLectern = {
@@ -86,10 +77,12 @@ export async function startBenchLectern(
 
 /** A local OpenAI-compatible server (chat and embeddings) in a worker thread; `url` ends in /v1. */
 export async function startUpstream(): Promise<{ url: string; stop(): Promise<number> }> {
-  // Plain JavaScript: worker threads do not inherit the tsx loader.
-  const worker = new Worker(new URL('./openai-compatible-server.mjs', import.meta.url));
-  const port = await new Promise<number>((resolve) => worker.once('message', resolve));
-  return { url: `http://127.0.0.1:${port}/v1`, stop: () => worker.terminate() };
+  const worker = new Worker(new URL('./upstream-worker.mjs', import.meta.url));
+  const url = await new Promise<string>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return { url: `${url}/v1`, stop: () => worker.terminate() };
 }
 
 /**

@@ -24,7 +24,7 @@ export function createEngines(platform: Platform) {
     offlineEmbedder,
     textIndexer,
     statistics,
-    vectors: createVectorStore(platform.database.database, platform.database.hasVectorExtension),
+    vectors: createVectorStore(platform.database.hasVectorExtension),
     jobs: reportingUnavailable(platform.jobs),
     /** Model providers' HTTP: private addresses refused unless allowed, each call timed. */
     providerFetch: createGuardedFetch({ allow: config.outboundAllow, timeoutMs: config.fetchTimeoutMs }),

@@ -19,7 +19,11 @@ import {
   createEmbedderResolver,
 } from './features/contexts/index.js';
 import { createDataService, createGenerationRepository } from './features/data/index.js';
-import { createDocumentRepository, createDocumentService } from './features/documents/index.js';
+import {
+  createDocumentRepository,
+  createDocumentSearchRepository,
+  createDocumentService,
+} from './features/documents/index.js';
 import { createExperimentRepository, createExperimentService } from './features/experiments/index.js';
 import { createFeedbackRepository, createFeedbackService } from './features/feedback/index.js';
 import { createFileRepository, createFileService } from './features/files/index.js';
@@ -63,7 +67,7 @@ export function createServices(platform: Platform) {
   const { config, secretBox, signer } = platform;
   const database = platform.database.database;
   const engines = createEngines(platform);
-  const { jobs, vectors, statistics, logger } = engines;
+  const { jobs, statistics, logger } = engines;
   const providerRepository = createProviderRepository(database);
   const workspaceRepository = createWorkspaceRepository(database);
   const models = createModelResolver(providerRepository, secretBox, {
@@ -77,12 +81,13 @@ export function createServices(platform: Platform) {
   const embedders = createEmbedderResolver(models, engines.offlineEmbedder);
   const contextRepository = createContextRepository(database);
   const indexer = engines.textIndexer;
+  const documentSearch = createDocumentSearchRepository(database, engines.vectors);
   const documents = createDocumentService({
     repository: createDocumentRepository(database),
+    search: documentSearch,
     requireContext: contextRequirer(contextRepository),
     indexer,
     embedders,
-    vectors,
     jobs,
     statistics,
     logger: logger('documents'),
@@ -123,7 +128,7 @@ export function createServices(platform: Platform) {
     jobs,
     logger: logger('context-sources'),
   });
-  const contextSearch = createContextSearch({ database, vectors, embedders });
+  const contextSearch = createContextSearch({ documents: documentSearch, embedders });
   const retriever: Retriever = createContextRetriever(contexts, contextSearch);
   const tools = createToolRegistry();
   const engine = createRunEngine({ actions, models, sessions, data, tools, retriever });

@@ -1,6 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { MetadataFilter } from '../core/metadata-filter.js';
-import { type Database, rowsOf } from '../platform/database/connection.js';
 import { analysed, maximumTermWeight, termWeight } from './lexical-index.js';
 import type { VectorStore } from './vector-store.js';
 
@@ -57,7 +56,7 @@ export type SearchCandidate = {
   semantic: number;
 };
 
-type CandidateRow = {
+export type CandidateRow = {
   id: string;
   content: string;
   filter: string | null;
@@ -70,14 +69,11 @@ type CandidateRow = {
 };
 
 /**
- * The top BM25 candidates and the nearest vectors of one Context, each with both scores, in one
- * statement. Fusion (hybrid-ranking.ts) orders them.
+ * The statement that finds the top BM25 candidates and the nearest vectors of one Context, each with
+ * both scores (rows for `toCandidate`). The documents feature runs it; fusion (hybrid-ranking.ts)
+ * orders the candidates.
  */
-export async function searchCandidates(
-  database: Database,
-  vectors: VectorStore,
-  request: HybridSearchRequest,
-): Promise<SearchCandidate[]> {
+export function candidatesStatement(vectors: VectorStore, request: HybridSearchRequest): SQL {
   const { contextId, vector, candidates } = request;
   const filter = documentFilterSql(request.filter);
   const filtered =
@@ -111,7 +107,7 @@ export async function searchCandidates(
             ORDER BY impact DESC LIMIT ${request.postingsPerTerm ?? postingsPerTerm}
           ) p
           GROUP BY p.document_id`;
-  const result = await database.execute(sql`
+  return sql`
     WITH query_terms AS (
       SELECT lexeme AS term, array_length(positions, 1) AS query_frequency
       FROM unnest(${analysed(sql`${request.text}::text`)})
@@ -148,19 +144,21 @@ export async function searchCandidates(
            ${similarity} AS similarity
     FROM candidate_ids c
     JOIN documents d ON d.id = c.id
-    LEFT JOIN exact_lexical e ON e.document_id = c.id`);
-  return rowsOf<CandidateRow>(result).map((row) => {
-    const maximum = Number(row.lexical_maximum ?? 0);
-    const lexical = maximum > 0 ? Number(row.lexical_score ?? 0) / maximum : 0;
-    return {
-      id: row.id,
-      content: row.content,
-      filter: row.filter,
-      metadata: row.metadata,
-      createdAt: new Date(row.created_at),
-      updatedAt: new Date(row.updated_at),
-      lexical: Math.min(1, Math.max(0, lexical)),
-      semantic: Math.min(1, Math.max(0, Number(row.similarity ?? 0))),
-    };
-  });
+    LEFT JOIN exact_lexical e ON e.document_id = c.id`;
+}
+
+/** A candidate row with its lexical score scaled to [0, 1) and its similarity clamped to [0, 1]. */
+export function toCandidate(row: CandidateRow): SearchCandidate {
+  const maximum = Number(row.lexical_maximum ?? 0);
+  const lexical = maximum > 0 ? Number(row.lexical_score ?? 0) / maximum : 0;
+  return {
+    id: row.id,
+    content: row.content,
+    filter: row.filter,
+    metadata: row.metadata,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    lexical: Math.min(1, Math.max(0, lexical)),
+    semantic: Math.min(1, Math.max(0, Number(row.similarity ?? 0))),
+  };
 }

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, uuidArray } from '../platform/database/connection.js';
+import { uuidArray } from '../platform/database/connection.js';
 
 // BM25 with Anserini's defaults (k1 0.9, b 0.4), the strongest plain-BM25 setting on BEIR. Terms are
 // PostgreSQL's English stems (`to_tsvector('english', …)`: stop words dropped, Snowball stemmer).
@@ -21,12 +21,12 @@ export const termWeight = (frequency: SQL, length: SQL, averageLength: SQL) =>
 export const maximumTermWeight = sql.raw('1.9');
 
 /**
- * Writes the postings and document frequencies of Documents whose row (with `term_count`) and
- * Context statistics are already written. `impact` uses the Context's current average length.
+ * The statement writing the postings and document frequencies of Documents whose row (with
+ * `term_count`) and Context statistics are already written. `impact` uses the Context's current
+ * average length. The documents repository runs it in the transaction that writes the Documents.
  */
-export async function indexDocuments(database: Database, contextId: string, documentIds: string[]) {
-  if (documentIds.length === 0) return;
-  await database.execute(sql`
+export function indexDocumentsStatement(contextId: string, documentIds: string[]): SQL {
+  return sql`
     WITH statistics AS (
       SELECT greatest(term_total::float8 / greatest(document_count, 1), 1) AS average_length
       FROM contexts WHERE id = ${contextId}
@@ -42,17 +42,16 @@ export async function indexDocuments(database: Database, contextId: string, docu
     INSERT INTO context_terms (context_id, term, document_frequency)
     SELECT ${contextId}, term, count(*) FROM inserted GROUP BY term
     ON CONFLICT (context_id, term)
-    DO UPDATE SET document_frequency = context_terms.document_frequency + excluded.document_frequency`);
+    DO UPDATE SET document_frequency = context_terms.document_frequency + excluded.document_frequency`;
 }
 
-/** Removes the postings of Documents and takes them out of the document frequencies. */
-export async function unindexDocuments(database: Database, contextId: string, documentIds: string[]) {
-  if (documentIds.length === 0) return;
-  await database.execute(sql`
+/** The statement removing the postings of Documents and taking them out of the document frequencies. */
+export function unindexDocumentsStatement(contextId: string, documentIds: string[]): SQL {
+  return sql`
     WITH removed AS (
       DELETE FROM document_terms WHERE document_id = ANY(${uuidArray(documentIds)}) RETURNING term
     )
     UPDATE context_terms AS c SET document_frequency = c.document_frequency - r.removed
     FROM (SELECT term, count(*) AS removed FROM removed GROUP BY term) AS r
-    WHERE c.context_id = ${contextId} AND c.term = r.term`);
+    WHERE c.context_id = ${contextId} AND c.term = r.term`;
 }

@@ -1,5 +1,4 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../platform/database/connection.js';
 
 /**
  * Where vectors are compared. Embeddings are stored as unit-length `real[]`; with pgvector an HNSW
@@ -8,8 +7,8 @@ import type { Database } from '../platform/database/connection.js';
  */
 export type VectorStore = {
   kind: 'pgvector' | 'exact';
-  /** Creates the dimension's index once (pgvector); a no-op for the exact fallback. */
-  prepare(dimensions: number): Promise<void>;
+  /** The statement creating the dimension's index (pgvector); undefined for the exact fallback. */
+  indexStatement(dimensions: number): SQL | undefined;
   /** Cosine similarity of the `documents` row aliased `d` with the query vector, in [-1, 1]. */
   similarity(vector: Float32Array): SQL;
   /** An ORDER BY expression, nearest first, that the index can serve. */
@@ -28,16 +27,15 @@ function assertDimensions(dimensions: number): number {
   return dimensions;
 }
 
-export function createVectorStore(database: Database, hasVectorExtension: boolean): VectorStore {
+export function createVectorStore(hasVectorExtension: boolean): VectorStore {
   if (!hasVectorExtension) {
     return {
       kind: 'exact',
-      async prepare() {},
+      indexStatement: () => undefined,
       similarity: (vector) => sql`lectern_dot_product(d.embedding, ${realArray(vector)}::real[])`,
       nearestFirst: (vector) => sql`lectern_dot_product(d.embedding, ${realArray(vector)}::real[]) DESC`,
     };
   }
-  const prepared = new Map<number, Promise<void>>();
   // The dimension is an integer we checked, so it is safe to inline (a type modifier cannot be a parameter).
   const asVector = (vector: Float32Array) => {
     const dimensions = assertDimensions(vector.length);
@@ -46,23 +44,13 @@ export function createVectorStore(database: Database, hasVectorExtension: boolea
   const column = (dimensions: number) => sql.raw(`(d.embedding::vector(${assertDimensions(dimensions)}))`);
   return {
     kind: 'pgvector',
-    prepare(dimensions) {
+    indexStatement(dimensions) {
       assertDimensions(dimensions);
-      let ready = prepared.get(dimensions);
-      if (!ready) {
-        ready = database
-          .execute(
-            sql.raw(
-              `CREATE INDEX IF NOT EXISTS documents_embedding_${dimensions}_hnsw ON documents ` +
-                `USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) ` +
-                `WHERE embedding_dimensions = ${dimensions}`,
-            ),
-          )
-          .then(() => undefined);
-        ready.catch(() => prepared.delete(dimensions));
-        prepared.set(dimensions, ready);
-      }
-      return ready;
+      return sql.raw(
+        `CREATE INDEX IF NOT EXISTS documents_embedding_${dimensions}_hnsw ON documents ` +
+          `USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) ` +
+          `WHERE embedding_dimensions = ${dimensions}`,
+      );
     },
     similarity: (vector) => sql`1 - (${column(vector.length)} <=> ${asVector(vector)})`,
     nearestFirst: (vector) => sql`${column(vector.length)} <=> ${asVector(vector)}`,

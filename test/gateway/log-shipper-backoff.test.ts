@@ -43,7 +43,9 @@ function serviceDownFor(failures: number) {
 function recordingEvents() {
   const log = { sent: 0, dropped: [] as [string, number][], warnings: [] as string[] };
   const events: ShipperEvents = {
-    sent: (count) => void (log.sent += count),
+    sent: (count) => {
+      log.sent += count;
+    },
     dropped: (reason, count) => void log.dropped.push([reason, count]),
     depth: () => {},
     warn: (_data, message) => void log.warnings.push(message),

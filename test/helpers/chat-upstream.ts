@@ -19,12 +19,46 @@ export type ChatUpstream = { url: string; calls: UpstreamCall[]; close(): Promis
 
 const words = (text: string) => text.split(/(?<= )/);
 
+const embeddingDimensions = 512;
+const wordVectors = new Map<string, Float32Array>();
+
+/** A fixed pseudo-random vector per word (xorshift seeded by the word). */
+function wordVector(word: string): Float32Array {
+  let vector = wordVectors.get(word);
+  if (!vector) {
+    vector = new Float32Array(embeddingDimensions);
+    let seed = 2166136261;
+    for (const character of word) seed = Math.imul(seed ^ character.charCodeAt(0), 16777619);
+    for (let index = 0; index < embeddingDimensions; index++) {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      vector[index] = (seed >>> 0) / 4294967296 - 0.5;
+    }
+    wordVectors.set(word, vector);
+  }
+  return vector;
+}
+
+/** A bag-of-words random projection: texts sharing words get similar vectors, as with a real model. */
+function embed(text: string): number[] {
+  const sum = new Float32Array(embeddingDimensions);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? ['empty']) {
+    const vector = wordVector(word);
+    for (let index = 0; index < embeddingDimensions; index++) sum[index]! += vector[index]!;
+  }
+  return Array.from(sum);
+}
+
 /**
- * A local chat-completions provider for gateway tests. The reply is "echo: <last user text>"; the
- * model name chooses a behaviour: `fail-400`, `fail-429`, `fail-500` answer errors, `slow` streams one
- * word every 100 ms (for disconnects). `stream_options.include_usage` adds a usage chunk, as OpenAI does.
+ * The one local OpenAI-compatible provider of the tests and benches (the benches run it in a worker
+ * thread: bench/upstream-worker.mjs). Chat replies are "echo: <last user text>"; the model name
+ * chooses a behaviour: `fail-400`, `fail-429`, `fail-500` answer errors, `slow` streams one word every
+ * 100 ms (for disconnects), any other streams every chunk at once. `stream_options.include_usage` adds
+ * a usage chunk, as OpenAI does. Embeddings are `embed` above; `/v1/models` lists one model.
+ * `recordCalls: false` keeps no call (a benchmark sends too many to keep).
  */
-export async function startChatUpstream(): Promise<ChatUpstream> {
+export async function startChatUpstream(options: { recordCalls?: boolean } = {}): Promise<ChatUpstream> {
   const calls: UpstreamCall[] = [];
   const server: Server = createServer((request, response) => {
     let raw = '';
@@ -32,13 +66,29 @@ export async function startChatUpstream(): Promise<ChatUpstream> {
     request.on('end', () => {
       const body = raw ? JSON.parse(raw) : {};
       const call: UpstreamCall = { path: request.url!, headers: request.headers, body, aborted: false };
-      calls.push(call);
+      if (options.recordCalls !== false) calls.push(call);
       response.on('close', () => {
         if (!response.writableFinished) call.aborted = true;
       });
       if (request.url === '/v1/models') {
         response.setHeader('content-type', 'application/json');
         return response.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-test', object: 'model' }] }));
+      }
+      if (request.url?.endsWith('/embeddings')) {
+        const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
+        response.setHeader('content-type', 'application/json');
+        return response.end(
+          JSON.stringify({
+            object: 'list',
+            data: inputs.map((text, index) => ({
+              object: 'embedding',
+              index,
+              embedding: embed(String(text)),
+            })),
+            model: body.model,
+            usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+          }),
+        );
       }
       const model = String(body.model);
       const failure = /^fail-(\d+)$/.exec(model);
@@ -91,13 +141,13 @@ export async function startChatUpstream(): Promise<ChatUpstream> {
         );
       }
       parts.push('data: [DONE]\n\n');
-      const delayMs = model === 'slow' ? 100 : 0;
+      if (model !== 'slow') return response.end(parts.join(''));
       let index = 0;
       const next = () => {
         if (response.destroyed) return;
         if (index === parts.length) return response.end();
         response.write(parts[index++]);
-        setTimeout(next, delayMs);
+        setTimeout(next, 100);
       };
       next();
     });

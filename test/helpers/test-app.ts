@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type LecternApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/database/connection.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createPlatform, type Platform } from '../../src/platform/platform.js';
+import { createPostgresDatabase } from './postgres-database.js';
 
 /** Tests run on PostgreSQL when DATABASE_URL is set (CI's second pass), else on PGlite. */
 export const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -28,20 +28,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
 /** A new, empty database on the PostgreSQL server of DATABASE_URL (bootstrap and CLI tests). */
 export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   if (!databaseUrl) throw new Error('DATABASE_URL is not set');
-  const name = `lectern_test_${randomUUID().replaceAll('-', '')}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return createPostgresDatabase(databaseUrl, 'lectern_test');
 }
 
 /** An empty database of its own: a PGlite from the snapshot, or a new database on the PostgreSQL server. */

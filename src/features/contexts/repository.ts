@@ -2,17 +2,18 @@ import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { contexts } from '../../platform/database/schema.js';
+import { everyDocumentEmbedded } from '../documents/index.js';
 
 export type ContextRow = typeof contexts.$inferSelect;
 export type ContextWithState = ContextRow & { processed: boolean };
 
 /**
  * docs/api.md#how-the-parts-behave: nothing left to embed and no Context Source waiting or running. (Spelled out as
- * `contexts.id`: drizzle renders a column of the selected table unqualified, which the subqueries
- * would take for their own `id`.)
+ * `contexts.id`: drizzle renders a column of the selected table unqualified, which the subquery
+ * would take for its own `id`.)
  */
 const processed = sql<boolean>`(
-  NOT EXISTS (SELECT 1 FROM documents d WHERE d.context_id = contexts.id AND d.embedding_status = 'pending')
+  ${everyDocumentEmbedded}
   AND NOT EXISTS (SELECT 1 FROM context_sources s WHERE s.context_id = contexts.id
                   AND s.indexing_status IN ('PENDING', 'PROCESSING')))`;
 

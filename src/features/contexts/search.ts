@@ -1,9 +1,8 @@
 import type { MetadataFilter } from '../../core/metadata-filter.js';
-import type { Database } from '../../platform/database/connection.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import { rank } from '../../retrieval/hybrid-ranking.js';
-import { type SearchMode, searchCandidates } from '../../retrieval/hybrid-search.js';
-import type { VectorStore } from '../../retrieval/vector-store.js';
+import type { SearchMode } from '../../retrieval/hybrid-search.js';
+import type { DocumentSearchRepository } from '../documents/index.js';
 import type { EmbedderResolver } from './embedders.js';
 import type { ContextRow } from './repository.js';
 import { defaultNumberOfResults } from './schemas.js';
@@ -39,11 +38,10 @@ export function presentHit(hit: SearchHit) {
 }
 
 export function createContextSearch(dependencies: {
-  database: Database;
-  vectors: VectorStore;
+  documents: Pick<DocumentSearchRepository, 'candidates'>;
   embedders: EmbedderResolver;
 }) {
-  const { database, vectors, embedders } = dependencies;
+  const { documents, embedders } = dependencies;
   // Applications repeat questions; a repeated query skips the embedder (~15 ms offline, a round trip otherwise).
   const queryVectors = createReadCache<Float32Array | undefined>({ ttlMs: 10 * 60_000, maxEntries: 2_000 });
 
@@ -62,7 +60,7 @@ export function createContextSearch(dependencies: {
       mode === 'lexical' || request.text.trim() === ''
         ? undefined
         : await queryVector(workspaceId, context, request.text);
-    const candidates = await searchCandidates(database, vectors, {
+    const candidates = await documents.candidates({
       contextId: context.id,
       text: request.text,
       vector,

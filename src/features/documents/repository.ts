@@ -2,10 +2,24 @@ import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { contexts, documents } from '../../platform/database/schema.js';
-import { indexDocuments, termCountOf, unindexDocuments } from '../../retrieval/lexical-index.js';
+import {
+  indexDocumentsStatement,
+  termCountOf,
+  unindexDocumentsStatement,
+} from '../../retrieval/lexical-index.js';
 import { realArray } from '../../retrieval/vector-store.js';
 
 export type DocumentRow = typeof documents.$inferSelect;
+
+/** Writes the postings of Documents just written (in the same transaction as their rows). */
+async function indexDocuments(database: Database, contextId: string, ids: string[]): Promise<void> {
+  if (ids.length > 0) await database.execute(indexDocumentsStatement(contextId, ids));
+}
+
+/** Removes the postings of Documents about to change or go (in the same transaction). */
+async function unindexDocuments(database: Database, contextId: string, ids: string[]): Promise<void> {
+  if (ids.length > 0) await database.execute(unindexDocumentsStatement(contextId, ids));
+}
 export type NewDocument = {
   id: string;
   content: string;

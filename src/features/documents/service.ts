@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { SplitterConfig } from '../../core/json-columns.js';
 import type { Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import type { StatisticsKeeper } from '../../platform/database/statistics.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import type { Embedder } from '../../retrieval/embedders/embedder.js';
 import type { TextIndexer } from '../../retrieval/text-indexer.js';
-import type { VectorStore } from '../../retrieval/vector-store.js';
-import type { Context, EmbedderResolver } from '../contexts/index.js';
 import { type EmbedDocumentsPayload, embedDocumentsJob, embeddingBatchSize } from './embedding-job.js';
 import type { DocumentRepository, DocumentSummary, NewDocument } from './repository.js';
 import type { AddDocumentInput, UpdateDocumentInput } from './schemas.js';
+import type { DocumentSearchRepository } from './search-repository.js';
 
 /** A Document as the API answers it; `embedding` is always empty in public answers. */
 export function presentDocument(row: DocumentSummary) {
@@ -30,12 +31,16 @@ export function presentDocument(row: DocumentSummary) {
 /** Document ids per embedding job, so a huge load becomes several bounded jobs. */
 const documentsPerJob = 1_000;
 
+/** What Documents need of their Context (the contexts feature owns it): its splitter and embedding model. */
+export type DocumentsContext = { splitterConfig: SplitterConfig; embeddingModel: string | null };
+
 export type DocumentServiceDependencies = {
   repository: DocumentRepository;
+  search: Pick<DocumentSearchRepository, 'prepareVectors'>;
   /** The Context of the workspace, or a 404. */
-  requireContext: (workspaceId: string, contextId: string) => Promise<Context>;
-  embedders: EmbedderResolver;
-  vectors: VectorStore;
+  requireContext: (workspaceId: string, contextId: string) => Promise<DocumentsContext>;
+  /** The embedder of a Context's embedding model. */
+  embedders: { forContext(workspaceId: string, embeddingModel: string | null): Promise<Embedder> };
   jobs: JobQueue;
   statistics: StatisticsKeeper;
   /** Splits a long Document's text off the request thread. */
@@ -44,7 +49,7 @@ export type DocumentServiceDependencies = {
 };
 
 export function createDocumentService(dependencies: DocumentServiceDependencies) {
-  const { repository, requireContext, embedders, vectors, jobs, statistics, indexer, logger } = dependencies;
+  const { repository, search, requireContext, embedders, jobs, statistics, indexer, logger } = dependencies;
 
   async function require(workspaceId: string, contextId: string, id: string): Promise<DocumentSummary> {
     await requireContext(workspaceId, contextId);
@@ -93,7 +98,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
         'document',
       );
       const dimensions = embeddings[0]?.length;
-      if (dimensions) await vectors.prepare(dimensions);
+      if (dimensions) await search.prepareVectors(dimensions);
       const vectorOf = new Map(meaningful.map((row, index) => [row.id, embeddings[index]]));
       await repository.storeEmbeddings(
         batch.map((row) => ({ id: row.id, updatedAt: row.updatedAt, vector: vectorOf.get(row.id) })),
