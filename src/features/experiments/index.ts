@@ -1,2 +1,2 @@
 export { createExperimentRepository } from './repository.js';
-export { createExperimentService, type ExperimentService } from './service.js';
+export { createExperimentService, type Experiment, type ExperimentService } from './service.js';

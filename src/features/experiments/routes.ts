@@ -4,6 +4,7 @@ import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
 import type { IdempotentRequests } from '../runs/index.js';
 import { callerOf, idempotencyHeaders } from '../runs/index.js';
+import { presentExperiment, presentExperimentResults } from './presenters.js';
 import { createExperimentBody, experimentRunBody, updateExperimentBody } from './schemas.js';
 import type { ExperimentService } from './service.js';
 
@@ -15,26 +16,32 @@ export function experimentRoutes(
     const tags = ['experiments'];
 
     app.post('/experiments', { schema: { tags, body: createExperimentBody } }, async (request, reply) => {
-      return reply.status(201).send(await experiments.create(workspaceOf(request).id, request.body));
+      return reply
+        .status(201)
+        .send(presentExperiment(await experiments.create(workspaceOf(request).id, request.body)));
     });
 
     app.get('/experiments', { schema: { tags, querystring: paginationQuery } }, async (request) => {
       const { rows, total } = await experiments.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows, total, request.query);
+      return listEnvelope(rows.map(presentExperiment), total, request.query);
     });
 
     app.get('/experiments/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return experiments.get(workspaceOf(request).id, request.params.guid);
+      return presentExperiment(await experiments.require(workspaceOf(request).id, request.params.guid));
     });
 
     app.put(
       '/experiments/:guid',
       { schema: { tags, params: guidParams, body: updateExperimentBody } },
-      async (request) => experiments.update(workspaceOf(request).id, request.params.guid, request.body),
+      async (request) =>
+        presentExperiment(
+          await experiments.update(workspaceOf(request).id, request.params.guid, request.body),
+        ),
     );
 
     app.delete('/experiments/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return experiments.remove(workspaceOf(request).id, request.params.guid);
+      const removed = await experiments.remove(workspaceOf(request).id, request.params.guid);
+      return { ...presentExperiment(removed), deleted: true };
     });
 
     app.post(
@@ -53,7 +60,9 @@ export function experimentRoutes(
     );
 
     app.get('/experiments/:guid/results', { schema: { tags, params: guidParams } }, async (request) => {
-      return experiments.results(workspaceOf(request).id, request.params.guid);
+      return presentExperimentResults(
+        await experiments.results(workspaceOf(request).id, request.params.guid),
+      );
     });
   };
 }

@@ -1,25 +1,42 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Pagination } from '../../core/pagination.js';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppService } from '../apps/index.js';
-import type { RunCaller, RunService } from '../runs/index.js';
+import type { RunAnswer, RunCaller, RunService } from '../runs/index.js';
 import type { SessionService } from '../sessions/index.js';
 import type { ExperimentRepository, ExperimentRow } from './repository.js';
 import type { CreateExperimentInput, ExperimentRunInput, UpdateExperimentInput } from './schemas.js';
 import { positiveValueOf, proportionWithInterval } from './statistics.js';
 
-export function presentExperiment(row: ExperimentRow) {
-  return {
-    guid: row.id,
-    name: row.name,
-    app_guid: row.appId,
-    action_primary_guid: row.primaryActionId,
-    action_secondary_guid: row.secondaryActionId,
-    split: row.split,
-    status: row.status,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
+/** An A/B test between two Actions of an App: `split` of the traffic goes to the secondary one. */
+export type Experiment = ExperimentRow;
+
+/** One arm's figures: runs, feedback counts per type and value, and the positive rating's rate. */
+export type ExperimentArm = {
+  variant: 'primary' | 'secondary';
+  actionId: string;
+  runs: number;
+  feedback: Record<string, Record<string, number>>;
+  /** For a two-valued rating: which value is positive, and its rate with a 95% interval. */
+  positiveRating?: { value: string; proportion: ReturnType<typeof proportionWithInterval> };
+};
+
+export type ExperimentResults = { experiment: Experiment; arms: [ExperimentArm, ExperimentArm] };
+
+/** A run's answer, with the arm that served it. */
+export type ExperimentRunAnswer = RunAnswer & { action: string; variant: 'primary' | 'secondary' };
+
+export interface ExperimentService {
+  create(workspaceId: string, input: CreateExperimentInput): Promise<Experiment>;
+  /** The experiment, or 404 — also for one of another workspace. */
+  require(workspaceId: string, id: string): Promise<Experiment>;
+  list(workspaceId: string, pagination: Pagination): Promise<Page<Experiment>>;
+  update(workspaceId: string, id: string, input: UpdateExperimentInput): Promise<Experiment>;
+  remove(workspaceId: string, id: string): Promise<Experiment>;
+  /** Runs the assigned Action through the run engine, in any of the three modes. */
+  run(caller: RunCaller, id: string, input: ExperimentRunInput): Promise<ExperimentRunAnswer>;
+  /** Per-arm run counts and feedback counts; for a two-valued rating, the positive rate with a 95% interval. */
+  results(workspaceId: string, id: string): Promise<ExperimentResults>;
 }
 
 /** A stable point in [0, 1) for a key, so one user always lands in the same arm. */
@@ -31,10 +48,10 @@ function stablePoint(experimentId: string, key: string): number {
 export function createExperimentService(dependencies: {
   repository: ExperimentRepository;
   apps: AppService;
-  requireAction: (workspaceId: string, actionId: string) => Promise<void>;
-  sessions: SessionService;
-  runs: RunService;
-}) {
+  requireAction: (workspaceId: string, actionId: string) => Promise<unknown>;
+  sessions: Pick<SessionService, 'require'>;
+  runs: Pick<RunService, 'run'>;
+}): ExperimentService {
   const { repository, apps, requireAction, sessions, runs } = dependencies;
 
   async function require(workspaceId: string, id: string): Promise<ExperimentRow> {
@@ -75,7 +92,9 @@ export function createExperimentService(dependencies: {
   }
 
   return {
-    async create(workspaceId: string, input: CreateExperimentInput) {
+    require,
+
+    async create(workspaceId, input) {
       await apps.require(workspaceId, input.app_guid);
       await checkArms(workspaceId, input.action_primary_guid, input.action_secondary_guid);
       const row = await repository.insert({
@@ -87,19 +106,14 @@ export function createExperimentService(dependencies: {
         secondaryActionId: input.action_secondary_guid,
         split: input.split ?? 0.5,
       });
-      return presentExperiment(row);
+      return row;
     },
 
-    async get(workspaceId: string, id: string) {
-      return presentExperiment(await require(workspaceId, id));
+    list(workspaceId, pagination) {
+      return repository.list(workspaceId, pagination.skip, pagination.limit);
     },
 
-    async list(workspaceId: string, pagination: Pagination) {
-      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit);
-      return { rows: rows.map(presentExperiment), total };
-    },
-
-    async update(workspaceId: string, id: string, input: UpdateExperimentInput) {
+    async update(workspaceId, id, input) {
       const current = await require(workspaceId, id);
       const primary = input.action_primary_guid ?? current.primaryActionId;
       const secondary = input.action_secondary_guid ?? current.secondaryActionId;
@@ -113,17 +127,16 @@ export function createExperimentService(dependencies: {
         status: input.status,
       });
       if (!row) throw new NotFoundError('Experiment not found');
-      return presentExperiment(row);
+      return row;
     },
 
-    async remove(workspaceId: string, id: string) {
+    async remove(workspaceId, id) {
       const row = await repository.update(workspaceId, id, { deletedAt: new Date() });
       if (!row) throw new NotFoundError('Experiment not found');
-      return { ...presentExperiment(row), deleted: true };
+      return row;
     },
 
-    /** Runs the assigned Action through the run engine, in any of the three modes. */
-    async run(caller: RunCaller, id: string, input: ExperimentRunInput) {
+    async run(caller, id, input) {
       const experiment = await require(caller.workspaceId, id);
       const actionId = await assign(caller.workspaceId, experiment, input);
       const { force_action: _forced, ...request } = input;
@@ -138,15 +151,14 @@ export function createExperimentService(dependencies: {
       };
     },
 
-    /** Per-arm run counts and feedback counts; for a two-valued rating, the positive rate with a 95% interval. */
-    async results(workspaceId: string, id: string) {
+    async results(workspaceId, id) {
       const experiment = await require(workspaceId, id);
       const runCounts = await repository.runCounts(experiment.id);
       const feedbackCounts = await repository.feedbackCounts(experiment.id);
       const positive = positiveValueOf(
         feedbackCounts.filter((row) => row.type === 'rating').map((row) => row.value),
       );
-      const arm = (actionId: string, variant: 'primary' | 'secondary') => {
+      const arm = (actionId: string, variant: 'primary' | 'secondary'): ExperimentArm => {
         const feedback: Record<string, Record<string, number>> = {};
         for (const row of feedbackCounts.filter((candidate) => candidate.action_id === actionId)) {
           feedback[row.type] ??= {};
@@ -156,20 +168,21 @@ export function createExperimentService(dependencies: {
         const rated = Object.values(ratings).reduce((sum, value) => sum + value, 0);
         return {
           variant,
-          action: actionId,
+          actionId,
           runs: runCounts.find((row) => row.actionId === actionId)?.runs ?? 0,
           feedback,
           ...(positive !== undefined && {
-            positive_rating: { value: positive, ...proportionWithInterval(ratings[positive] ?? 0, rated) },
+            positiveRating: {
+              value: positive,
+              proportion: proportionWithInterval(ratings[positive] ?? 0, rated),
+            },
           }),
         };
       };
       return {
-        experiment: presentExperiment(experiment),
+        experiment,
         arms: [arm(experiment.primaryActionId, 'primary'), arm(experiment.secondaryActionId, 'secondary')],
       };
     },
   };
 }
-
-export type ExperimentService = ReturnType<typeof createExperimentService>;

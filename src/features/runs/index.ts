@@ -5,4 +5,11 @@ export { createIdempotentRequests, type IdempotentRequests } from './idempotency
 export { createIdempotentRequestRepository } from './idempotent-request-repository.js';
 export { presentRunResult } from './run-result.js';
 export { idempotencyHeaders, type RunInput, runFields } from './schemas.js';
-export { createRunService, type RunService } from './service.js';
+export {
+  type AsyncRunAnswer,
+  createRunService,
+  type RunAnswer,
+  type RunService,
+  type StreamRunAnswer,
+  type SyncRunAnswer,
+} from './service.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
 import { AppError, isFinal, NotFoundError, publicMessage, UnauthorizedError } from '../../errors.js';
 import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { Signer } from '../../platform/signing.js';
@@ -33,6 +34,62 @@ export const asyncRunJob = defineJob({
   timeoutMs: 10 * 60 * 1000,
 });
 
+/*
+ * A run's answers are the API's own shapes, built here rather than by a presenter: they carry URLs
+ * this service mints (a signed stream URL, a result URL) and nothing else to translate.
+ */
+
+/** A synchronous run: the text, the prompt sent, and where its record and feedback live. */
+export type SyncRunAnswer = {
+  msg: string;
+  full_prompt_sent: PromptMessage[];
+  data_guid: string;
+  feedback_url: string;
+  cost?: GenerationCost;
+};
+
+/** A streaming run: the one-time URL its tokens are read from. */
+export type StreamRunAnswer = {
+  msg: string;
+  full_prompt_sent: PromptMessage[];
+  data_guid: string;
+  streaming: boolean;
+  streaming_url: string;
+  feedback_url: string;
+};
+
+/** An asynchronous run: the URL to poll. */
+export type AsyncRunAnswer = { msg: string; full_prompt_sent: null; result_url: string };
+
+export type RunAnswer = SyncRunAnswer | StreamRunAnswer | AsyncRunAnswer;
+
+export interface RunService {
+  /** Runs an Action by mode (docs/api.md#runs: streaming wins over async_mode). */
+  run(
+    caller: RunCaller,
+    guidOrSlug: string,
+    request: RunRequest,
+    options?: Partial<RunOptions>,
+  ): Promise<RunAnswer>;
+  /** docs/api.md result: PENDING until done, then SUCCESS with the text; a failed run is an error. */
+  result(workspaceId: string, resultKey: string): Promise<ReturnType<typeof presentRunResult>>;
+  /**
+   * Checks a stream URL and claims it: only the first consumer gets the events. A reconnect that
+   * names the last event it had (`lastEventId`) within the resume window gets the ones after it;
+   * the final event is sent again to one that had it, so a client that lost it can finish.
+   */
+  claimStream(
+    streamId: string,
+    token: string,
+    signal: AbortSignal,
+    lastEventId?: number,
+  ): Promise<{ events: AsyncIterable<NumberedEvent>; resumed: boolean }>;
+  /** A consumer's connection ended: it may reconnect with `Last-Event-ID` for a while. */
+  releaseStream(streamId: string): Promise<void>;
+  /** Waits (bounded) for streamed generations still running, so their output is stored. */
+  drain(timeoutMs?: number): Promise<void>;
+}
+
 async function* eventsAfter(events: AsyncIterable<NumberedEvent>, lastEventId: number) {
   for await (const numbered of events) {
     if (numbered.sequence > lastEventId || numbered.event.type !== 'token') yield numbered;
@@ -48,14 +105,14 @@ export function createRunService(dependencies: {
   signer: Signer;
   baseUrl: string;
   logger: Logger;
-}) {
+}): RunService {
   const { engine, data, asyncRuns, jobs, streams, signer, baseUrl, logger } = dependencies;
   /** Generations running for streams, so shutdown can let them finish. */
   const background = new Set<Promise<void>>();
 
   const feedbackUrl = (generationId: string) => `${baseUrl}/v1/feedback/${generationId}`;
 
-  function sync(run: PreparedRun) {
+  function sync(run: PreparedRun): Promise<SyncRunAnswer> {
     return engine.execute(run).then((outcome) => ({
       msg: outcome.msg,
       full_prompt_sent: outcome.fullPromptSent,
@@ -66,7 +123,7 @@ export function createRunService(dependencies: {
   }
 
   /** The generation starts now; its tokens wait in the stream bus for the URL's one consumer. */
-  async function stream(run: PreparedRun) {
+  async function stream(run: PreparedRun): Promise<StreamRunAnswer> {
     const streamId = run.generationId;
     await streams.create(streamId, streamLifetimeMs);
     // Appends are chained so a bus with asynchronous writes (Redis) keeps the tokens in order.
@@ -110,7 +167,7 @@ export function createRunService(dependencies: {
     };
   }
 
-  async function queue(run: PreparedRun) {
+  async function queue(run: PreparedRun): Promise<AsyncRunAnswer> {
     const runId = randomUUID();
     await asyncRuns.insert({
       id: runId,
@@ -184,8 +241,7 @@ export function createRunService(dependencies: {
   );
 
   return {
-    /** Runs an Action by mode (docs/api.md#runs: streaming wins over async_mode). */
-    async run(caller: RunCaller, guidOrSlug: string, request: RunRequest, options: Partial<RunOptions> = {}) {
+    async run(caller, guidOrSlug, request, options = {}) {
       const mode = request.streaming ? 'stream' : request.async_mode ? 'async' : 'sync';
       const run = await engine.prepare(caller, guidOrSlug, request, {
         ...options,
@@ -196,24 +252,13 @@ export function createRunService(dependencies: {
       return sync(run);
     },
 
-    /** docs/api.md result: PENDING until done, then SUCCESS with the text; a failed run is an error. */
-    async result(workspaceId: string, resultKey: string) {
+    async result(workspaceId, resultKey) {
       const run = await asyncRuns.find(workspaceId, resultKey);
       if (!run) throw new NotFoundError('Run not found');
       return presentRunResult(run, feedbackUrl);
     },
 
-    /**
-     * Checks a stream URL and claims it: only the first consumer gets the events. A reconnect that
-     * names the last event it had (`lastEventId`) within the resume window gets the ones after it;
-     * the final event is sent again to one that had it, so a client that lost it can finish.
-     */
-    async claimStream(
-      streamId: string,
-      token: string,
-      signal: AbortSignal,
-      lastEventId?: number,
-    ): Promise<{ events: AsyncIterable<NumberedEvent>; resumed: boolean }> {
+    async claimStream(streamId, token, signal, lastEventId) {
       const verification = signer.verify(streamPurpose, streamId, token);
       if (verification === 'invalid') throw new UnauthorizedError('Invalid stream token');
       if (verification === 'expired') throw new NotFoundError('No data found in cache');
@@ -225,13 +270,11 @@ export function createRunService(dependencies: {
       return { events: eventsAfter(events, lastEventId), resumed: true };
     },
 
-    /** A consumer's connection ended: it may reconnect with `Last-Event-ID` for a while. */
-    async releaseStream(streamId: string): Promise<void> {
+    async releaseStream(streamId) {
       await streams.keepResumable(streamId, resumeWindowMs);
     },
 
-    /** Waits (bounded) for streamed generations still running, so their output is stored. */
-    async drain(timeoutMs = 10_000): Promise<void> {
+    async drain(timeoutMs = 10_000) {
       await Promise.race([
         Promise.allSettled([...background]),
         new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
@@ -239,5 +282,3 @@ export function createRunService(dependencies: {
     },
   };
 }
-
-export type RunService = ReturnType<typeof createRunService>;

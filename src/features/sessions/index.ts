@@ -1,2 +1,2 @@
 export { createSessionRepository } from './repository.js';
-export { createSessionService, type SessionService } from './service.js';
+export { createSessionService, type Session, type SessionService } from './service.js';

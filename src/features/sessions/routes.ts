@@ -3,6 +3,7 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { type DataService, presentGeneration } from '../data/index.js';
+import { presentSession } from './presenters.js';
 import { createSessionBody, sessionListQuery, updateSessionBody } from './schemas.js';
 import type { SessionService } from './service.js';
 
@@ -11,7 +12,9 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
     const tags = ['sessions'];
 
     app.post('/sessions', { schema: { tags, body: createSessionBody } }, async (request, reply) => {
-      return reply.status(201).send(await sessions.create(workspaceOf(request).id, request.body));
+      return reply
+        .status(201)
+        .send(presentSession(await sessions.create(workspaceOf(request).id, request.body)));
     });
 
     app.get('/sessions', { schema: { tags, querystring: sessionListQuery } }, async (request) => {
@@ -20,23 +23,28 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
         request.query,
         request.query.extUserId,
       );
-      return listEnvelope(rows, total, request.query);
+      return listEnvelope(rows.map(presentSession), total, request.query);
     });
 
     app.get('/sessions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return sessions.get(workspaceOf(request).id, request.params.guid);
+      return presentSession(await sessions.require(workspaceOf(request).id, request.params.guid));
     });
 
     app.put(
       '/sessions/:guid',
       { schema: { tags, params: guidParams, body: updateSessionBody } },
       async (request) => {
-        return sessions.update(workspaceOf(request).id, request.params.guid, request.body);
+        return presentSession(
+          await sessions.update(workspaceOf(request).id, request.params.guid, request.body),
+        );
       },
     );
 
     app.delete('/sessions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return sessions.remove(workspaceOf(request).id, request.params.guid);
+      return {
+        ...presentSession(await sessions.remove(workspaceOf(request).id, request.params.guid)),
+        deleted: true,
+      };
     });
 
     app.get(
