@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { presentBlock, presentWorkflow } from './presenters.js';
 import type { WorkflowRunner } from './runner.js';
 import {
   blockResultParams,
@@ -20,12 +21,14 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.post('/workflows', { schema: { tags, body: createWorkflowBody } }, async (request, reply) => {
       const caller = workspaceOf(request);
-      return reply.status(201).send(await workflows.create(caller.id, caller.apiKeyId, request.body));
+      return reply
+        .status(201)
+        .send(presentWorkflow(await workflows.create(caller.id, caller.apiKeyId, request.body)));
     });
 
     app.get('/workflows', { schema: { tags, querystring: paginationQuery } }, async (request) => {
       const { rows, total } = await workflows.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows, total, request.query);
+      return listEnvelope(rows.map(presentWorkflow), total, request.query);
     });
 
     app.get(
@@ -37,7 +40,7 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
           request.query,
           request.params.guid,
         );
-        return listEnvelope(rows, total, request.query);
+        return listEnvelope(rows.map(presentWorkflow), total, request.query);
       },
     );
 
@@ -46,28 +49,35 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
     });
 
     app.get('/workflows/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return workflows.get(workspaceOf(request).id, request.params.guid);
+      return presentWorkflow(await workflows.require(workspaceOf(request).id, request.params.guid));
     });
 
     app.put(
       '/workflows/:guid',
       { schema: { tags, params: guidParams, body: renameWorkflowBody } },
-      async (request) => workflows.rename(workspaceOf(request).id, request.params.guid, request.body.name),
+      async (request) =>
+        presentWorkflow(
+          await workflows.rename(workspaceOf(request).id, request.params.guid, request.body.name),
+        ),
     );
 
     app.delete('/workflows/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return workflows.remove(workspaceOf(request).id, request.params.guid);
+      const removed = await workflows.remove(workspaceOf(request).id, request.params.guid);
+      return { guid: removed.id, deleted: true };
     });
 
     app.get('/workflows/:guid/blocks', { schema: { tags, params: guidParams } }, async (request) => {
-      return { blocks: await workflows.blocks(workspaceOf(request).id, request.params.guid) };
+      const blocks = await workflows.blocks(workspaceOf(request).id, request.params.guid);
+      return { blocks: blocks.map(presentBlock) };
     });
 
     app.put(
       '/workflows/:guid/blocks',
       { schema: { tags, params: guidParams, body: blocksBody } },
       async (request) => ({
-        blocks: await workflows.setBlocks(workspaceOf(request).id, request.params.guid, request.body.blocks),
+        blocks: (
+          await workflows.setBlocks(workspaceOf(request).id, request.params.guid, request.body.blocks)
+        ).map(presentBlock),
       }),
     );
 

@@ -13,7 +13,7 @@ import type {
   WorkflowRunRepository,
   WorkflowRunRow,
 } from './run-repository.js';
-import type { TriggerInput } from './schemas.js';
+import type { BlockDefinition, TriggerInput } from './schemas.js';
 import type { ResolvedBlock, WorkflowService } from './service.js';
 
 /** One block of one run. Each block is its own job, so a crash loses at most the block it interrupted. */
@@ -48,6 +48,56 @@ function resultOf(blocks: WorkflowRunBlockRow[]): string {
   return output?.output ?? '';
 }
 
+/*
+ * A workflow run's answers are the API's own shapes, built here: they carry the result and feedback
+ * URLs this runner mints (as an Action run's answers do).
+ */
+
+/** The answer to a trigger: the run's GUID and, per Action block, where its result and record live. */
+export type WorkflowTriggerAnswer = {
+  msg: string;
+  status: string;
+  blocks: {
+    feedback_url: string;
+    data_guid: string;
+    result_url: string;
+    action: { guid: string; name: string };
+  }[];
+  run_guid: string;
+  has_output_block: boolean;
+};
+
+/** `{ final, blocks }` of a run, in block order. */
+export type WorkflowDatasetAnswer = {
+  final: string;
+  status: string;
+  blocks: { guid: string; name: string; output: string; status: string; error?: string }[];
+};
+
+export interface WorkflowRunner {
+  trigger(
+    workspaceId: string,
+    workflowId: string,
+    input: TriggerInput | null | undefined,
+  ): Promise<WorkflowTriggerAnswer>;
+  /** Runs temporary blocks (or the stored ones) without changing what is stored. */
+  playground(
+    workspaceId: string,
+    request: { workflow: string; input?: TriggerInput | null; blocks?: BlockDefinition[] | null },
+  ): Promise<WorkflowTriggerAnswer>;
+  /** `{ result }`: empty and PENDING while blocks run; a failed run is an error naming the block. */
+  result(workspaceId: string, workflowId: string, runId: string): Promise<{ result: string; status: string }>;
+  /** `final` is the run result once the run has succeeded. */
+  dataset(workspaceId: string, workflowId: string, runId: string): Promise<WorkflowDatasetAnswer>;
+  /** A block's `result_url`: answers like an Action's result (docs/api.md#how-the-parts-behave). */
+  blockResult(
+    workspaceId: string,
+    workflowId: string,
+    runId: string,
+    blockId: string,
+  ): Promise<ReturnType<typeof presentRunResult>>;
+}
+
 export function createWorkflowRunner(dependencies: {
   workflows: WorkflowService;
   runs: WorkflowRunRepository;
@@ -56,7 +106,7 @@ export function createWorkflowRunner(dependencies: {
   jobs: JobQueue;
   baseUrl: string;
   logger: Logger;
-}) {
+}): WorkflowRunner {
   const { workflows, runs, engine, data, jobs, baseUrl, logger } = dependencies;
   const feedbackUrl = (generationId: string) => `${baseUrl}/v1/feedback/${generationId}`;
 
@@ -67,7 +117,7 @@ export function createWorkflowRunner(dependencies: {
     blocks: ResolvedBlock[],
     input: TriggerInput | null | undefined,
     playground: boolean,
-  ) {
+  ): Promise<WorkflowTriggerAnswer> {
     if (blocks.length === 0) throw new NotFoundError('Workflow has no blocks');
     const runId = randomUUID();
     const runBlocks = blocks.map((block, position) => ({
@@ -207,20 +257,12 @@ export function createWorkflowRunner(dependencies: {
   }
 
   return {
-    async trigger(workspaceId: string, workflowId: string, input: TriggerInput | null | undefined) {
+    async trigger(workspaceId, workflowId, input) {
       await workflows.require(workspaceId, workflowId);
       return dispatch(workspaceId, workflowId, await workflows.storedBlocks(workflowId), input, false);
     },
 
-    /** Runs temporary blocks (or the stored ones) without changing what is stored. */
-    async playground(
-      workspaceId: string,
-      request: {
-        workflow: string;
-        input?: TriggerInput | null;
-        blocks?: Parameters<WorkflowService['resolveBlocks']>[1] | null;
-      },
-    ) {
+    async playground(workspaceId, request) {
       await workflows.require(workspaceId, request.workflow);
       const blocks = request.blocks
         ? await workflows.resolveBlocks(workspaceId, request.blocks)
@@ -228,8 +270,7 @@ export function createWorkflowRunner(dependencies: {
       return dispatch(workspaceId, request.workflow, blocks, request.input, true);
     },
 
-    /** `{ result }`: empty and PENDING while blocks run; a failed run is an error naming the block. */
-    async result(workspaceId: string, workflowId: string, runId: string) {
+    async result(workspaceId, workflowId, runId) {
       const run = await requireRun(workspaceId, workflowId, runId);
       if (run.status === 'running') return { result: '', status: 'PENDING' };
       if (run.status === 'failed') {
@@ -243,8 +284,7 @@ export function createWorkflowRunner(dependencies: {
       return { result: run.result ?? '', status: 'SUCCESS' };
     },
 
-    /** `{ final, blocks }` in block order; `final` is the run result once the run has succeeded. */
-    async dataset(workspaceId: string, workflowId: string, runId: string) {
+    async dataset(workspaceId, workflowId, runId) {
       const run = await requireRun(workspaceId, workflowId, runId);
       const blocks = await runs.blocks(runId);
       return {
@@ -260,8 +300,7 @@ export function createWorkflowRunner(dependencies: {
       };
     },
 
-    /** A block's `result_url`: answers like an Action's result (docs/api.md#how-the-parts-behave). */
-    async blockResult(workspaceId: string, workflowId: string, runId: string, blockId: string) {
+    async blockResult(workspaceId, workflowId, runId, blockId) {
       await requireRun(workspaceId, workflowId, runId);
       const block = (await runs.blocks(runId)).find((candidate) => candidate.blockId === blockId);
       if (!block) throw new NotFoundError('Block not found');
@@ -269,5 +308,3 @@ export function createWorkflowRunner(dependencies: {
     },
   };
 }
-
-export type WorkflowRunner = ReturnType<typeof createWorkflowRunner>;

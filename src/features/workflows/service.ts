@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowBlockType } from '../../core/json-columns.js';
-import type { Pagination } from '../../core/pagination.js';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppService } from '../apps/index.js';
 import { checkBlocks } from './blocks.js';
@@ -23,39 +23,34 @@ export type ActionLookup = (
   guidOrSlug: string,
 ) => Promise<{ guid: string; name: string } | undefined>;
 
-/** A Workflow as the API answers it: `guid`, `name`, `slug`, timestamps, creator; plus its App. */
-export function presentWorkflow(row: WorkflowRow) {
-  return {
-    guid: row.id,
-    name: row.name,
-    slug: row.slug,
-    app: row.appId,
-    created_by_id: row.createdById,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
+/** An ordered list of blocks run one after another; each run keeps its own copy of the blocks. */
+export type Workflow = WorkflowRow;
 
-/** docs/api.md#how-the-parts-behave block, as `GET .../blocks` lists it. */
-export function presentBlock(block: ResolvedBlock) {
-  return {
-    guid: block.id,
-    name: block.name,
-    type: block.type,
-    action: block.actionId,
-    action_name: block.actionName,
-    input: block.input,
-  };
+export interface WorkflowService {
+  /** The Workflow, or 404 — also for one of another workspace or a deleted one. */
+  require(workspaceId: string, id: string): Promise<Workflow>;
+  /** The blocks as stored, in order (the caller has checked the Workflow is the workspace's). */
+  storedBlocks(workflowId: string): Promise<ResolvedBlock[]>;
+  create(workspaceId: string, createdById: string, input: { name: string; app: string }): Promise<Workflow>;
+  list(workspaceId: string, pagination: Pagination, appId?: string): Promise<Page<Workflow>>;
+  rename(workspaceId: string, id: string, name: string): Promise<Workflow>;
+  /** Soft delete (docs/api.md): the row stays, every public read answers 404. */
+  remove(workspaceId: string, id: string): Promise<Workflow>;
+  /** Checks block definitions and finds their Actions in the workspace; a 400 naming the block otherwise. */
+  resolveBlocks(workspaceId: string, definitions: BlockDefinition[]): Promise<ResolvedBlock[]>;
+  blocks(workspaceId: string, id: string): Promise<ResolvedBlock[]>;
+  /** docs/api.md#how-the-parts-behave: replaces the ordered blocks; runs already triggered keep their own copies. */
+  setBlocks(workspaceId: string, id: string, definitions: BlockDefinition[]): Promise<ResolvedBlock[]>;
 }
 
 export function createWorkflowService(dependencies: {
   repository: WorkflowRepository;
   apps: AppService;
   findAction: ActionLookup;
-}) {
+}): WorkflowService {
   const { repository, apps, findAction } = dependencies;
 
-  async function require(workspaceId: string, id: string): Promise<WorkflowRow> {
+  async function require(workspaceId: string, id: string): Promise<Workflow> {
     const row = await repository.find(workspaceId, id);
     if (!row) throw new NotFoundError('Workflow not found');
     return row;
@@ -72,11 +67,40 @@ export function createWorkflowService(dependencies: {
     }));
   }
 
+  async function resolveBlocks(
+    workspaceId: string,
+    definitions: BlockDefinition[],
+  ): Promise<ResolvedBlock[]> {
+    checkBlocks(definitions);
+    return Promise.all(
+      definitions.map(async (definition, index) => {
+        let action: { guid: string; name: string } | undefined;
+        if (definition.type === 'action') {
+          action = await findAction(workspaceId, definition.action!);
+          if (!action) {
+            throw new ValidationError(
+              `no Action of this workspace has the GUID or slug ${definition.action}`,
+              `blocks.${index}.action`,
+            );
+          }
+        }
+        return {
+          id: randomUUID(),
+          name: definition.name,
+          type: definition.type,
+          actionId: action?.guid ?? null,
+          actionName: action?.name ?? null,
+          input: definition.input ?? null,
+        };
+      }),
+    );
+  }
+
   return {
     require,
     storedBlocks,
 
-    async create(workspaceId: string, createdById: string, input: { name: string; app: string }) {
+    async create(workspaceId, createdById, input) {
       await apps.require(workspaceId, input.app);
       const row = await repository.insert({
         id: randomUUID(),
@@ -86,68 +110,35 @@ export function createWorkflowService(dependencies: {
         slug: await repository.freeSlug(workspaceId, input.name),
         createdById,
       });
-      return presentWorkflow(row);
+      return row;
     },
 
-    async get(workspaceId: string, id: string) {
-      return presentWorkflow(await require(workspaceId, id));
-    },
-
-    async list(workspaceId: string, pagination: Pagination, appId?: string) {
+    async list(workspaceId, pagination, appId) {
       if (appId) await apps.require(workspaceId, appId);
-      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit, appId);
-      return { rows: rows.map(presentWorkflow), total };
+      return repository.list(workspaceId, pagination.skip, pagination.limit, appId);
     },
 
-    async rename(workspaceId: string, id: string, name: string) {
+    async rename(workspaceId, id, name) {
       const row = await repository.update(workspaceId, id, { name });
       if (!row) throw new NotFoundError('Workflow not found');
-      return presentWorkflow(row);
+      return row;
     },
 
-    /** Soft delete (docs/api.md): the row stays, every public read answers 404. */
-    async remove(workspaceId: string, id: string) {
+    async remove(workspaceId, id) {
       const row = await repository.update(workspaceId, id, { deletedAt: new Date() });
       if (!row) throw new NotFoundError('Workflow not found');
-      return { guid: row.id, deleted: true };
+      return row;
     },
 
-    /** Checks block definitions and finds their Actions in the workspace; a 400 naming the block otherwise. */
-    async resolveBlocks(workspaceId: string, definitions: BlockDefinition[]): Promise<ResolvedBlock[]> {
-      checkBlocks(definitions);
-      return Promise.all(
-        definitions.map(async (definition, index) => {
-          let action: { guid: string; name: string } | undefined;
-          if (definition.type === 'action') {
-            action = await findAction(workspaceId, definition.action!);
-            if (!action) {
-              throw new ValidationError(
-                `no Action of this workspace has the GUID or slug ${definition.action}`,
-                `blocks.${index}.action`,
-              );
-            }
-          }
-          return {
-            id: randomUUID(),
-            name: definition.name,
-            type: definition.type,
-            actionId: action?.guid ?? null,
-            actionName: action?.name ?? null,
-            input: definition.input ?? null,
-          };
-        }),
-      );
-    },
-
-    async blocks(workspaceId: string, id: string) {
+    resolveBlocks,
+    async blocks(workspaceId, id) {
       await require(workspaceId, id);
-      return (await storedBlocks(id)).map(presentBlock);
+      return storedBlocks(id);
     },
 
-    /** docs/api.md#how-the-parts-behave: replaces the ordered blocks; runs already triggered keep their own copies. */
-    async setBlocks(workspaceId: string, id: string, definitions: BlockDefinition[]) {
+    async setBlocks(workspaceId, id, definitions) {
       await require(workspaceId, id);
-      const blocks = await this.resolveBlocks(workspaceId, definitions);
+      const blocks = await resolveBlocks(workspaceId, definitions);
       await repository.replaceBlocks(
         id,
         blocks.map((block, position) => ({
@@ -160,9 +151,7 @@ export function createWorkflowService(dependencies: {
           input: block.input,
         })),
       );
-      return blocks.map(presentBlock);
+      return blocks;
     },
   };
 }
-
-export type WorkflowService = ReturnType<typeof createWorkflowService>;
