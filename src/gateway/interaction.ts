@@ -55,7 +55,7 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** SPEC's msg convention: the text, or with tool calls the JSON of content and tool calls. */
+/** The API's msg convention (docs/api.md#runs): the text, or with tool calls the JSON of content and tool calls. */
 function outputOf(content: string, toolCalls: ToolCall[]): string {
   if (toolCalls.length === 0) return content;
   return JSON.stringify({ content: content === '' ? null : content, tool_calls: toolCalls });

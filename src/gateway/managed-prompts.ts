@@ -17,7 +17,7 @@ export function mayBeManaged(body: Buffer): boolean {
 }
 
 /**
- * A managed prompt (beyond SPEC): the service renders the Action's messages, model and parameters
+ * A managed prompt (a Lectern extension, docs/api.md): the service renders the Action's messages, model and parameters
  * from the request's `variables` (its gateway payload, docs/api.md#runs); the caller's own `messages` follow
  * them, the caller's parameters win, and `variables` is not forwarded. Undefined for a plain request.
  */

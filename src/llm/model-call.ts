@@ -47,7 +47,7 @@ export type ModelCall = {
 export type ToolCallRecord = { id: string; type: 'function'; function: { name: string; arguments: string } };
 
 export type ModelAnswer = {
-  /** SPEC `msg`: the text, or with unexecuted tool calls the JSON `{ content, tool_calls }`. */
+  /** The API's `msg`: the text, or with unexecuted tool calls the JSON `{ content, tool_calls }`. */
   msg: string;
   text: string;
   toolCalls: ToolCallRecord[];

@@ -4,7 +4,7 @@ import { createAction, createApp, newWorkspace, unknownGuid, useTestWorkspace } 
 const context = useTestWorkspace();
 
 describe('sync runs', () => {
-  it('renders the template, calls the model and answers with the SPEC run response', async () => {
+  it('renders the template, calls the model and answers with the documented run response', async () => {
     const { client } = context;
     const action = await createAction(client, { prompt: 'Hello {{name}}', system_message: 'Be brief.' });
     const response = await client.post(`/v1/actions/${action.guid}/prompt`, { input: { name: 'Ada' } });

@@ -15,7 +15,7 @@ import type { RunInput } from './schemas.js';
 export const contextVariable = 'context';
 
 export type BuiltPrompt = {
-  /** Everything sent to the model, in order (SPEC `full_prompt_sent`). */
+  /** Everything sent to the model, in order (the API's `full_prompt_sent`). */
   messages: PromptMessage[];
   /** This run's new turn, replayed before later turns of the same session. */
   turn: PromptMessage[];

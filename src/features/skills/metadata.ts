@@ -136,7 +136,7 @@ export async function resolveSettings(
 const redacted = '[redacted]';
 
 /**
- * Splits settings into what is stored readable (SPEC's metadata entries, secret values redacted) and
+ * Splits settings into what is stored readable (the API's metadata entries, secret values redacted) and
  * the secret values, which the caller encrypts.
  */
 export function storedForm(type: SkillType, settings: Record<string, unknown>) {

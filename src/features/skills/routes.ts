@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { removed } from '../../http/removal.js';
+import { presentSkill, presentSkillType } from './presenters.js';
 import { createSkillBody, renameSkillBody, skillPromptBody } from './schemas.js';
 import type { SkillService } from './service.js';
-import { presentSkillType } from './skill-types.js';
 
 export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -17,35 +18,42 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
 
     app.post('/skills', { schema: { tags, body: createSkillBody } }, async (request, reply) => {
       const caller = workspaceOf(request);
-      return reply.status(201).send(await skills.create(caller.id, caller.apiKeyId, request.body));
+      return reply
+        .status(201)
+        .send(presentSkill(await skills.create(caller.id, caller.apiKeyId, request.body)));
     });
 
     app.get('/skills', { schema: { tags, querystring: paginationQuery } }, async (request) => {
       const { rows, total } = await skills.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows, total, request.query);
+      return listEnvelope(rows.map(presentSkill), total, request.query);
     });
 
     app.get('/skills/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return skills.get(workspaceOf(request).id, request.params.guid);
+      return presentSkill(await skills.require(workspaceOf(request).id, request.params.guid));
     });
 
     app.put(
       '/skills/:guid',
       { schema: { tags, params: guidParams, body: renameSkillBody } },
       async (request) => {
-        return skills.rename(workspaceOf(request).id, request.params.guid, request.body.name);
+        return presentSkill(
+          await skills.rename(workspaceOf(request).id, request.params.guid, request.body.name),
+        );
       },
     );
 
     app.delete('/skills/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return skills.remove(workspaceOf(request).id, request.params.guid);
+      await skills.remove(workspaceOf(request).id, request.params.guid);
+      return removed(request.params.guid);
     });
 
-    // SPEC writes the parameter as {skill}; it is the Skill's GUID.
+    // docs/api.md writes the parameter as {skill}; it is the Skill's GUID.
     app.post(
       '/skills/:guid/prompt',
       { schema: { tags, params: guidParams, body: skillPromptBody } },
-      async (request) => skills.prompt(workspaceOf(request).id, request.params.guid, request.body.prompt),
+      async (request) => ({
+        msg: await skills.prompt(workspaceOf(request).id, request.params.guid, request.body.prompt),
+      }),
     );
   };
 }

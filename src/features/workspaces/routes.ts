@@ -16,8 +16,8 @@ const operatorOnly =
   'Workspaces are created and deleted by the instance operator: POST /admin/v1/workspaces with the admin token, or `lectern workspace create NAME`';
 
 /**
- * The key's own workspace under `/v1/workspace` (the official SDK's `workspaces` client, CONTRACT
- * §12). A key reaches only its workspace: any other GUID is 404, as for every resource.
+ * The key's own workspace under `/v1/workspace` (the official SDK's `workspaces` client,
+ * docs/sdk-compatibility.md). A key reaches only its workspace: any other GUID is 404, as for every resource.
  */
 export function workspaceRoutes(
   workspaces: WorkspaceService,

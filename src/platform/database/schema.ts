@@ -262,7 +262,7 @@ export const experiments = pgTable(
   (table) => [index('experiments_workspace_index').on(table.workspaceId, table.createdAt)],
 );
 
-/** One stored generation (the SPEC "data record"); only complete generations are stored. */
+/** One stored generation (the API's "data record"); only complete generations are stored. */
 export const generations = pgTable(
   'generations',
   {
