@@ -140,20 +140,20 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'workspace' && subcommand === 'create' && argument) {
-    const workspace = await withServices((services) => services.workspaces.createWorkspace(argument));
-    console.log(
-      `workspace ${workspace.guid} (${workspace.name})\napi key (shown once): ${workspace.api_key}`,
+    const { workspace, apiKey } = await withServices((services) =>
+      services.workspaces.createWorkspace(argument),
     );
+    console.log(`workspace ${workspace.id} (${workspace.name})\napi key (shown once): ${apiKey}`);
     return;
   }
   if (command === 'key' && subcommand === 'create' && argument) {
-    const key = await withServices((services) => services.workspaces.createApiKey(argument));
-    console.log(`api key ${key.guid} for workspace ${key.workspace} (shown once): ${key.api_key}`);
+    const { key, apiKey } = await withServices((services) => services.workspaces.createApiKey(argument));
+    console.log(`api key ${key.id} for workspace ${key.workspaceId} (shown once): ${apiKey}`);
     return;
   }
   if (command === 'key' && subcommand === 'revoke' && argument) {
     const revoked = await withServices((services) => services.workspaces.revokeApiKey(argument));
-    console.log(`api key ${revoked.guid} revoked at ${revoked.revoked_at}`);
+    console.log(`api key ${revoked.id} revoked at ${revoked.revokedAt!.toISOString()}`);
     return;
   }
   console.error(usage);

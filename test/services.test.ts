@@ -60,7 +60,7 @@ it('builds every service the routes and workers use', () => {
 
 it('runs an Action through the wired chain: the run is recorded, and feedback finds its record', async () => {
   const created = await services.workspaces.createWorkspace('wiring');
-  const key = await services.workspaces.authenticate(created.api_key);
+  const key = await services.workspaces.authenticate(created.apiKey);
   const workspaceId = key!.id;
   const app = await services.apps.create(workspaceId, { name: 'wiring' });
   const action = await services.actions.create(
@@ -83,7 +83,7 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   ]);
   // Another workspace sees none of it.
   const other = await services.workspaces.authenticate(
-    (await services.workspaces.createWorkspace('x')).api_key,
+    (await services.workspaces.createWorkspace('x')).apiKey,
   );
   expect(await services.data.exists(other!.id, generationId)).toBe(false);
 });

@@ -98,6 +98,9 @@ describe('admin API', () => {
     const listed = await admin('GET', `/admin/v1/workspaces/${created.body.guid}/api_keys`);
     expect(listed.body.data).toHaveLength(2);
     expect(JSON.stringify(listed.body)).not.toContain(firstKey);
+    // Neither the key nor its hash: a listed key is its GUID, prefix and dates.
+    for (const listedKey of listed.body.data)
+      expect(Object.keys(listedKey).sort()).toEqual(['created_at', 'guid', 'prefix', 'revoked_at']);
   });
 
   it('lists workspaces in the list envelope', async () => {

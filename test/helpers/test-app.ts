@@ -149,7 +149,7 @@ export function clientFor(app: LecternApp, apiKey: string, workspaceGuid: string
 /** A new workspace of its own: tests never reset shared state, they work in unique workspaces. */
 export async function newWorkspace(test: TestApp): Promise<Client> {
   const workspace = await test.app.services.workspaces.createWorkspace(`test-${randomUUID().slice(0, 8)}`);
-  return clientFor(test.app, workspace.api_key, workspace.guid);
+  return clientFor(test.app, workspace.apiKey, workspace.workspace.id);
 }
 
 export async function createApp(client: Client, name = 'Test app'): Promise<string> {

@@ -115,7 +115,7 @@ describe('LECTERN_SHARE_ENV_PROVIDER_KEYS=off and auto on a single-workspace ins
     );
     try {
       const only = await test.app.services.workspaces.createWorkspace('the only one');
-      const client = clientFor(test.app, only.api_key, only.guid);
+      const client = clientFor(test.app, only.apiKey, only.workspace.id);
       const action = await createAction(client, { model: 'openai/gpt-test', prompt: 'Say {{name}}' });
       const run = await client.post(`/v1/actions/${action.guid}/prompt`, { input: { name: 'hi' } });
       expect(run.status).toBe(200);

@@ -3,7 +3,14 @@ import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { requireAdminToken } from '../../http/authentication.js';
-import type { WorkspaceService } from '../workspaces/index.js';
+import {
+  presentApiKey,
+  presentNewApiKey,
+  presentNewWorkspace,
+  presentRevokedApiKey,
+  presentWorkspace,
+  type WorkspaceService,
+} from '../workspaces/index.js';
 
 const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
 const settingsBody = z.strictObject({
@@ -27,19 +34,19 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
     const tags = ['admin'];
 
     app.post('/workspaces', { schema: { tags, body: workspaceBody } }, async (request, reply) => {
-      return reply.status(201).send(await workspaces.createWorkspace(request.body.name));
+      return reply.status(201).send(presentNewWorkspace(await workspaces.createWorkspace(request.body.name)));
     });
 
     app.get('/workspaces', { schema: { tags, querystring: paginationQuery } }, async (request) => {
       const { rows, total } = await workspaces.listWorkspaces(request.query);
-      return listEnvelope(rows, total, request.query);
+      return listEnvelope(rows.map(presentWorkspace), total, request.query);
     });
 
     app.put(
       '/workspaces/:guid/settings',
       { schema: { tags, params: guidParams, body: settingsBody } },
       async (request) => {
-        return workspaces.updateSettings(request.params.guid, {
+        const updated = await workspaces.updateSettings(request.params.guid, {
           ...(request.body.allow_model_overrides !== undefined && {
             allowModelOverrides: request.body.allow_model_overrides,
           }),
@@ -47,6 +54,7 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
             requestsPerMinute: request.body.rate_limit_per_minute,
           }),
         });
+        return presentWorkspace(updated);
       },
     );
 
@@ -54,18 +62,17 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
       '/workspaces/:guid/api_keys',
       { schema: { tags, params: guidParams } },
       async (request, reply) => {
-        const { guid: keyGuid, api_key, prefix } = await workspaces.createApiKey(request.params.guid);
-        return reply.status(201).send({ guid: keyGuid, api_key, prefix });
+        return reply.status(201).send(presentNewApiKey(await workspaces.createApiKey(request.params.guid)));
       },
     );
 
     app.get('/workspaces/:guid/api_keys', { schema: { tags, params: guidParams } }, async (request) => {
-      const keys = await workspaces.listApiKeys(request.params.guid);
+      const keys = (await workspaces.listApiKeys(request.params.guid)).map(presentApiKey);
       return { data: keys, total_count: keys.length, has_next_page: false };
     });
 
     app.delete('/api_keys/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return workspaces.revokeApiKey(request.params.guid);
+      return presentRevokedApiKey(await workspaces.revokeApiKey(request.params.guid));
     });
   };
 }

@@ -1,9 +1,17 @@
+export {
+  presentApiKey,
+  presentNewApiKey,
+  presentNewWorkspace,
+  presentRevokedApiKey,
+  presentWorkspace,
+} from './presenters.js';
 export { createWorkspaceRepository } from './repository.js';
 export {
+  type ApiKey,
   type AuthenticatedWorkspace,
   createWorkspaceService,
   generateApiKey,
   hashApiKey,
-  presentWorkspace,
+  type Workspace,
   type WorkspaceService,
 } from './service.js';

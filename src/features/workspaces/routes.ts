@@ -8,7 +8,8 @@ import { bareList } from '../../http/bare-list.js';
 import { type AppService, presentApp } from '../apps/index.js';
 import type { ContextService } from '../contexts/index.js';
 import type { ProviderService } from '../providers/index.js';
-import { presentWorkspace, type WorkspaceService } from './service.js';
+import { presentWorkspace } from './presenters.js';
+import type { WorkspaceService } from './service.js';
 
 const renameWorkspaceBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
 
@@ -53,7 +54,7 @@ export function workspaceRoutes(
     app.put(
       '/workspace/:guid',
       { schema: { tags, params: guidParams, body: renameWorkspaceBody } },
-      async (request) => workspaces.rename(await own(request), request.body.name),
+      async (request) => presentWorkspace(await workspaces.rename(await own(request), request.body.name)),
     );
 
     app.delete('/workspace/:guid', { schema: { tags, params: guidParams } }, async (request) => {

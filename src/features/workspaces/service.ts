@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isGuid } from '../../core/guid.js';
 import type { WorkspaceSettings } from '../../core/json-columns.js';
-import type { Pagination } from '../../core/pagination.js';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
-import type { WorkspaceRepository, WorkspaceRow } from './repository.js';
+import type { ApiKeyRow, WorkspaceRepository, WorkspaceRow } from './repository.js';
 
 export type AuthenticatedWorkspace = {
   id: string;
@@ -28,98 +28,101 @@ function keyRow(workspaceId: string, key: string) {
   return { id: randomUUID(), workspaceId, prefix: key.slice(0, keyPrefixLength), keyHash: hashApiKey(key) };
 }
 
-export function presentWorkspace(row: WorkspaceRow) {
-  return {
-    guid: row.id,
-    name: row.name,
-    settings: {
-      allow_model_overrides: row.settings.allowModelOverrides !== false,
-      rate_limit_per_minute: row.settings.requestsPerMinute ?? null,
-    },
-    created_at: row.createdAt.toISOString(),
-  };
+export type Workspace = WorkspaceRow;
+/** An API key as stored: its prefix and hash, never the key. */
+export type ApiKey = ApiKeyRow;
+
+export interface WorkspaceService {
+  /** A new workspace with its first API key; the key is returned once and only its hash is kept. */
+  createWorkspace(name: string): Promise<{ workspace: Workspace; apiKey: string }>;
+  /** On an empty database: workspace `default` and one key. Returns the key when it was created. */
+  bootstrap(initialApiKey: string | undefined): Promise<{ created: boolean; apiKey?: string }>;
+  listWorkspaces(pagination: Pagination): Promise<Page<Workspace>>;
+  /** By GUID, or by name (for the CLI). */
+  findWorkspace(reference: string): Promise<Workspace>;
+  /** Merges the given settings into the workspace's. */
+  updateSettings(workspaceGuid: string, settings: WorkspaceSettings): Promise<Workspace>;
+  rename(workspaceGuid: string, name: string): Promise<Workspace>;
+  /** Another key for the workspace (by GUID or name); the key is returned once. */
+  createApiKey(workspaceReference: string): Promise<{ key: ApiKey; apiKey: string }>;
+  listApiKeys(workspaceGuid: string): Promise<ApiKey[]>;
+  /** Revokes a key; revoking it again answers the first revocation. */
+  revokeApiKey(keyGuid: string): Promise<ApiKey>;
+  /** The workspace an API key belongs to, or undefined for an unknown or revoked key (cached 5 s). */
+  authenticate(apiKey: string): Promise<AuthenticatedWorkspace | undefined>;
 }
 
 /** How long another node may still accept a revoked key or old settings (this node forgets at once). */
 const authenticationCacheMs = 5_000;
 
-export function createWorkspaceService(repository: WorkspaceRepository) {
+export function createWorkspaceService(repository: WorkspaceRepository): WorkspaceService {
   const authenticated = createReadCache<AuthenticatedWorkspace | undefined>({ ttlMs: authenticationCacheMs });
 
+  async function findWorkspace(reference: string): Promise<Workspace> {
+    const workspace = isGuid(reference)
+      ? await repository.findWorkspace(reference)
+      : await repository.findWorkspaceByName(reference);
+    if (!workspace) throw new NotFoundError('Workspace not found');
+    return workspace;
+  }
+
   return {
-    /** A new workspace with its first API key; the key is returned once and only its hash is kept. */
-    async createWorkspace(name: string) {
+    findWorkspace,
+
+    async createWorkspace(name) {
       const id = randomUUID();
       const apiKey = generateApiKey();
       const workspace = await repository.insertWorkspace({ id, name }, keyRow(id, apiKey));
-      return { ...presentWorkspace(workspace), api_key: apiKey };
+      return { workspace, apiKey };
     },
 
-    /** On an empty database: workspace `default` and one key. Returns the key when it was created. */
-    async bootstrap(initialApiKey: string | undefined): Promise<{ created: boolean; apiKey?: string }> {
+    async bootstrap(initialApiKey) {
       const id = randomUUID();
       const apiKey = initialApiKey ?? generateApiKey();
       const created = await repository.insertFirstWorkspace({ id, name: 'default' }, keyRow(id, apiKey));
       return created ? { created, apiKey } : { created };
     },
 
-    async listWorkspaces(pagination: Pagination) {
-      const { rows, total } = await repository.listWorkspaces(pagination.skip, pagination.limit);
-      return { rows: rows.map(presentWorkspace), total };
+    listWorkspaces(pagination) {
+      return repository.listWorkspaces(pagination.skip, pagination.limit);
     },
 
-    /** By GUID, or by name (for the CLI). */
-    async findWorkspace(reference: string): Promise<WorkspaceRow> {
-      const workspace = isGuid(reference)
-        ? await repository.findWorkspace(reference)
-        : await repository.findWorkspaceByName(reference);
-      if (!workspace) throw new NotFoundError('Workspace not found');
-      return workspace;
-    },
-
-    /** Merges the given settings into the workspace's. */
-    async updateSettings(workspaceGuid: string, settings: WorkspaceSettings) {
+    async updateSettings(workspaceGuid, settings) {
       const row = await repository.updateSettings(workspaceGuid, settings);
       if (!row) throw new NotFoundError('Workspace not found');
       authenticated.invalidate();
-      return presentWorkspace(row);
+      return row;
     },
 
-    async rename(workspaceGuid: string, name: string) {
+    async rename(workspaceGuid, name) {
       const row = await repository.renameWorkspace(workspaceGuid, name);
       if (!row) throw new NotFoundError('Workspace not found');
       authenticated.invalidate();
-      return presentWorkspace(row);
+      return row;
     },
 
-    async createApiKey(workspaceReference: string) {
-      const workspace = await this.findWorkspace(workspaceReference);
+    async createApiKey(workspaceReference) {
+      const workspace = await findWorkspace(workspaceReference);
       const apiKey = generateApiKey();
-      const row = await repository.insertApiKey(keyRow(workspace.id, apiKey));
-      return { guid: row.id, api_key: apiKey, prefix: row.prefix, workspace: workspace.id };
+      const key = await repository.insertApiKey(keyRow(workspace.id, apiKey));
+      return { key, apiKey };
     },
 
-    async listApiKeys(workspaceGuid: string) {
-      const workspace = await this.findWorkspace(workspaceGuid);
-      const keys = await repository.listApiKeys(workspace.id);
-      return keys.map((key) => ({
-        guid: key.id,
-        prefix: key.prefix,
-        created_at: key.createdAt.toISOString(),
-        revoked_at: key.revokedAt?.toISOString() ?? null,
-      }));
+    async listApiKeys(workspaceGuid) {
+      const workspace = await findWorkspace(workspaceGuid);
+      return repository.listApiKeys(workspace.id);
     },
 
-    async revokeApiKey(keyGuid: string) {
+    async revokeApiKey(keyGuid) {
       const revoked = await repository.revokeApiKey(keyGuid);
       authenticated.invalidate();
-      if (revoked) return { guid: revoked.id, revoked_at: revoked.revokedAt!.toISOString() };
+      if (revoked) return revoked;
       const existing = await repository.findApiKey(keyGuid);
       if (!existing) throw new NotFoundError('API key not found');
-      return { guid: existing.id, revoked_at: existing.revokedAt!.toISOString() };
+      return existing;
     },
 
-    async authenticate(apiKey: string): Promise<AuthenticatedWorkspace | undefined> {
+    async authenticate(apiKey) {
       const keyHash = hashApiKey(apiKey);
       return authenticated.get(keyHash, async () => {
         const found = await repository.findWorkspaceByKeyHash(keyHash);
@@ -130,5 +133,3 @@ export function createWorkspaceService(repository: WorkspaceRepository) {
     },
   };
 }
-
-export type WorkspaceService = ReturnType<typeof createWorkspaceService>;

@@ -1,0 +1,37 @@
+import type { ApiKey, Workspace } from './service.js';
+
+export function presentWorkspace(workspace: Workspace) {
+  return {
+    guid: workspace.id,
+    name: workspace.name,
+    settings: {
+      allow_model_overrides: workspace.settings.allowModelOverrides !== false,
+      rate_limit_per_minute: workspace.settings.requestsPerMinute ?? null,
+    },
+    created_at: workspace.createdAt.toISOString(),
+  };
+}
+
+/** A new workspace with its first key, shown this once. */
+export function presentNewWorkspace(created: { workspace: Workspace; apiKey: string }) {
+  return { ...presentWorkspace(created.workspace), api_key: created.apiKey };
+}
+
+/** A key as listed: its prefix identifies it; the key itself is never stored. */
+export function presentApiKey(key: ApiKey) {
+  return {
+    guid: key.id,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** A new key, shown this once. */
+export function presentNewApiKey(created: { key: ApiKey; apiKey: string }) {
+  return { guid: created.key.id, api_key: created.apiKey, prefix: created.key.prefix };
+}
+
+export function presentRevokedApiKey(key: ApiKey) {
+  return { guid: key.id, revoked_at: key.revokedAt!.toISOString() };
+}
