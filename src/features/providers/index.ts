@@ -5,5 +5,11 @@ export {
   type ResolvedEmbeddingModel,
   type ResolvedModel,
 } from './model-resolution.js';
+export { presentModel, presentProvider } from './presenters.js';
 export { createProviderRepository } from './repository.js';
-export { createProviderService, type ProviderService } from './service.js';
+export {
+  createProviderService,
+  type Provider,
+  type ProviderModel,
+  type ProviderService,
+} from './service.js';

@@ -66,11 +66,25 @@ const workspaceCountCacheMs = 5_000;
  * instance-wide environment fallbacks, which are the operator's: a workspace runs on them only as
  * `LECTERN_SHARE_ENV_PROVIDER_KEYS` allows.
  */
+/** Turns an Action's model reference (`provider/model`) into a callable model of the workspace. */
+export interface ModelResolver {
+  /** Checks a reference when an Action is saved: it must name a known provider and, for mock, a mock model. */
+  validate(workspaceId: string, reference: string): Promise<void>;
+  /** Resolved models are kept a few seconds: provider lookups and key decryption are off the hot path. */
+  resolve(workspaceId: string, reference: string): Promise<ResolvedModel>;
+  /** The workspace's default model (a model record of its default provider), else `fallback`. */
+  defaultReference(workspaceId: string, fallback: string): Promise<string>;
+  /** A configured provider's embedding model (a Context's `embeddingModel`), kept like `resolve`: every search embeds its query. */
+  resolveEmbedding(workspaceId: string, reference: string): Promise<ResolvedEmbeddingModel>;
+  /** Forgets a workspace's resolved models after its providers or model records changed. */
+  invalidate(workspaceId: string): void;
+}
+
 export function createModelResolver(
   repository: ProviderRepository,
   secretBox: SecretBox,
   options: ModelResolverOptions,
-) {
+): ModelResolver {
   const { fallbacks } = options;
   const singleWorkspace = createReadCache<boolean>({ ttlMs: workspaceCountCacheMs });
 
@@ -214,4 +228,3 @@ export function createModelResolver(
   };
 }
 
-export type ModelResolver = ReturnType<typeof createModelResolver>;

@@ -3,7 +3,9 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
+import { removed } from '../../http/removal.js';
 import { validateProviderKey } from './key-validation.js';
+import { presentModel, presentProvider } from './presenters.js';
 import {
   createModelBody,
   createProviderBody,
@@ -19,45 +21,53 @@ export function providerRoutes(providers: ProviderService, openaiBaseUrl?: strin
     const tags = ['providers'];
 
     app.post('/providers', { schema: { tags, body: createProviderBody } }, async (request, reply) => {
-      return reply.status(201).send(await providers.create(workspaceOf(request).id, request.body));
+      return reply
+        .status(201)
+        .send(presentProvider(await providers.create(workspaceOf(request).id, request.body)));
     });
     app.get('/providers', { schema: { tags, querystring: paginationQuery } }, async (request) => {
       const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows, total, request.query);
+      return listEnvelope(rows.map(presentProvider), total, request.query);
     });
     app.get('/providers/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return providers.get(workspaceOf(request).id, request.params.guid);
+      return presentProvider(await providers.require(workspaceOf(request).id, request.params.guid));
     });
     app.put(
       '/providers/:guid',
       { schema: { tags, params: guidParams, body: updateProviderBody } },
       async (request) => {
-        return providers.update(workspaceOf(request).id, request.params.guid, request.body);
+        return presentProvider(
+          await providers.update(workspaceOf(request).id, request.params.guid, request.body),
+        );
       },
     );
     app.delete('/providers/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return providers.remove(workspaceOf(request).id, request.params.guid);
+      await providers.remove(workspaceOf(request).id, request.params.guid);
+      return removed(request.params.guid);
     });
 
     app.post('/models', { schema: { tags, body: createModelBody } }, async (request, reply) => {
-      return reply.status(201).send(await providers.createModel(workspaceOf(request).id, request.body));
+      return reply
+        .status(201)
+        .send(presentModel(await providers.createModel(workspaceOf(request).id, request.body)));
     });
     // A bare array: the official SDK's models.getAllModels reads one (docs/sdk-compatibility.md).
     app.get('/models', { schema: { tags, querystring: paginationQuery } }, async (request, reply) => {
       const { rows, total } = await providers.listModels(workspaceOf(request).id, request.query);
-      return bareList(reply, rows, total);
+      return bareList(reply, rows.map(presentModel), total);
     });
     // The SDK's models.getDefault asks at /v1/models/models/default (its path joined to its base).
     for (const path of ['/models/default', '/models/models/default']) {
       app.get(path, { schema: { tags, hide: path !== '/models/default' } }, async (request) => {
-        return providers.defaultModel(workspaceOf(request).id);
+        return presentModel(await providers.defaultModel(workspaceOf(request).id));
       });
     }
     app.get('/models/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return providers.getModel(workspaceOf(request).id, request.params.guid);
+      return presentModel(await providers.requireModel(workspaceOf(request).id, request.params.guid));
     });
     app.delete('/models/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return providers.removeModel(workspaceOf(request).id, request.params.guid);
+      await providers.removeModel(workspaceOf(request).id, request.params.guid);
+      return removed(request.params.guid);
     });
 
     // The official SDK manages providers under /v1/models/provider (docs/sdk-compatibility.md); bare arrays.
@@ -67,23 +77,25 @@ export function providerRoutes(providers: ProviderService, openaiBaseUrl?: strin
         ...fields,
         nickname: nickname ?? undefined,
       });
-      return reply.status(201).send({ ...provider, models: [] });
+      return reply.status(201).send({ ...presentProvider(provider), models: [] });
     });
     app.get(
       '/models/provider',
       { schema: { tags, querystring: paginationQuery } },
       async (request, reply) => {
         const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
-        return bareList(reply, rows, total);
+        return bareList(reply, rows.map(presentProvider), total);
       },
     );
     app.put(
       '/models/provider/:guid',
       { schema: { tags, params: guidParams, body: sdkProviderUpdateBody } },
-      async (request) => providers.update(workspaceOf(request).id, request.params.guid, request.body),
+      async (request) =>
+        presentProvider(await providers.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
     app.delete('/models/provider/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return providers.remove(workspaceOf(request).id, request.params.guid);
+      await providers.remove(workspaceOf(request).id, request.params.guid);
+      return removed(request.params.guid);
     });
     app.post('/models/validate', { schema: { tags, body: validateKeyBody } }, async (request) => {
       return {

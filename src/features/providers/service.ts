@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isGuid } from '../../core/guid.js';
-import type { Pagination } from '../../core/pagination.js';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import {
   isProviderKind,
@@ -13,35 +13,29 @@ import type { SecretBox } from '../../platform/secrets.js';
 import type { ModelRow, ProviderRepository, ProviderRow } from './repository.js';
 import type { CreateModelInput, CreateProviderInput, UpdateProviderInput } from './schemas.js';
 
-/** The provider record as clients see it: never the key, only whether one is set. */
-export function presentProvider(row: ProviderRow) {
-  return {
-    guid: row.id,
-    provider: row.kind,
-    nickname: row.nickname,
-    // The official SDK's Provider has a display name.
-    name: row.nickname ?? row.kind,
-    url: row.url,
-    default: row.isDefault,
-    has_key: row.encryptedKey !== null,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
+/** A model provider of a workspace; its key is stored encrypted and never leaves the service. */
+export type Provider = ProviderRow;
 
-export function presentModel(model: ModelRow, provider: ProviderRow) {
-  return {
-    guid: model.id,
-    name: model.name,
-    provider: provider.id,
-    provider_kind: provider.kind,
-    reference: `${provider.nickname ?? provider.kind}/${model.name}`,
-    default: model.isDefault,
-    // The official SDK's names for `name` and `provider`.
-    llm: model.name,
-    provider_guid: provider.id,
-    created_at: model.createdAt.toISOString(),
-  };
+/** A model record (a named model of a provider, possibly the workspace default) with its provider. */
+export type ProviderModel = { model: ModelRow; provider: Provider };
+
+export interface ProviderService {
+  create(workspaceId: string, input: CreateProviderInput): Promise<Provider>;
+  /** The provider, or 404 — also for one of another workspace. */
+  require(workspaceId: string, id: string): Promise<Provider>;
+  list(workspaceId: string, pagination: Pagination): Promise<Page<Provider>>;
+  update(workspaceId: string, id: string, input: UpdateProviderInput): Promise<Provider>;
+  /** Refused (409) while model records name the provider. */
+  remove(workspaceId: string, id: string): Promise<void>;
+  /**
+   * A model record of the provider given by GUID, nickname or kind; with a key or URL (the official
+   * SDK's `models.create`), of a new provider of that kind.
+   */
+  createModel(workspaceId: string, input: CreateModelInput): Promise<ProviderModel>;
+  defaultModel(workspaceId: string): Promise<ProviderModel>;
+  requireModel(workspaceId: string, id: string): Promise<ProviderModel>;
+  listModels(workspaceId: string, pagination: Pagination): Promise<Page<ProviderModel>>;
+  removeModel(workspaceId: string, id: string): Promise<void>;
 }
 
 function nicknameConflict(error: unknown): never {
@@ -55,18 +49,15 @@ export function createProviderService(
   repository: ProviderRepository,
   secretBox: SecretBox,
   changed: (workspaceId: string) => void,
-) {
-  async function requireProvider(workspaceId: string, id: string): Promise<ProviderRow> {
+): ProviderService {
+  async function requireProvider(workspaceId: string, id: string): Promise<Provider> {
     const row = await repository.find(workspaceId, id);
     if (!row) throw new NotFoundError('Provider not found');
     return row;
   }
 
-  /**
-   * The provider a new model record belongs to: by GUID, nickname or kind; with a key or URL (the
-   * official SDK's `models.create`), a new provider of that kind.
-   */
-  async function modelProvider(workspaceId: string, input: CreateModelInput): Promise<ProviderRow> {
+  /** The provider a new model record belongs to (see `createModel`). */
+  async function modelProvider(workspaceId: string, input: CreateModelInput): Promise<Provider> {
     if (input.key !== undefined || input.url !== undefined) {
       const kind = input.provider.toLowerCase();
       if (!isProviderKind(kind))
@@ -74,8 +65,7 @@ export function createProviderService(
           `with a key or url, give a provider kind (${providerKinds.join(', ')})`,
           'provider',
         );
-      const created = await service.create(workspaceId, { provider: kind, key: input.key, url: input.url });
-      return requireProvider(workspaceId, created.guid);
+      return service.create(workspaceId, { provider: kind, key: input.key, url: input.url });
     }
     const provider = isGuid(input.provider)
       ? await repository.find(workspaceId, input.provider)
@@ -84,8 +74,10 @@ export function createProviderService(
     return provider;
   }
 
-  const service = {
-    async create(workspaceId: string, input: CreateProviderInput) {
+  const service: ProviderService = {
+    require: requireProvider,
+
+    async create(workspaceId, input) {
       const row = await repository
         .save({
           id: randomUUID(),
@@ -98,19 +90,14 @@ export function createProviderService(
         })
         .catch(nicknameConflict);
       changed(workspaceId);
-      return presentProvider(row);
+      return row;
     },
 
-    async get(workspaceId: string, id: string) {
-      return presentProvider(await requireProvider(workspaceId, id));
+    list(workspaceId, pagination) {
+      return repository.list(workspaceId, pagination.skip, pagination.limit);
     },
 
-    async list(workspaceId: string, pagination: Pagination) {
-      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit);
-      return { rows: rows.map(presentProvider), total };
-    },
-
-    async update(workspaceId: string, id: string, input: UpdateProviderInput) {
+    async update(workspaceId, id, input) {
       const existing = await requireProvider(workspaceId, id);
       const url = input.url === undefined ? existing.url : input.url;
       if (urlRequiredKinds.has(existing.kind as ProviderKind) && !url) {
@@ -135,20 +122,19 @@ export function createProviderService(
         )
         .catch(nicknameConflict);
       changed(workspaceId);
-      return presentProvider(row);
+      return row;
     },
 
-    async remove(workspaceId: string, id: string) {
+    async remove(workspaceId, id) {
       await requireProvider(workspaceId, id);
       const modelCount = await repository.countModels(workspaceId, id);
       if (modelCount > 0)
         throw new ConflictError(`Provider has ${modelCount} model record(s); delete them first`);
       await repository.remove(workspaceId, id);
       changed(workspaceId);
-      return { guid: id, deleted: true };
     },
 
-    async createModel(workspaceId: string, input: CreateModelInput) {
+    async createModel(workspaceId, input) {
       const provider = await modelProvider(workspaceId, input);
       const model = await repository.insertModel({
         id: randomUUID(),
@@ -158,37 +144,33 @@ export function createProviderService(
         isDefault: input.default ?? false,
       });
       changed(workspaceId);
-      return presentModel(model, provider);
+      return { model, provider };
     },
 
-    async defaultModel(workspaceId: string) {
+    async defaultModel(workspaceId) {
       const found = await repository.findDefaultModel(workspaceId);
       if (!found) {
         throw new NotFoundError(
           'No default model: create a model record with "default": true, or mark a provider default',
         );
       }
-      return presentModel(found.model, found.provider);
+      return found;
     },
 
-    async getModel(workspaceId: string, id: string) {
+    async requireModel(workspaceId, id) {
       const found = await repository.findModel(workspaceId, id);
       if (!found) throw new NotFoundError('Model not found');
-      return presentModel(found.model, found.provider);
+      return found;
     },
 
-    async listModels(workspaceId: string, pagination: Pagination) {
-      const { rows, total } = await repository.listModels(workspaceId, pagination.skip, pagination.limit);
-      return { rows: rows.map(({ model, provider }) => presentModel(model, provider)), total };
+    listModels(workspaceId, pagination) {
+      return repository.listModels(workspaceId, pagination.skip, pagination.limit);
     },
 
-    async removeModel(workspaceId: string, id: string) {
+    async removeModel(workspaceId, id) {
       if (!(await repository.removeModel(workspaceId, id))) throw new NotFoundError('Model not found');
       changed(workspaceId);
-      return { guid: id, deleted: true };
     },
   };
   return service;
 }
-
-export type ProviderService = ReturnType<typeof createProviderService>;

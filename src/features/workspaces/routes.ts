@@ -7,7 +7,7 @@ import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { type AppService, presentApp } from '../apps/index.js';
 import type { ContextService } from '../contexts/index.js';
-import type { ProviderService } from '../providers/index.js';
+import { type ProviderService, presentModel } from '../providers/index.js';
 import { presentWorkspace } from './presenters.js';
 import type { WorkspaceService } from './service.js';
 
@@ -86,7 +86,7 @@ export function workspaceRoutes(
       { schema: { tags, params: guidParams, querystring: paginationQuery } },
       async (request, reply) => {
         const { rows, total } = await providers.listModels(await own(request), request.query);
-        return bareList(reply, rows, total);
+        return bareList(reply, rows.map(presentModel), total);
       },
     );
   };
