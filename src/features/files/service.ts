@@ -48,13 +48,52 @@ function decodeUpload(data: string, maximumBytes: number): { bytes: Buffer; decl
   return { bytes: Buffer.from(payload, 'base64'), declaredType };
 }
 
+/** A file's bytes with the type sniffed when it was stored. */
+export type FileContent = { bytes: Buffer; mimeType: string };
+
+/** A presigned form upload: where to post, the signed fields, and the file URL once posted. */
+export type PresignedUpload = {
+  url: string;
+  fields: { key: string; token: string; file_name: string };
+  object_url: string;
+};
+
+/*
+ * Files answer with URLs this service signs, so its answers are the API's shapes already; there is
+ * no stored record to present.
+ */
+export interface FileService {
+  /** docs/api.md#how-the-parts-behave upload: stored in the blob store, answered with a ten-minute signed URL. */
+  upload(workspaceId: string, data: string): Promise<{ url: string }>;
+  /**
+   * A presigned form upload for the official SDK (`POST /v1/context/presign`): the SDK posts the
+   * `fields` and the file as multipart form data to `url` without an API key, then hands
+   * `object_url` (this service's signed file URL, valid once the upload is done) to `add_files`.
+   */
+  presign(workspaceId: string, fileName: string, now?: number): PresignedUpload;
+  /** The upload of a presigned form: authorised by its signed `key`, once per key. */
+  uploadForm(
+    fields: { key?: string; token?: string },
+    file: { bytes: Buffer; mimeType?: string; filename?: string },
+  ): Promise<void>;
+  /** The bytes behind a signed URL (no API key needed); 403 when the token is forged or expired. */
+  download(id: string, token: string): Promise<FileContent>;
+  /**
+   * The file GUID of one of this service's signed URLs, or `undefined` for any other URL. The
+   * signature must still be valid: a Context Source is created from a URL the caller just got.
+   */
+  ownFileOf(url: string): { id: string; valid: boolean } | undefined;
+  /** A file of the workspace straight from the blob store (Context Sources, docs/api.md#how-the-parts-behave). */
+  read(workspaceId: string, id: string): Promise<FileContent | undefined>;
+}
+
 export function createFileService(dependencies: {
   repository: FileRepository;
   blobs: BlobStore;
   signer: Signer;
   baseUrl: string;
   maximumBytes: number;
-}) {
+}): FileService {
   const { repository, blobs, signer, baseUrl, maximumBytes } = dependencies;
   const blobKey = (workspaceId: string, id: string) => `files/${workspaceId}/${id}`;
   const urlPrefix = `${baseUrl}/v1/files/`;
@@ -81,20 +120,14 @@ export function createFileService(dependencies: {
   }
 
   return {
-    /** docs/api.md#how-the-parts-behave upload: stored in the blob store, answered with a ten-minute signed URL. */
-    async upload(workspaceId: string, data: string) {
+    async upload(workspaceId, data) {
       const { bytes, declaredType } = decodeUpload(data, maximumBytes);
       const id = randomUUID();
       await store(workspaceId, id, bytes, { mimeType: declaredType });
       return { url: signedUrl(id) };
     },
 
-    /**
-     * A presigned form upload for the official SDK (`POST /v1/context/presign`): the SDK posts the
-     * `fields` and the file as multipart form data to `url` without an API key, then hands
-     * `object_url` (this service's signed file URL, valid once the upload is done) to `add_files`.
-     */
-    presign(workspaceId: string, fileName: string, now = Date.now()) {
+    presign(workspaceId, fileName, now = Date.now()) {
       const id = randomUUID();
       const key = `${workspaceId}/${id}`;
       return {
@@ -108,11 +141,7 @@ export function createFileService(dependencies: {
       };
     },
 
-    /** The upload of a presigned form: authorised by its signed `key`, once per key. */
-    async uploadForm(
-      fields: { key?: string; token?: string },
-      file: { bytes: Buffer; mimeType?: string; filename?: string },
-    ) {
+    async uploadForm(fields, file) {
       const { key = '', token = '' } = fields;
       const verdict = signer.verify(uploadPurpose, key, token);
       if (verdict !== 'valid') {
@@ -128,8 +157,7 @@ export function createFileService(dependencies: {
       });
     },
 
-    /** The bytes behind a signed URL (no API key needed); 403 when the token is forged or expired. */
-    async download(id: string, token: string) {
+    async download(id, token) {
       const verdict = signer.verify(signingPurpose, id, token);
       if (verdict !== 'valid') {
         throw new ForbiddenError(
@@ -142,11 +170,7 @@ export function createFileService(dependencies: {
       return { bytes, mimeType: row.mimeType };
     },
 
-    /**
-     * The file GUID of one of this service's signed URLs, or `undefined` for any other URL. The
-     * signature must still be valid: a Context Source is created from a URL the caller just got.
-     */
-    ownFileOf(url: string): { id: string; valid: boolean } | undefined {
+    ownFileOf(url) {
       if (!url.startsWith(urlPrefix)) return undefined;
       const parsed = new URL(url);
       const id = parsed.pathname.split('/').at(-1) ?? '';
@@ -154,8 +178,7 @@ export function createFileService(dependencies: {
       return { id, valid: signer.verify(signingPurpose, id, token) === 'valid' };
     },
 
-    /** A file of the workspace straight from the blob store (Context Sources, docs/api.md#how-the-parts-behave). */
-    async read(workspaceId: string, id: string) {
+    async read(workspaceId, id) {
       const row = await repository.find(workspaceId, id);
       const bytes = row ? await blobs.get(blobKey(workspaceId, id)) : undefined;
       if (!row || !bytes) return undefined;
@@ -163,5 +186,3 @@ export function createFileService(dependencies: {
     },
   };
 }
-
-export type FileService = ReturnType<typeof createFileService>;
