@@ -14,12 +14,15 @@ export function scoreOf(candidate: SearchCandidate, mode: SearchMode): number {
 }
 
 /** Candidates by score, best first, above `threshold`, at most `limit`. */
+/** A candidate with its fused score, in [0, 1]. */
+export type RankedCandidate = SearchCandidate & { score: number };
+
 export function rank(
   candidates: SearchCandidate[],
   mode: SearchMode,
   limit: number,
   threshold: number,
-): Array<SearchCandidate & { score: number }> {
+): RankedCandidate[] {
   return candidates
     .map((candidate) => ({ ...candidate, score: scoreOf(candidate, mode) }))
     .filter((candidate) => candidate.score > 0 && candidate.score >= threshold)

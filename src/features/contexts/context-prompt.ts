@@ -2,7 +2,6 @@ import { callModel } from '../../llm/model-call.js';
 import type { ModelResolver } from '../providers/index.js';
 import type { ContextPromptInput, responseModes } from './schemas.js';
 import type { ContextSearch, SearchHit } from './search.js';
-import { presentHit } from './search.js';
 import type { ContextService } from './service.js';
 
 export type ResponseMode = (typeof responseModes)[number];
@@ -47,14 +46,24 @@ function pack(texts: string[], budget: number): string[] {
  * docs/api.md#how-the-parts-behave prompt over documents (a testing endpoint): retrieve `similarityTopK` chunks, then answer
  * with the workspace's default model in one of LlamaIndex's response modes.
  */
+/** The answer over a Context's best chunks, and those chunks (`nodes` on the wire). */
+export type ContextPromptAnswer = { text: string; hits: SearchHit[] };
+
+/** Answers a prompt from a Context's Documents in a response mode (compact, refine, tree_summarize…). */
+export type ContextPrompt = (
+  workspaceId: string,
+  contextId: string,
+  input: ContextPromptInput,
+) => Promise<ContextPromptAnswer>;
+
 export function createContextPrompt(dependencies: {
   contexts: ContextService;
   search: ContextSearch;
   models: ModelResolver;
-}) {
+}): ContextPrompt {
   const { contexts, search, models } = dependencies;
 
-  return async function prompt(workspaceId: string, contextId: string, input: ContextPromptInput) {
+  return async function prompt(workspaceId, contextId, input) {
     const context = await contexts.require(workspaceId, contextId);
     const hits = await search.searchContext(workspaceId, context, {
       text: input.prompt,
@@ -62,8 +71,7 @@ export function createContextPrompt(dependencies: {
       metadata: input.metadataFilter,
     });
     const mode: ResponseMode = input.responseMode ?? 'compact';
-    const nodes = hits.map(presentHit);
-    if (mode === 'no_text' || hits.length === 0) return { text: '', nodes };
+    if (mode === 'no_text' || hits.length === 0) return { text: '', hits };
 
     const reference = await models.defaultReference(workspaceId, fallbackModel);
     const model = await models.resolve(workspaceId, reference);
@@ -81,7 +89,7 @@ export function createContextPrompt(dependencies: {
       return answer.text;
     };
     const text = await answerInMode(mode, hits, input.prompt, ask);
-    return { text, nodes };
+    return { text, hits };
   };
 }
 

@@ -5,10 +5,15 @@ import { createProviderEmbedder } from '../../retrieval/embedders/provider-embed
 import type { ModelResolver } from '../providers/index.js';
 
 /** Chooses each Context's embedder: the offline default, or its configured provider model. */
-export function createEmbedderResolver(models: ModelResolver, offline: Embedder) {
+export interface EmbedderResolver {
+  /** Checks an `embeddingModel` when a Context is saved. */
+  validate(workspaceId: string, reference: string | null | undefined): Promise<void>;
+  forContext(workspaceId: string, reference: string | null): Promise<Embedder>;
+}
+
+export function createEmbedderResolver(models: ModelResolver, offline: Embedder): EmbedderResolver {
   return {
-    /** Checks an `embeddingModel` when a Context is saved. */
-    async validate(workspaceId: string, reference: string | null | undefined): Promise<void> {
+    async validate(workspaceId, reference) {
       if (!reference || reference === offlineEmbeddingModel) return;
       if (reference.startsWith('offline/')) {
         throw new ValidationError(`the only offline model is "${offlineEmbeddingModel}"`, 'embeddingModel');
@@ -16,12 +21,10 @@ export function createEmbedderResolver(models: ModelResolver, offline: Embedder)
       await models.resolveEmbedding(workspaceId, reference);
     },
 
-    async forContext(workspaceId: string, reference: string | null): Promise<Embedder> {
+    async forContext(workspaceId, reference) {
       if (!reference || reference === offlineEmbeddingModel) return offline;
       const resolved = await models.resolveEmbedding(workspaceId, reference);
       return createProviderEmbedder(reference, resolved.kind, resolved.embeddingModel);
     },
   };
 }
-
-export type EmbedderResolver = ReturnType<typeof createEmbedderResolver>;

@@ -1,8 +1,14 @@
-export { createContextPrompt } from './context-prompt.js';
+export { type ContextPrompt, createContextPrompt } from './context-prompt.js';
 export { createEmbedderResolver, type EmbedderResolver } from './embedders.js';
-export { presentContext } from './presenters.js';
-export { type ContextRepository, type ContextRow as Context, createContextRepository } from './repository.js';
+export { presentContext, presentHit } from './presenters.js';
+export { type ContextRepository, createContextRepository } from './repository.js';
 export { createContextRetriever } from './retriever.js';
 export { splitterConfig } from './schemas.js';
-export { type ContextSearch, createContextSearch } from './search.js';
-export { type ContextService, contextRequirer, createContextService } from './service.js';
+export { type ContextSearch, createContextSearch, type SearchHit } from './search.js';
+export {
+  type Context,
+  type ContextService,
+  type ContextWithState,
+  contextRequirer,
+  createContextService,
+} from './service.js';

@@ -1,5 +1,7 @@
 import { offlineEmbeddingModel } from '../../retrieval/embedders/offline-embedder.js';
-import type { ContextWithState } from './repository.js';
+import type { ContextPromptAnswer } from './context-prompt.js';
+import type { SearchHit } from './search.js';
+import type { ContextWithState } from './service.js';
 
 /** A Context as the API answers it, with its creation inputs and embedding model. */
 export function presentContext(row: ContextWithState) {
@@ -16,4 +18,24 @@ export function presentContext(row: ContextWithState) {
     splitterConfig: row.splitterConfig,
     embeddingModel: row.embeddingModel ?? offlineEmbeddingModel,
   };
+}
+
+/** A search hit as the API answers it. */
+export function presentHit(hit: SearchHit) {
+  return {
+    guid: hit.id,
+    content: hit.content,
+    score: hit.score,
+    created_at: hit.createdAt.toISOString(),
+    updated_at: hit.updatedAt.toISOString(),
+    filter: hit.filter,
+    metadata: hit.metadata,
+    // The official SDK reads metadata under this name (docs/sdk-compatibility.md).
+    meta_data: hit.metadata,
+    embedding: [] as number[],
+  };
+}
+
+export function presentContextPromptAnswer(answer: ContextPromptAnswer) {
+  return { text: answer.text, nodes: answer.hits.map(presentHit) };
 }

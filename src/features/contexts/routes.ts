@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
-import type { createContextPrompt } from './context-prompt.js';
+import type { ContextPrompt } from './context-prompt.js';
+import { presentContext, presentContextPromptAnswer, presentHit } from './presenters.js';
 import {
   contextPromptBody,
   createContextBody,
@@ -10,10 +11,8 @@ import {
   searchBody,
   updateContextBody,
 } from './schemas.js';
-import { type ContextSearch, presentHit } from './search.js';
+import type { ContextSearch } from './search.js';
 import type { ContextService } from './service.js';
-
-type ContextPrompt = ReturnType<typeof createContextPrompt>;
 
 /** A search body, current or legacy (docs/sdk-compatibility.md), as one search request. */
 async function runSearch(
@@ -45,26 +44,30 @@ export function contextRoutes(
 
     app.post('/contexts', { schema: { tags, body: createContextBody } }, async (request, reply) => {
       const caller = workspaceOf(request);
-      return reply.status(201).send(await contexts.create(caller.id, caller.apiKeyId, request.body));
+      return reply
+        .status(201)
+        .send(presentContext(await contexts.create(caller.id, caller.apiKeyId, request.body)));
     });
 
     app.get('/contexts', { schema: { tags, querystring: paginationQuery } }, async (request) => {
       const { rows, total } = await contexts.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows, total, request.query);
+      return listEnvelope(rows.map(presentContext), total, request.query);
     });
 
     app.get('/contexts/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return contexts.get(workspaceOf(request).id, request.params.guid);
+      return presentContext(await contexts.requireWithState(workspaceOf(request).id, request.params.guid));
     });
 
     app.put(
       '/contexts/:guid',
       { schema: { tags, params: guidParams, body: updateContextBody } },
-      async (request) => contexts.update(workspaceOf(request).id, request.params.guid, request.body),
+      async (request) =>
+        presentContext(await contexts.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
 
     app.delete('/contexts/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return contexts.remove(workspaceOf(request).id, request.params.guid);
+      await contexts.remove(workspaceOf(request).id, request.params.guid);
+      return { status: 'success' };
     });
 
     app.post(
@@ -86,7 +89,8 @@ export function contextRoutes(
     app.post(
       '/contexts/:guid/prompt',
       { schema: { tags, params: guidParams, body: contextPromptBody } },
-      async (request) => prompt(workspaceOf(request).id, request.params.guid, request.body),
+      async (request) =>
+        presentContextPromptAnswer(await prompt(workspaceOf(request).id, request.params.guid, request.body)),
     );
   };
 }

@@ -1,11 +1,11 @@
 import type { MetadataFilter } from '../../core/metadata-filter.js';
 import { createReadCache } from '../../platform/read-cache.js';
-import { rank } from '../../retrieval/hybrid-ranking.js';
+import { type RankedCandidate, rank } from '../../retrieval/hybrid-ranking.js';
 import type { SearchMode } from '../../retrieval/hybrid-search.js';
 import type { DocumentSearchRepository } from '../documents/index.js';
 import type { EmbedderResolver } from './embedders.js';
-import type { ContextRow } from './repository.js';
 import { defaultNumberOfResults } from './schemas.js';
+import type { Context } from './service.js';
 
 export type SearchRequest = {
   text: string;
@@ -16,36 +16,28 @@ export type SearchRequest = {
   mode?: SearchMode;
 };
 
-export type SearchHit = Awaited<ReturnType<ReturnType<typeof createContextSearch>['searchContext']>>[number];
+/** A Document chunk found by a search, with its score in [0, 1]. */
+export type SearchHit = RankedCandidate;
 
 /** Candidates per ranking before fusion: enough that fusion can reorder, few enough to stay fast. */
 const candidatesFor = (limit: number) => Math.max(50, limit * 4);
 
-/** A search hit as the API answers it. */
-export function presentHit(hit: SearchHit) {
-  return {
-    guid: hit.id,
-    content: hit.content,
-    score: hit.score,
-    created_at: hit.createdAt.toISOString(),
-    updated_at: hit.updatedAt.toISOString(),
-    filter: hit.filter,
-    metadata: hit.metadata,
-    // The official SDK reads metadata under this name (docs/sdk-compatibility.md).
-    meta_data: hit.metadata,
-    embedding: [] as number[],
-  };
+export interface ContextSearch {
+  /** The best chunks of one Context for a query, best first, each with its fused score. */
+  searchContext(workspaceId: string, context: Context, request: SearchRequest): Promise<SearchHit[]>;
+  /** The best chunks over several Contexts (an Action's), best first. */
+  searchContexts(workspaceId: string, contexts: Context[], request: SearchRequest): Promise<SearchHit[]>;
 }
 
 export function createContextSearch(dependencies: {
   documents: Pick<DocumentSearchRepository, 'candidates'>;
   embedders: EmbedderResolver;
-}) {
+}): ContextSearch {
   const { documents, embedders } = dependencies;
   // Applications repeat questions; a repeated query skips the embedder (~15 ms offline, a round trip otherwise).
   const queryVectors = createReadCache<Float32Array | undefined>({ ttlMs: 10 * 60_000, maxEntries: 2_000 });
 
-  async function queryVector(workspaceId: string, context: ContextRow, text: string) {
+  async function queryVector(workspaceId: string, context: Context, text: string) {
     const embedder = await embedders.forContext(workspaceId, context.embeddingModel);
     return queryVectors.get(`${workspaceId}:${embedder.model}:${text}`, async () => {
       const [vector] = await embedder.embed([text], 'query');
@@ -53,7 +45,7 @@ export function createContextSearch(dependencies: {
     });
   }
 
-  async function searchContext(workspaceId: string, context: ContextRow, request: SearchRequest) {
+  async function searchContext(workspaceId: string, context: Context, request: SearchRequest) {
     const mode = request.mode ?? 'hybrid';
     const limit = request.limit ?? defaultNumberOfResults;
     const vector =
@@ -74,8 +66,7 @@ export function createContextSearch(dependencies: {
   return {
     searchContext,
 
-    /** The best chunks over several Contexts (an Action's), best first. */
-    async searchContexts(workspaceId: string, contexts: ContextRow[], request: SearchRequest) {
+    async searchContexts(workspaceId, contexts, request) {
       const limit = request.limit ?? defaultNumberOfResults;
       const perContext = await Promise.all(
         contexts.map((context) => searchContext(workspaceId, context, request)),
@@ -87,5 +78,3 @@ export function createContextSearch(dependencies: {
     },
   };
 }
-
-export type ContextSearch = ReturnType<typeof createContextSearch>;

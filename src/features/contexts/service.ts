@@ -1,12 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import type { Pagination } from '../../core/pagination.js';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import { offlineEmbeddingModel } from '../../retrieval/embedders/offline-embedder.js';
 import { defaultSplitterConfig } from '../../retrieval/splitters.js';
 import type { EmbedderResolver } from './embedders.js';
-import { presentContext } from './presenters.js';
 import type { ContextRepository, ContextRow, ContextWithState } from './repository.js';
 import type { CreateContextInput, UpdateContextInput } from './schemas.js';
+
+/** A document library indexed for retrieval: its splitter, embedding model and answer length. */
+export type Context = ContextRow;
+export type { ContextWithState };
+
+export interface ContextService {
+  /** The Context, or 404 — also for one of another workspace. */
+  require(workspaceId: string, id: string): Promise<Context>;
+  /** The Context with `processed` (nothing left to embed or index), or 404. */
+  requireWithState(workspaceId: string, id: string): Promise<ContextWithState>;
+  /** Whether the workspace has this Context (one indexed row read). */
+  exists(workspaceId: string, id: string): Promise<boolean>;
+  /** The Contexts of the workspace among `ids`; unknown or deleted ones are skipped. */
+  findMany(workspaceId: string, ids: string[]): Promise<Context[]>;
+  /** The Contexts among `ids` with their state, in the order given; missing ones are skipped. */
+  findManyWithState(workspaceId: string, ids: string[]): Promise<ContextWithState[]>;
+  create(workspaceId: string, createdById: string, input: CreateContextInput): Promise<ContextWithState>;
+  list(workspaceId: string, pagination: Pagination): Promise<Page<ContextWithState>>;
+  /** A new embedding model re-embeds every Document of the Context. */
+  update(workspaceId: string, id: string, input: UpdateContextInput): Promise<ContextWithState>;
+  /** Deletes the Context with its Documents and Context Sources. */
+  remove(workspaceId: string, id: string): Promise<void>;
+}
 
 export type ContextServiceDependencies = {
   repository: ContextRepository;
@@ -24,14 +46,14 @@ export function contextRequirer(repository: Pick<ContextRepository, 'find'>) {
   };
 }
 
-export function createContextService(dependencies: ContextServiceDependencies) {
+export function createContextService(dependencies: ContextServiceDependencies): ContextService {
   const { repository, embedders } = dependencies;
   const require = contextRequirer(repository);
 
-  async function present(workspaceId: string, id: string) {
+  async function requireWithState(workspaceId: string, id: string): Promise<ContextWithState> {
     const row = await repository.findWithState(workspaceId, id);
     if (!row) throw new NotFoundError('Context not found');
-    return presentContext(row);
+    return row;
   }
 
   /** Stored as null when it is the offline default, so the default can change with a release. */
@@ -40,19 +62,16 @@ export function createContextService(dependencies: ContextServiceDependencies) {
 
   return {
     require,
+    requireWithState,
+    exists: (workspaceId, id) => repository.exists(workspaceId, id),
+    findMany: (workspaceId, ids) => repository.findMany(workspaceId, ids),
 
-    exists: (workspaceId: string, id: string) => repository.exists(workspaceId, id),
-
-    /** The Contexts of the workspace among `ids`; unknown or deleted ones are skipped. */
-    findMany: (workspaceId: string, ids: string[]) => repository.findMany(workspaceId, ids),
-
-    /** The Contexts among `ids` with their state, in the order given; missing ones are skipped. */
-    async findManyWithState(workspaceId: string, ids: string[]): Promise<ContextWithState[]> {
+    async findManyWithState(workspaceId, ids) {
       const rows = await Promise.all(ids.map((id) => repository.findWithState(workspaceId, id)));
       return rows.filter((row) => row !== undefined);
     },
 
-    async create(workspaceId: string, createdById: string, input: CreateContextInput) {
+    async create(workspaceId, createdById, input) {
       await embedders.validate(workspaceId, input.embeddingModel);
       const row = await repository.insert({
         id: randomUUID(),
@@ -64,17 +83,14 @@ export function createContextService(dependencies: ContextServiceDependencies) {
         embeddingModel: storedModel(input.embeddingModel),
         createdById,
       });
-      return presentContext({ ...row, processed: true });
+      return { ...row, processed: true };
     },
 
-    get: present,
-
-    async list(workspaceId: string, pagination: Pagination) {
-      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit);
-      return { rows: rows.map(presentContext), total };
+    list(workspaceId, pagination) {
+      return repository.list(workspaceId, pagination.skip, pagination.limit);
     },
 
-    async update(workspaceId: string, id: string, input: UpdateContextInput) {
+    async update(workspaceId, id, input) {
       const before = await require(workspaceId, id);
       if (input.embeddingModel !== undefined) await embedders.validate(workspaceId, input.embeddingModel);
       const modelChanged =
@@ -89,16 +105,12 @@ export function createContextService(dependencies: ContextServiceDependencies) {
       const row = await repository.update(workspaceId, id, changes);
       if (!row) throw new NotFoundError('Context not found');
       if (modelChanged) await dependencies.embeddingModelChanged(workspaceId, id);
-      return present(workspaceId, id);
+      return requireWithState(workspaceId, id);
     },
 
-    /** Deletes the Context with its Documents and Context Sources. */
-    async remove(workspaceId: string, id: string) {
+    async remove(workspaceId, id) {
       const deleted = await repository.delete(workspaceId, id);
       if (!deleted) throw new NotFoundError('Context not found');
-      return { status: 'success' };
     },
   };
 }
-
-export type ContextService = ReturnType<typeof createContextService>;

@@ -7,7 +7,8 @@ import { addFilesBody } from '../context-sources/index.js';
 import type { DocumentService } from '../documents/index.js';
 import { contextParams, documentParams } from '../documents/index.js';
 import type { FileService } from '../files/index.js';
-import type { createContextPrompt } from './context-prompt.js';
+import type { ContextPrompt } from './context-prompt.js';
+import { presentContext, presentContextPromptAnswer } from './presenters.js';
 import { updateContextBody } from './schemas.js';
 import type { ContextService } from './service.js';
 import {
@@ -29,7 +30,7 @@ export function singularContextRoutes(services: {
   documents: DocumentService;
   sources: ContextSourceService;
   files: FileService;
-  prompt: ReturnType<typeof createContextPrompt>;
+  prompt: ContextPrompt;
 }): FastifyPluginAsyncZod {
   const { contexts, documents, sources, files, prompt } = services;
   return async (app) => {
@@ -41,27 +42,29 @@ export function singularContextRoutes(services: {
       // The files are checked first, so a bad URL leaves no Context behind.
       if (urls?.length) await sources.checkFiles(caller.id, urls);
       const created = await contexts.create(caller.id, caller.apiKeyId, fields);
-      if (urls?.length) await sources.addFiles(caller.id, caller.apiKeyId, created.guid, urls);
-      return reply.status(201).send(await contexts.get(caller.id, created.guid));
+      if (urls?.length) await sources.addFiles(caller.id, caller.apiKeyId, created.id, urls);
+      return reply.status(201).send(presentContext(await contexts.requireWithState(caller.id, created.id)));
     });
 
     app.get('/context/:guid', { schema: { ...schema, params: guidParams } }, async (request) => {
-      return contexts.get(workspaceOf(request).id, request.params.guid);
+      return presentContext(await contexts.requireWithState(workspaceOf(request).id, request.params.guid));
     });
 
     app.put(
       '/context/:guid',
       { schema: { ...schema, params: guidParams, body: updateContextBody } },
-      async (request) => contexts.update(workspaceOf(request).id, request.params.guid, request.body),
+      async (request) =>
+        presentContext(await contexts.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
 
     app.delete('/context/:guid', { schema: { ...schema, params: guidParams } }, async (request) => {
-      return contexts.remove(workspaceOf(request).id, request.params.guid);
+      await contexts.remove(workspaceOf(request).id, request.params.guid);
+      return { status: 'success' };
     });
 
     // contexts.getStatus: PENDING while Documents are embedded or Context Sources indexed, then SUCCESS.
     app.post('/context/:guid/status', { schema: { ...schema, params: guidParams } }, async (request) => {
-      const context = await contexts.get(workspaceOf(request).id, request.params.guid);
+      const context = await contexts.requireWithState(workspaceOf(request).id, request.params.guid);
       return { status: context.processed ? 'SUCCESS' : 'PENDING', processed: context.processed };
     });
 
@@ -90,7 +93,10 @@ export function singularContextRoutes(services: {
           request.params.guid,
           request.body.files,
         );
-        return { ...(await contexts.get(caller.id, request.params.guid)), created };
+        return {
+          ...presentContext(await contexts.requireWithState(caller.id, request.params.guid)),
+          created,
+        };
       },
     );
 
@@ -132,7 +138,7 @@ export function singularContextRoutes(services: {
     // contexts.prompt: the Context in the body; `msg` is the SDK's name for the answer.
     app.post('/context/prompt', { schema: { ...schema, body: sdkContextPromptBody } }, async (request) => {
       const { context, ...input } = request.body;
-      const answer = await prompt(workspaceOf(request).id, context, input);
+      const answer = presentContextPromptAnswer(await prompt(workspaceOf(request).id, context, input));
       return { msg: answer.text, ...answer };
     });
   };

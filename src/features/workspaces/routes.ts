@@ -6,7 +6,7 @@ import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { type AppService, presentApp } from '../apps/index.js';
-import type { ContextService } from '../contexts/index.js';
+import { type ContextService, presentContext } from '../contexts/index.js';
 import { type ProviderService, presentModel } from '../providers/index.js';
 import { presentWorkspace } from './presenters.js';
 import type { WorkspaceService } from './service.js';
@@ -77,7 +77,7 @@ export function workspaceRoutes(
       { schema: { tags, params: guidParams, querystring: paginationQuery } },
       async (request, reply) => {
         const { rows, total } = await contexts.list(await own(request), request.query);
-        return bareList(reply, rows, total);
+        return bareList(reply, rows.map(presentContext), total);
       },
     );
 
