@@ -1,3 +1,3 @@
 export { createContextSourceRepository } from './repository.js';
 export { addFilesBody, sourceUrl } from './schemas.js';
-export { type ContextSourceService, createContextSourceService } from './service.js';
+export { type ContextSource, type ContextSourceService, createContextSourceService } from './service.js';

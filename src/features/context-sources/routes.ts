@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { presentContextSource } from './presenters.js';
 import {
   addFilesBody,
   contextSourceParams,
@@ -19,7 +20,9 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
 
     // docs/api.md#how-the-parts-behave: a bare array, no pagination or filters.
     app.get(base, { schema: { tags, params: sourceContextParams } }, async (request) => {
-      return sources.list(workspaceOf(request).id, request.params.contextGuid);
+      return (await sources.list(workspaceOf(request).id, request.params.contextGuid)).map(
+        presentContextSource,
+      );
     });
 
     app.post(
@@ -33,13 +36,13 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
           request.params.contextGuid,
           request.body.url,
         );
-        return reply.status(201).send(created);
+        return reply.status(201).send(presentContextSource(created));
       },
     );
 
     app.get(`${base}/:guid`, { schema: { tags, params: contextSourceParams } }, async (request) => {
       const { contextGuid, guid } = request.params;
-      return sources.get(workspaceOf(request).id, contextGuid, guid);
+      return presentContextSource(await sources.require(workspaceOf(request).id, contextGuid, guid));
     });
 
     app.put(
@@ -47,26 +50,34 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
       { schema: { tags, params: contextSourceParams, body: replaceSourceBody } },
       async (request) => {
         const { contextGuid, guid } = request.params;
-        return sources.replace(workspaceOf(request).id, contextGuid, guid, request.body);
+        return presentContextSource(
+          await sources.replace(workspaceOf(request).id, contextGuid, guid, request.body),
+        );
       },
     );
 
     app.delete(`${base}/:guid`, { schema: { tags, params: contextSourceParams } }, async (request) => {
       const { contextGuid, guid } = request.params;
-      return sources.remove(workspaceOf(request).id, contextGuid, guid);
+      await sources.remove(workspaceOf(request).id, contextGuid, guid);
+      return { status: 'success' };
     });
 
     app.post(
       '/context_sources/process_batch',
       { schema: { tags, body: processBatchBody } },
-      async (request) => sources.processBatch(workspaceOf(request).id, request.body.sources),
+      async (request) => {
+        await sources.processBatch(workspaceOf(request).id, request.body.sources);
+        return { msg: 'success' };
+      },
     );
 
     app.post(
       '/context_sources/:guid/process',
       { schema: { tags, params: guidParams, body: processBody } },
-      async (request) =>
-        sources.process(workspaceOf(request).id, request.params.guid, request.body.contextGuid),
+      async (request) => {
+        await sources.process(workspaceOf(request).id, request.params.guid, request.body.contextGuid);
+        return { msg: 'success' };
+      },
     );
 
     app.post(

@@ -14,25 +14,6 @@ import { processContextSourceJob } from './processing-job.js';
 import type { ContextSourceRepository, ContextSourceRow } from './repository.js';
 import type { ReplaceSourceInput } from './schemas.js';
 
-/** A Context Source as the API answers it. */
-export function presentContextSource(row: ContextSourceRow) {
-  return {
-    guid: row.id,
-    name: row.name,
-    url: row.url,
-    context: row.contextId,
-    loader_id: row.loaderId,
-    loader_config: row.loaderConfig,
-    splitter_config: row.splitterConfig,
-    indexing_status: row.indexingStatus,
-    indexed_at: row.indexedAt?.toISOString() ?? null,
-    indexing_metadata: row.indexingMetadata,
-    created_by_id: row.createdById,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
-
 /** A URL path segment decoded; a malformed percent-encoding (`%E0%A4%A`) is kept as written. */
 function decodedOrAsIs(segment: string): string {
   try {
@@ -54,6 +35,40 @@ function failureText(error: unknown): string {
 /** Longer than any attempt may run (its time limit, and the lock of a node that died): surely stuck. */
 const staleProcessingMs = processContextSourceJob.timeoutMs + 2 * 60_000;
 
+/** A file or URL loaded, split and indexed into a Context's Documents, asynchronously. */
+export type ContextSource = ContextSourceRow;
+
+export interface ContextSourceService {
+  /** A source for `url` (an uploaded file's signed URL or an allowed web URL), processed asynchronously. */
+  create(workspaceId: string, createdById: string, contextId: string, url: string): Promise<ContextSource>;
+  /** docs/api.md#how-the-parts-behave add_files: one source per uploaded file URL, processed asynchronously. */
+  addFiles(
+    workspaceId: string,
+    createdById: string,
+    contextId: string,
+    urls: string[],
+  ): Promise<{ created: string[] }>;
+  /** Checks `add_files` URLs (a 400 naming `files.N`), so a caller can check before it creates anything. */
+  checkFiles(workspaceId: string, urls: string[]): Promise<void>;
+  /** The Context's sources; one left PROCESSING past any attempt's time is dispatched again first. */
+  list(workspaceId: string, contextId: string): Promise<ContextSource[]>;
+  /** The source of the Context, or 404 (recovered like `list`). */
+  require(workspaceId: string, contextId: string, id: string): Promise<ContextSource>;
+  /** docs/api.md#how-the-parts-behave PUT: a replacement of name, splitter and loader configuration; applied at the next processing. */
+  replace(
+    workspaceId: string,
+    contextId: string,
+    id: string,
+    input: ReplaceSourceInput,
+  ): Promise<ContextSource>;
+  /** Deletes the source and its Documents. */
+  remove(workspaceId: string, contextId: string, id: string): Promise<void>;
+  /** Processes the source again (its file or URL read anew). */
+  process(workspaceId: string, id: string, contextId: string): Promise<void>;
+  /** Unknown or foreign GUIDs are skipped (docs/api.md#how-the-parts-behave). */
+  processBatch(workspaceId: string, ids: string[]): Promise<void>;
+}
+
 export type ContextSourceServiceDependencies = {
   repository: ContextSourceRepository;
   requireContext: (workspaceId: string, contextId: string) => Promise<Context>;
@@ -66,7 +81,9 @@ export type ContextSourceServiceDependencies = {
   logger: Logger;
 };
 
-export function createContextSourceService(dependencies: ContextSourceServiceDependencies) {
+export function createContextSourceService(
+  dependencies: ContextSourceServiceDependencies,
+): ContextSourceService {
   const { repository, requireContext, documents, files, fetch, indexer, jobs, logger } = dependencies;
 
   async function require(workspaceId: string, contextId: string, id: string): Promise<ContextSourceRow> {
@@ -204,14 +221,13 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
   );
 
   return {
-    async create(workspaceId: string, createdById: string, contextId: string, url: string) {
+    async create(workspaceId, createdById, contextId, url) {
       const context = await requireContext(workspaceId, contextId);
       await checkUrl(workspaceId, url);
-      return presentContextSource(await insertAndDispatch(context, createdById, url));
+      return insertAndDispatch(context, createdById, url);
     },
 
-    /** docs/api.md#how-the-parts-behave add_files: one source per uploaded file URL, processed asynchronously. */
-    async addFiles(workspaceId: string, createdById: string, contextId: string, urls: string[]) {
+    async addFiles(workspaceId, createdById, contextId, urls) {
       const context = await requireContext(workspaceId, contextId);
       // Every URL is checked before any source is made.
       await checkFiles(workspaceId, urls);
@@ -220,21 +236,19 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
       return { created };
     },
 
-    /** Checks `add_files` URLs (a 400 naming `files.N`), so a caller can check before it creates anything. */
     checkFiles,
 
-    async list(workspaceId: string, contextId: string) {
+    async list(workspaceId, contextId) {
       await requireContext(workspaceId, contextId);
       const rows = await repository.listForContext(workspaceId, contextId);
-      return (await Promise.all(rows.map(recovered))).map(presentContextSource);
+      return Promise.all(rows.map(recovered));
     },
 
-    async get(workspaceId: string, contextId: string, id: string) {
-      return presentContextSource(await recovered(await require(workspaceId, contextId, id)));
+    async require(workspaceId, contextId, id) {
+      return recovered(await require(workspaceId, contextId, id));
     },
 
-    /** docs/api.md#how-the-parts-behave PUT: a replacement of name, splitter and loader configuration; applied at the next processing. */
-    async replace(workspaceId: string, contextId: string, id: string, input: ReplaceSourceInput) {
+    async replace(workspaceId, contextId, id, input) {
       await require(workspaceId, contextId, id);
       if (input.url !== undefined) await checkUrl(workspaceId, input.url);
       const row = await repository.update(workspaceId, id, {
@@ -244,28 +258,21 @@ export function createContextSourceService(dependencies: ContextSourceServiceDep
         ...(input.url === undefined ? {} : { url: input.url }),
       });
       if (!row) throw new NotFoundError('Context Source not found');
-      return presentContextSource(row);
+      return row;
     },
 
-    /** Deletes the source and its Documents. */
-    async remove(workspaceId: string, contextId: string, id: string) {
+    async remove(workspaceId, contextId, id) {
       await require(workspaceId, contextId, id);
       await documents.removeOfSource(workspaceId, contextId, id);
       await repository.delete(workspaceId, id);
-      return { status: 'success' };
     },
 
-    async process(workspaceId: string, id: string, contextId: string) {
+    async process(workspaceId, id, contextId) {
       await dispatch(await require(workspaceId, contextId, id));
-      return { msg: 'success' };
     },
 
-    /** Unknown or foreign GUIDs are skipped (docs/api.md#how-the-parts-behave). */
-    async processBatch(workspaceId: string, ids: string[]) {
+    async processBatch(workspaceId, ids) {
       for (const row of await repository.findMany(workspaceId, [...new Set(ids)])) await dispatch(row);
-      return { msg: 'success' };
     },
   };
 }
-
-export type ContextSourceService = ReturnType<typeof createContextSourceService>;
