@@ -4,8 +4,13 @@ import { ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
 import type { ContextSourceService } from '../context-sources/index.js';
 import { addFilesBody } from '../context-sources/index.js';
-import type { DocumentService } from '../documents/index.js';
-import { contextParams, documentParams } from '../documents/index.js';
+import {
+  contextParams,
+  type DocumentService,
+  documentParams,
+  presentAddedDocuments,
+  presentDocument,
+} from '../documents/index.js';
 import type { FileService } from '../files/index.js';
 import type { ContextPrompt } from './context-prompt.js';
 import { presentContext, presentContextPromptAnswer } from './presenters.js';
@@ -107,10 +112,11 @@ export function singularContextRoutes(services: {
       { schema: { ...schema, params: contextParams, body: sdkAddDocumentBody } },
       async (request) => {
         const { meta_data, metadata, ...fields } = request.body;
-        return documents.add(workspaceOf(request).id, request.params.contextGuid, {
+        const docs = await documents.add(workspaceOf(request).id, request.params.contextGuid, {
           ...fields,
           metadata: metadata ?? meta_data,
         });
+        return presentAddedDocuments(docs);
       },
     );
 
@@ -127,11 +133,12 @@ export function singularContextRoutes(services: {
           throw new ValidationError('names another Document than the path', 'guid');
         }
         const stored =
-          content === undefined ? await documents.get(workspaceId, contextGuid, guid) : undefined;
-        return documents.update(workspaceId, contextGuid, guid, {
+          content === undefined ? await documents.require(workspaceId, contextGuid, guid) : undefined;
+        const updated = await documents.update(workspaceId, contextGuid, guid, {
           content: content ?? stored!.content,
           metadata: metadata ?? meta_data,
         });
+        return presentDocument(updated);
       },
     );
 

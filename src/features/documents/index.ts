@@ -1,3 +1,4 @@
+export { presentAddedDocuments, presentDocument } from './presenters.js';
 export { createDocumentRepository } from './repository.js';
 export { contextParams, documentParams } from './schemas.js';
 export {
@@ -5,4 +6,4 @@ export {
   type DocumentSearchRepository,
   everyDocumentEmbedded,
 } from './search-repository.js';
-export { createDocumentService, type DocumentService } from './service.js';
+export { createDocumentService, type Document, type DocumentService } from './service.js';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEnvelope } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { presentAddedDocuments, presentDocument } from './presenters.js';
 import {
   addDocumentBody,
   contextParams,
@@ -17,7 +18,8 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
     const base = '/contexts/:contextGuid/documents';
 
     app.post(base, { schema: { tags, params: contextParams, body: addDocumentBody } }, async (request) => {
-      return documents.add(workspaceOf(request).id, request.params.contextGuid, request.body);
+      const docs = await documents.add(workspaceOf(request).id, request.params.contextGuid, request.body);
+      return presentAddedDocuments(docs);
     });
 
     // The official SDK lists and clears Documents at the singular path (docs/sdk-compatibility.md): the same handlers.
@@ -33,7 +35,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
             request.query,
             request.query.query,
           );
-          return listEnvelope(rows, total, request.query);
+          return listEnvelope(rows.map(presentDocument), total, request.query);
         },
       );
 
@@ -41,14 +43,20 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       app.delete(
         path,
         { schema: { tags, params: contextParams, body: deleteDocumentsBody, hide } },
-        async (request) =>
-          documents.removeAll(workspaceOf(request).id, request.params.contextGuid, request.body?.filter),
+        async (request) => {
+          await documents.removeAll(
+            workspaceOf(request).id,
+            request.params.contextGuid,
+            request.body?.filter,
+          );
+          return { status: 'success' };
+        },
       );
     }
 
     app.get(`${base}/:guid`, { schema: { tags, params: documentParams } }, async (request) => {
       const { contextGuid, guid } = request.params;
-      return documents.get(workspaceOf(request).id, contextGuid, guid);
+      return presentDocument(await documents.require(workspaceOf(request).id, contextGuid, guid));
     });
 
     app.put(
@@ -56,18 +64,22 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       { schema: { tags, params: documentParams, body: updateDocumentBody } },
       async (request) => {
         const { contextGuid, guid } = request.params;
-        return documents.update(workspaceOf(request).id, contextGuid, guid, request.body);
+        return presentDocument(
+          await documents.update(workspaceOf(request).id, contextGuid, guid, request.body),
+        );
       },
     );
 
     app.post(`${base}/:guid/embed`, { schema: { tags, params: documentParams } }, async (request) => {
       const { contextGuid, guid } = request.params;
-      return documents.embed(workspaceOf(request).id, contextGuid, guid);
+      await documents.embed(workspaceOf(request).id, contextGuid, guid);
+      return { status: 'success' };
     });
 
     app.delete(`${base}/:guid`, { schema: { tags, params: documentParams } }, async (request) => {
       const { contextGuid, guid } = request.params;
-      return documents.remove(workspaceOf(request).id, contextGuid, guid);
+      await documents.remove(workspaceOf(request).id, contextGuid, guid);
+      return { status: 'success' };
     });
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SplitterConfig } from '../../core/json-columns.js';
-import type { Pagination } from '../../core/pagination.js';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import type { StatisticsKeeper } from '../../platform/database/statistics.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
@@ -12,20 +12,39 @@ import type { DocumentRepository, DocumentSummary, NewDocument } from './reposit
 import type { AddDocumentInput, UpdateDocumentInput } from './schemas.js';
 import type { DocumentSearchRepository } from './search-repository.js';
 
-/** A Document as the API answers it; `embedding` is always empty in public answers. */
-export function presentDocument(row: DocumentSummary) {
-  return {
-    guid: row.id,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    content: row.content,
-    filter: row.filter,
-    metadata: row.metadata,
-    // The official SDK reads metadata under this name (docs/sdk-compatibility.md).
-    meta_data: row.metadata,
-    embedding: [] as number[],
-    embedding_status: row.embeddingStatus,
-  };
+/** A chunk of a Context's text with its metadata and embedding status (never its vector). */
+export type Document = DocumentSummary;
+
+export interface DocumentService {
+  /** docs/api.md#how-the-parts-behave add: the content is split by the Context's splitter into one or more Documents; their GUIDs. */
+  add(workspaceId: string, contextId: string, input: AddDocumentInput): Promise<string[]>;
+  /** Chunks a Context Source produced (already split), with their metadata; their GUIDs. */
+  addFromSource(
+    workspaceId: string,
+    contextId: string,
+    sourceId: string,
+    chunks: Array<{ content: string; metadata: Record<string, unknown> }>,
+  ): Promise<string[]>;
+  /** The Context's Documents, newest first; `query` keeps those whose content contains it. */
+  list(
+    workspaceId: string,
+    contextId: string,
+    pagination: Pagination,
+    query?: string,
+  ): Promise<Page<Document>>;
+  /** The Document of the Context, or 404. */
+  require(workspaceId: string, contextId: string, id: string): Promise<Document>;
+  /** docs/api.md#how-the-parts-behave PUT: new content (and metadata) is re-indexed and re-embedded. */
+  update(workspaceId: string, contextId: string, id: string, input: UpdateDocumentInput): Promise<Document>;
+  /** Queues re-embedding of unchanged content. */
+  embed(workspaceId: string, contextId: string, id: string): Promise<void>;
+  /** Every Document again, after the Context's embedding model changed. */
+  reembedContext(workspaceId: string, contextId: string): Promise<void>;
+  remove(workspaceId: string, contextId: string, id: string): Promise<void>;
+  /** Every Document of the Context, or those with this legacy `filter`. */
+  removeAll(workspaceId: string, contextId: string, filter?: string): Promise<void>;
+  /** Removes a Context Source's Documents but those in `keep` (the ones its latest processing made). */
+  removeOfSource(workspaceId: string, contextId: string, sourceId: string, keep?: string[]): Promise<number>;
 }
 
 /** Document ids per embedding job, so a huge load becomes several bounded jobs. */
@@ -48,7 +67,7 @@ export type DocumentServiceDependencies = {
   logger: Logger;
 };
 
-export function createDocumentService(dependencies: DocumentServiceDependencies) {
+export function createDocumentService(dependencies: DocumentServiceDependencies): DocumentService {
   const { repository, search, requireContext, embedders, jobs, statistics, indexer, logger } = dependencies;
 
   async function require(workspaceId: string, contextId: string, id: string): Promise<DocumentSummary> {
@@ -120,8 +139,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
   );
 
   return {
-    /** docs/api.md#how-the-parts-behave add: the content is split by the Context's splitter into one or more Documents. */
-    async add(workspaceId: string, contextId: string, input: AddDocumentInput) {
+    async add(workspaceId, contextId, input) {
       const context = await requireContext(workspaceId, contextId);
       const content = input.content ?? input.text ?? '';
       const chunks = await indexer.split(content, context.splitterConfig);
@@ -137,16 +155,10 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
           metadata: input.metadata ?? {},
         })),
       );
-      return { docs: ids, status: 'success' };
+      return ids;
     },
 
-    /** Chunks a Context Source produced (already split), with their metadata. */
-    async addFromSource(
-      workspaceId: string,
-      contextId: string,
-      sourceId: string,
-      chunks: Array<{ content: string; metadata: Record<string, unknown> }>,
-    ): Promise<string[]> {
+    async addFromSource(workspaceId, contextId, sourceId, chunks) {
       return store(
         workspaceId,
         contextId,
@@ -160,62 +172,44 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
       );
     },
 
-    async list(workspaceId: string, contextId: string, pagination: Pagination, query?: string) {
+    async list(workspaceId, contextId, pagination, query) {
       await requireContext(workspaceId, contextId);
-      const { rows, total } = await repository.list(
-        workspaceId,
-        contextId,
-        pagination.skip,
-        pagination.limit,
-        query,
-      );
-      return { rows: rows.map(presentDocument), total };
+      return repository.list(workspaceId, contextId, pagination.skip, pagination.limit, query);
     },
 
-    async get(workspaceId: string, contextId: string, id: string) {
-      return presentDocument(await require(workspaceId, contextId, id));
-    },
+    require,
 
-    /** docs/api.md#how-the-parts-behave PUT: new content (and metadata) is re-indexed and re-embedded. */
-    async update(workspaceId: string, contextId: string, id: string, input: UpdateDocumentInput) {
+    async update(workspaceId, contextId, id, input) {
       await require(workspaceId, contextId, id);
       const row = await repository.replaceContent(workspaceId, contextId, id, input);
       if (!row) throw new NotFoundError('Document not found');
       await queueEmbedding(workspaceId, contextId, [id]);
-      return presentDocument(row);
+      return row;
     },
 
-    /** Queues re-embedding of unchanged content. */
-    async embed(workspaceId: string, contextId: string, id: string) {
+    async embed(workspaceId, contextId, id) {
       await require(workspaceId, contextId, id);
       await repository.markPending(workspaceId, contextId, [id]);
       await queueEmbedding(workspaceId, contextId, [id]);
-      return { status: 'success' };
     },
 
-    /** Every Document again, after the Context's embedding model changed. */
-    async reembedContext(workspaceId: string, contextId: string): Promise<void> {
+    async reembedContext(workspaceId, contextId) {
       const ids = await repository.markPending(workspaceId, contextId);
       await queueEmbedding(workspaceId, contextId, ids);
     },
 
-    async remove(workspaceId: string, contextId: string, id: string) {
+    async remove(workspaceId, contextId, id) {
       await require(workspaceId, contextId, id);
       await repository.delete(workspaceId, contextId, [id]);
-      return { status: 'success' };
     },
 
-    async removeAll(workspaceId: string, contextId: string, filter?: string) {
+    async removeAll(workspaceId, contextId, filter) {
       await requireContext(workspaceId, contextId);
       await repository.deleteAll(workspaceId, contextId, filter);
-      return { status: 'success' };
     },
 
-    /** Removes a Context Source's Documents but those in `keep` (the ones its latest processing made). */
-    async removeOfSource(workspaceId: string, contextId: string, sourceId: string, keep?: string[]) {
+    async removeOfSource(workspaceId, contextId, sourceId, keep) {
       return repository.deleteOfSource(workspaceId, contextId, sourceId, keep);
     },
   };
 }
-
-export type DocumentService = ReturnType<typeof createDocumentService>;
