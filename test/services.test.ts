@@ -68,7 +68,11 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
     createActionBody.parse({ app: app.id, name: 'echo', model: 'mock/echo', prompt: '{{text}}' }),
   );
   const caller = { workspaceId, allowModelOverrides: true };
-  const answer = await services.runs.run(caller, action.guid, runBody.parse({ input: { text: 'wired' } }));
+  const answer = await services.runs.run(
+    caller,
+    action.action.id,
+    runBody.parse({ input: { text: 'wired' } }),
+  );
   expect(answer).toMatchObject({ msg: 'wired' });
   const generationId = (answer as { data_guid: string }).data_guid;
   expect(await services.data.exists(workspaceId, generationId)).toBe(true);

@@ -1,4 +1,10 @@
 export { createAttachmentValidator } from './attachments.js';
+export { presentAction } from './presenters.js';
 export { type ActionVersionRow as ActionVersion, createActionRepository } from './repository.js';
 export { environment, guidOrSlugParams } from './schemas.js';
-export { type ActionService, createActionService, type ResolvedAction } from './service.js';
+export {
+  type Action,
+  type ActionService,
+  createActionService,
+  type ResolvedAction,
+} from './service.js';

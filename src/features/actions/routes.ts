@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { removed } from '../../http/removal.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
 import { presentSkill, type SkillService } from '../skills/index.js';
+import { presentAction, presentActionVersion } from './presenters.js';
 import {
   actionContextsBody,
   actionListQuery,
@@ -33,7 +35,9 @@ export function actionRoutes(
 
     // The official JS SDK creates Actions at this path (docs/api.md#actions).
     app.post('/actions/create', { schema: { tags, body: createActionBody } }, async (request, reply) => {
-      return reply.status(201).send(await actions.create(workspaceOf(request).id, request.body));
+      return reply
+        .status(201)
+        .send(presentAction(await actions.create(workspaceOf(request).id, request.body)));
     });
 
     app.get(
@@ -41,31 +45,36 @@ export function actionRoutes(
       { schema: { tags, querystring: paginationQuery.extend(actionListQuery.shape) } },
       async (request) => {
         const { rows, total } = await actions.list(workspaceOf(request).id, request.query, request.query.app);
-        return listEnvelope(rows, total, request.query);
+        return listEnvelope(rows.map(presentAction), total, request.query);
       },
     );
 
     app.get('/actions/:guidOrSlug', { schema: { tags, params: guidOrSlugParams } }, async (request) => {
-      return actions.get(workspaceOf(request).id, request.params.guidOrSlug);
+      return presentAction(await actions.get(workspaceOf(request).id, request.params.guidOrSlug));
     });
 
     app.put(
       '/actions/:guid',
       { schema: { tags, params: guidParams, body: updateActionBody } },
       async (request) => {
-        return actions.update(workspaceOf(request).id, request.params.guid, request.body);
+        return presentAction(
+          await actions.update(workspaceOf(request).id, request.params.guid, request.body),
+        );
       },
     );
 
     app.delete('/actions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return actions.remove(workspaceOf(request).id, request.params.guid);
+      await actions.remove(workspaceOf(request).id, request.params.guid);
+      return removed(request.params.guid);
     });
 
     app.post(
       '/actions/:guid/deploy',
       { schema: { tags, params: guidParams, body: deployBody } },
       async (request) => {
-        return actions.deploy(workspaceOf(request).id, request.params.guid, request.body);
+        return presentAction(
+          await actions.deploy(workspaceOf(request).id, request.params.guid, request.body),
+        );
       },
     );
 
@@ -78,12 +87,12 @@ export function actionRoutes(
           request.params.guid,
           request.query,
         );
-        return listEnvelope(rows, total, request.query);
+        return listEnvelope(rows.map(presentActionVersion), total, request.query);
       },
     );
 
     app.post('/actions/:guid/disable', { schema: { tags, params: guidParams } }, async (request) => {
-      return actions.setDisabled(workspaceOf(request).id, request.params.guid, true);
+      return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, true));
     });
 
     // The official SDK's getSkills / updateSkills and getContext / updateContext: the latest version's
@@ -91,7 +100,7 @@ export function actionRoutes(
     app.get('/actions/:guid/skills', { schema: { tags, params: guidParams } }, async (request) => {
       const workspaceId = workspaceOf(request).id;
       const action = await actions.get(workspaceId, request.params.guid);
-      return attachedSkills(workspaceId, action.skills);
+      return attachedSkills(workspaceId, action.version.skills);
     });
 
     app.put(
@@ -102,14 +111,14 @@ export function actionRoutes(
         const action = await actions.update(workspaceId, request.params.guid, {
           skills: request.body.skills,
         });
-        return attachedSkills(workspaceId, action.skills);
+        return attachedSkills(workspaceId, action.version.skills);
       },
     );
 
     app.get('/actions/:guid/context', { schema: { tags, params: guidParams } }, async (request) => {
       const workspaceId = workspaceOf(request).id;
       const action = await actions.get(workspaceId, request.params.guid);
-      return attachedContexts(workspaceId, action.contexts);
+      return attachedContexts(workspaceId, action.version.contexts);
     });
 
     app.put(
@@ -119,12 +128,12 @@ export function actionRoutes(
         const workspaceId = workspaceOf(request).id;
         const contexts = request.body.context ?? request.body.contexts;
         const action = await actions.update(workspaceId, request.params.guid, { contexts });
-        return attachedContexts(workspaceId, action.contexts);
+        return attachedContexts(workspaceId, action.version.contexts);
       },
     );
 
     app.post('/actions/:guid/enable', { schema: { tags, params: guidParams } }, async (request) => {
-      return actions.setDisabled(workspaceOf(request).id, request.params.guid, false);
+      return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, false));
     });
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isGuid } from '../../core/guid.js';
-import type { Pagination } from '../../core/pagination.js';
+import type { Page, Pagination } from '../../core/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { templateParseError } from '../../llm/templates.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
@@ -18,38 +18,38 @@ import type { CreateActionInput, DeployInput, UpdateActionInput } from './schema
 
 export type ResolvedAction = { action: ActionRow; version: ActionVersionRow; environment: string | null };
 
-function presentVersionFields(version: ActionVersionRow) {
-  return {
-    model: version.model,
-    model_config: version.modelConfig,
-    prompt: version.prompt,
-    messages: version.messages,
-    system_message: version.systemMessage,
-    contexts: version.contexts,
-    skills: version.skills,
-    tools: version.tools,
-  };
-}
+/** An Action: its latest version and which version each environment runs. */
+export type Action = ActionWithVersion & { deployments: Record<string, number> };
 
-export function presentAction({ action, version }: ActionWithVersion, deployments: Record<string, number>) {
-  return {
-    guid: action.id,
-    slug: action.slug,
-    name: action.name,
-    description: action.description,
-    app: action.appId,
-    action_type: action.actionType,
-    ...presentVersionFields(version),
-    version: action.latestVersion,
-    default_environment: action.defaultEnvironment,
-    deployments,
-    disabled: action.disabled,
-    created_at: action.createdAt.toISOString(),
-    updated_at: action.updatedAt.toISOString(),
-  };
-}
+/** A saved version with the environments it is deployed to. */
+export type ActionVersionEntry = { version: ActionVersionRow; environments: string[] };
 
-export type ActionRecord = ReturnType<typeof presentAction>;
+export interface ActionService {
+  create(workspaceId: string, input: CreateActionInput): Promise<Action>;
+  /** An Action's GUID and name by GUID or slug, or undefined (Skills and workflow blocks name Actions). */
+  find(workspaceId: string, guidOrSlug: string): Promise<{ guid: string; name: string } | undefined>;
+  /** A 404 unless the workspace has this Action: a cheap check for the features that name one. */
+  require(workspaceId: string, guidOrSlug: string): Promise<void>;
+  /** By GUID or slug; another workspace's Action is as missing as an unknown one. */
+  get(workspaceId: string, guidOrSlug: string): Promise<Action>;
+  list(workspaceId: string, pagination: Pagination, appId?: string): Promise<Page<Action>>;
+  /** Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing. */
+  update(workspaceId: string, id: string, input: UpdateActionInput): Promise<Action>;
+  deploy(workspaceId: string, id: string, input: DeployInput): Promise<Action>;
+  versions(workspaceId: string, id: string, pagination: Pagination): Promise<Page<ActionVersionEntry>>;
+  /**
+   * The Action and version a run uses (docs/api.md#actions): `version` runs that version, `environment` the
+   * version deployed there, neither the default environment's; a missing one is a 400.
+   */
+  resolveForRun(
+    workspaceId: string,
+    guidOrSlug: string,
+    selection: { version?: number; environment?: string },
+  ): Promise<ResolvedAction>;
+  setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<Action>;
+  /** Soft delete: the Action no longer reads or runs; its generations and feedback stay stored. */
+  remove(workspaceId: string, id: string): Promise<void>;
+}
 
 /** Every template must parse when it is saved, not when it first runs. */
 function assertTemplatesParse(fields: Pick<NewActionVersion, 'prompt' | 'messages' | 'systemMessage'>): void {
@@ -98,13 +98,13 @@ export function createActionService(
   apps: AppService,
   models: ModelResolver,
   validateAttachments: AttachmentValidator,
-) {
+): ActionService {
   const runResolutions = createReadCache<ResolvedAction>({ ttlMs: runResolutionCacheMs });
   const changed = (workspaceId: string) => runResolutions.invalidate(`${workspaceId}:`);
 
-  async function present(row: ActionWithVersion): Promise<ActionRecord> {
+  async function withDeployments(row: ActionWithVersion): Promise<Action> {
     const deployments = await repository.deployments([row.action.id]);
-    return presentAction(row, deployments.get(row.action.id) ?? {});
+    return { ...row, deployments: deployments.get(row.action.id) ?? {} };
   }
 
   async function requireById(workspaceId: string, id: string): Promise<ActionWithVersion> {
@@ -145,7 +145,7 @@ export function createActionService(
   }
 
   return {
-    async create(workspaceId: string, input: CreateActionInput): Promise<ActionRecord> {
+    async create(workspaceId, input) {
       await apps.require(workspaceId, input.app);
       const version: NewActionVersion = {
         model: input.model,
@@ -176,12 +176,10 @@ export function createActionService(
         )
         .catch(slugConflict);
       changed(workspaceId);
-      return present(await requireById(workspaceId, id));
+      return withDeployments(await requireById(workspaceId, id));
     },
 
-    /** By GUID or slug; another workspace's Action is as missing as an unknown one. */
-    /** An Action's GUID and name by GUID or slug, or undefined (Skills and workflow blocks name Actions). */
-    async find(workspaceId: string, guidOrSlug: string): Promise<{ guid: string; name: string } | undefined> {
+    async find(workspaceId, guidOrSlug) {
       const row = await repository.findLatest(
         workspaceId,
         isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
@@ -189,29 +187,30 @@ export function createActionService(
       return row && { guid: row.action.id, name: row.action.name };
     },
 
-    /** A 404 unless the workspace has this Action: a cheap check for the features that name one. */
-    async require(workspaceId: string, guidOrSlug: string): Promise<void> {
+    async require(workspaceId, guidOrSlug) {
       const where = isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug };
       if (!(await repository.exists(workspaceId, where))) throw new NotFoundError('Action not found');
     },
 
-    async get(workspaceId: string, guidOrSlug: string): Promise<ActionRecord> {
+    async get(workspaceId, guidOrSlug) {
       const row = await repository.findLatest(
         workspaceId,
         isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
       );
       if (!row) throw new NotFoundError('Action not found');
-      return present(row);
+      return withDeployments(row);
     },
 
-    async list(workspaceId: string, pagination: Pagination, appId?: string) {
+    async list(workspaceId, pagination, appId) {
       const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit, appId);
       const deployments = await repository.deployments(rows.map((row) => row.action.id));
-      return { rows: rows.map((row) => presentAction(row, deployments.get(row.action.id) ?? {})), total };
+      return {
+        rows: rows.map((row) => ({ ...row, deployments: deployments.get(row.action.id) ?? {} })),
+        total,
+      };
     },
 
-    /** Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing. */
-    async update(workspaceId: string, id: string, input: UpdateActionInput): Promise<ActionRecord> {
+    async update(workspaceId, id, input) {
       const current = await requireById(workspaceId, id);
       if (input.app !== undefined) await apps.require(workspaceId, input.app);
       const merged = mergeVersion(current.version, input);
@@ -230,19 +229,19 @@ export function createActionService(
         .catch(slugConflict);
       if (saved === undefined) throw new NotFoundError('Action not found');
       changed(workspaceId);
-      return present(await requireById(workspaceId, id));
+      return withDeployments(await requireById(workspaceId, id));
     },
 
-    async deploy(workspaceId: string, id: string, input: DeployInput): Promise<ActionRecord> {
+    async deploy(workspaceId, id, input) {
       await requireById(workspaceId, id);
       const version = await repository.findVersion(id, input.version);
       if (!version) throw new ValidationError(`Action has no version ${input.version}`, 'version');
       await repository.deploy(id, input.environment, input.version);
       changed(workspaceId);
-      return present(await requireById(workspaceId, id));
+      return withDeployments(await requireById(workspaceId, id));
     },
 
-    async versions(workspaceId: string, id: string, pagination: Pagination) {
+    async versions(workspaceId, id, pagination) {
       await requireById(workspaceId, id);
       const { rows, total } = await repository.listVersions(id, pagination.skip, pagination.limit);
       const deployed = (await repository.deployments([id])).get(id) ?? {};
@@ -250,43 +249,28 @@ export function createActionService(
         Object.entries(deployed)
           .filter(([, deployedVersion]) => deployedVersion === version)
           .map(([environment]) => environment);
-      const data = rows.map((row) => ({
-        version: row.version,
-        ...presentVersionFields(row),
-        environments: environmentsOf(row.version),
-        created_at: row.createdAt.toISOString(),
-      }));
-      return { rows: data, total };
+      return {
+        rows: rows.map((row) => ({ version: row, environments: environmentsOf(row.version) })),
+        total,
+      };
     },
 
-    /**
-     * The Action and version a run uses (docs/api.md#actions): `version` runs that version, `environment` the
-     * version deployed there, neither the default environment's; a missing one is a 400.
-     */
-    resolveForRun(
-      workspaceId: string,
-      guidOrSlug: string,
-      selection: { version?: number; environment?: string },
-    ): Promise<ResolvedAction> {
+    resolveForRun(workspaceId, guidOrSlug, selection) {
       const key = `${workspaceId}:${guidOrSlug}:${selection.version ?? ''}:${selection.environment ?? ''}`;
       return runResolutions.get(key, () => resolveUncached(workspaceId, guidOrSlug, selection));
     },
 
-    async setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<ActionRecord> {
+    async setDisabled(workspaceId, id, disabled) {
       if (!(await repository.setFlags(workspaceId, id, { disabled })))
         throw new NotFoundError('Action not found');
       changed(workspaceId);
-      return present(await requireById(workspaceId, id));
+      return withDeployments(await requireById(workspaceId, id));
     },
 
-    /** Soft delete: the Action no longer reads or runs; its generations and feedback stay stored. */
-    async remove(workspaceId: string, id: string) {
+    async remove(workspaceId, id) {
       if (!(await repository.setFlags(workspaceId, id, { deletedAt: new Date() })))
         throw new NotFoundError('Action not found');
       changed(workspaceId);
-      return { guid: id, deleted: true };
     },
   };
 }
-
-export type ActionService = ReturnType<typeof createActionService>;

@@ -4,7 +4,7 @@ import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { removed } from '../../http/removal.js';
-import type { ActionService } from '../actions/index.js';
+import { type ActionService, presentAction } from '../actions/index.js';
 import { presentApp } from './presenters.js';
 import { createAppBody, updateAppBody } from './schemas.js';
 import type { AppService } from './service.js';
@@ -43,7 +43,7 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
         const workspaceId = workspaceOf(request).id;
         await apps.require(workspaceId, request.params.guid);
         const { rows, total } = await actions.list(workspaceId, request.query, request.params.guid);
-        return bareList(reply, rows, total);
+        return bareList(reply, rows.map(presentAction), total);
       },
     );
   };
