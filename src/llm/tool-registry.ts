@@ -21,14 +21,20 @@ export type ToolSource = (
   version: { skills: string[]; tools: ToolDefinition[] },
 ) => Promise<Partial<ServerTools>>;
 
-export function createToolRegistry() {
+/** Where a run finds its server-executed tools: Skills register here as a tool source. */
+export interface ToolRegistry {
+  register(source: ToolSource): void;
+  /** The tools of one run: Action definitions first; a source's definition of the same name wins. */
+  toolsFor(workspaceId: string, version: { skills: string[]; tools: ToolDefinition[] }): Promise<ServerTools>;
+}
+
+export function createToolRegistry(): ToolRegistry {
   const sources: ToolSource[] = [];
   return {
     register(source: ToolSource): void {
       sources.push(source);
     },
 
-    /** The tools of one run: Action definitions first; a source's definition of the same name wins. */
     async toolsFor(
       workspaceId: string,
       version: { skills: string[]; tools: ToolDefinition[] },
@@ -45,5 +51,3 @@ export function createToolRegistry() {
     },
   };
 }
-
-export type ToolRegistry = ReturnType<typeof createToolRegistry>;

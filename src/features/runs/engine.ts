@@ -86,6 +86,25 @@ function inputQueryText(input: RunInput): string {
  * The one run engine (docs/architecture.md#layers): every way of running a prompt — sync, stream, async,
  * experiment, workflow block, skill — prepares and executes through it.
  */
+/**
+ * The one way every run mode (sync, stream, async, experiment arm, workflow block, Skill) runs an
+ * Action: `prepare` checks and renders, `execute` calls the model and stores the generation.
+ */
+export interface RunEngine {
+  /** Everything a run needs, checked before anything is called or stored: bad input fails here with a 400. */
+  prepare(
+    caller: RunCaller,
+    guidOrSlug: string,
+    request: RunRequest,
+    options: RunOptions,
+  ): Promise<PreparedRun>;
+  /** Calls the model (or the cache) and stores the complete generation; nothing is stored on failure. */
+  execute(
+    run: PreparedRun,
+    options?: { onToken?: (token: string) => void; signal?: AbortSignal },
+  ): Promise<RunOutcome>;
+}
+
 export function createRunEngine(dependencies: {
   actions: ActionService;
   models: ModelResolver;
@@ -93,7 +112,7 @@ export function createRunEngine(dependencies: {
   data: DataService;
   tools: ToolRegistry;
   retriever: Retriever;
-}) {
+}): RunEngine {
   const { actions, models, sessions, data, tools, retriever } = dependencies;
 
   /** Everything a run needs, checked before anything is called or stored: bad input fails here with a 400. */
@@ -257,5 +276,3 @@ export function createRunEngine(dependencies: {
 
   return { prepare, execute };
 }
-
-export type RunEngine = ReturnType<typeof createRunEngine>;

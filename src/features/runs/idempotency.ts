@@ -15,7 +15,21 @@ const sweepIntervalMs = 60 * 60 * 1000;
  * `data_guid`, `streaming_url` or `result_url`) and runs nothing. A request that failed answered no
  * generation, so its key is forgotten and a retry runs again.
  */
-export function createIdempotentRequests(repository: IdempotentRequestRepository, now = () => Date.now()) {
+/** Requests made safe to retry with an `Idempotency-Key`: a repeated key gets the first answer. */
+export interface IdempotentRequests {
+  /** `work`'s answer, once per key; without a key, `work` just runs. */
+  once<Answer>(
+    workspaceId: string,
+    key: string | undefined,
+    request: unknown,
+    work: () => Promise<Answer>,
+  ): Promise<Answer>;
+}
+
+export function createIdempotentRequests(
+  repository: IdempotentRequestRepository,
+  now = () => Date.now(),
+): IdempotentRequests {
   let lastSweep = 0;
 
   async function sweepNow() {
@@ -58,7 +72,6 @@ export function createIdempotentRequests(repository: IdempotentRequestRepository
   }
 
   return {
-    /** `work`'s answer, once per key; without a key, `work` just runs. */
     async once<Answer>(
       workspaceId: string,
       key: string | undefined,
@@ -83,5 +96,3 @@ export function createIdempotentRequests(repository: IdempotentRequestRepository
     },
   };
 }
-
-export type IdempotentRequests = ReturnType<typeof createIdempotentRequests>;
