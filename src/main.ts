@@ -3,7 +3,7 @@ import pino from 'pino';
 import { ConfigError, loadConfig, loadGatewayConfig } from './config.js';
 import { AppError } from './errors.js';
 import { createLogger, flushLogs } from './platform/logger.js';
-import type { createServices } from './services.js';
+import type { Services } from './services.js';
 
 // Each command loads only what it runs: the gateway never loads the service (AI SDK, retrieval,
 // database drivers), and the service never loads the gateway.
@@ -109,9 +109,7 @@ async function gateway(): Promise<void> {
 }
 
 /** Runs an offline command against the database with the services, then closes everything. */
-async function withServices<T>(
-  work: (services: ReturnType<typeof createServices>) => Promise<T>,
-): Promise<T> {
+async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
   // Offline commands print their result on stdout; their warnings go to stderr, written at once.
   const logger = createLogger({ logLevel: 'warn' }, pino.destination({ dest: 2, sync: true }));
