@@ -5,14 +5,22 @@ import { measure } from './measure.js';
 import { ndcgAt10 } from './ranking-metrics.js';
 
 /**
- * nDCG@10 on SciFact (../shared/data/scifact): every abstract (title + text) indexed as one Document
+ * nDCG@10 on SciFact (BEIR's copy: corpus.jsonl, queries.jsonl, qrels-train.tsv in BENCH_SCIFACT_DIR,
+ * by default `data/scifact` in the checkout, which git ignores): every abstract (title + text) indexed as one Document
  * of a Context through the public API with the offline default embedder, every judged train claim
  * searched lexical only, vector only and hybrid. Also the indexing rate.
  *
  * BENCH_SCIFACT_DATA_DIR keeps the embedded database (and the Context) between runs, so the
  * ~10-minute indexing happens once. BENCH_SCIFACT_LIMIT indexes only the first N abstracts.
  */
-const dataFolder = path.resolve(import.meta.dirname, '../../shared/data/scifact');
+const dataFolder = process.env.BENCH_SCIFACT_DIR ?? path.resolve(import.meta.dirname, '../data/scifact');
+if (!existsSync(path.join(dataFolder, 'corpus.jsonl'))) {
+  console.error(
+    `SciFact is not in ${dataFolder}: set BENCH_SCIFACT_DIR to a folder with BEIR's SciFact files ` +
+      '(corpus.jsonl, queries.jsonl, qrels-train.tsv). Nothing is downloaded.',
+  );
+  process.exit(2);
+}
 const keptDirectory = process.env.BENCH_SCIFACT_DATA_DIR;
 const limit = Number(process.env.BENCH_SCIFACT_LIMIT ?? Number.POSITIVE_INFINITY);
 const modes = ['lexical', 'vector', 'hybrid'] as const;
