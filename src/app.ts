@@ -15,6 +15,7 @@ import {
 import { actionRoutes } from './features/actions/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { appRoutes } from './features/apps/routes.js';
+import { consoleSessionRoutes } from './features/console-sessions/routes.js';
 import { contextSourceRoutes } from './features/context-sources/routes.js';
 import { contextRoutes, unversionedContextSearchRoute } from './features/contexts/routes.js';
 import { singularContextRoutes } from './features/contexts/singular-routes.js';
@@ -120,9 +121,14 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     logger: platform.logger,
   });
   app.addHook('onClose', () => rateLimits.close());
+  const consoleSignIns = {
+    sessions: services.consoleSessions,
+    secureCookie: platform.config.baseUrl.startsWith('https:'),
+  };
+  await app.register(consoleSessionRoutes(consoleSignIns), { prefix: '/console/v1' });
   await app.register(
     async (v1) => {
-      requireWorkspaceKey(v1, services.workspaces);
+      requireWorkspaceKey(v1, services.workspaces, consoleSignIns);
       await rateLimits.register(v1);
       await v1.register(appRoutes(services.apps, services.actions));
       await v1.register(
@@ -157,7 +163,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     { prefix: '/v1' },
   );
   await app.register(async (unversioned) => {
-    requireWorkspaceKey(unversioned, services.workspaces);
+    requireWorkspaceKey(unversioned, services.workspaces, consoleSignIns);
     await rateLimits.register(unversioned);
     await unversioned.register(unversionedContextSearchRoute(services.contexts, services.contextSearch));
   });

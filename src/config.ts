@@ -38,6 +38,11 @@ const environmentSchema = z.object({
   LECTERN_SOURCE_TEXT_LIMIT: z.coerce.number().int().positive().default(20_000_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
   LECTERN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60_000),
+  LECTERN_CONSOLE_SESSION_IDLE_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(7 * 24),
   LECTERN_SHARE_ENV_PROVIDER_KEYS: z.enum(['auto', 'on', 'off']).default('auto'),
   LECTERN_MOCK_PROVIDER: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -106,6 +111,8 @@ export type Config = {
   shareEnvironmentProviderKeys: EnvironmentKeySharing;
   /** Requests a minute per API key (a workspace's setting overrides it); 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** A console sign-in ends after this long without a request (`LECTERN_CONSOLE_SESSION_IDLE_HOURS`). */
+  consoleSessionIdleMs: number;
   /** `LECTERN_MOCK_PROVIDER=off` refuses the `mock` provider (a production instance needs no fake model). */
   mockProvider: boolean;
   /** `OPENAI_BASE_URL`: where the openai kind is reached when no provider record names a URL. */
@@ -196,6 +203,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     providerFallbacks,
     shareEnvironmentProviderKeys: values.LECTERN_SHARE_ENV_PROVIDER_KEYS,
     rateLimitPerMinute: values.LECTERN_RATE_LIMIT_PER_MINUTE,
+    consoleSessionIdleMs: Math.round(values.LECTERN_CONSOLE_SESSION_IDLE_HOURS * 60 * 60_000),
     mockProvider: values.LECTERN_MOCK_PROVIDER === 'on',
     openaiBaseUrl: values.OPENAI_BASE_URL,
   };

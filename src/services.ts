@@ -6,6 +6,10 @@ import {
 } from './features/actions/index.js';
 import { createAppRepository, createAppService } from './features/apps/index.js';
 import {
+  createConsoleSessionRepository,
+  createConsoleSessionService,
+} from './features/console-sessions/index.js';
+import {
   createContextSourceRepository,
   createContextSourceService,
 } from './features/context-sources/index.js';
@@ -174,6 +178,7 @@ export function createServices(platform: Platform) {
     sessions,
     runs,
   });
+  const workspaces = createWorkspaceService(workspaceRepository);
   return {
     apps,
     models,
@@ -193,7 +198,12 @@ export function createServices(platform: Platform) {
     contextSources,
     contextSearch,
     experiments,
-    workspaces: createWorkspaceService(workspaceRepository),
+    workspaces,
+    consoleSessions: createConsoleSessionService({
+      repository: createConsoleSessionRepository(database),
+      workspaces,
+      idleMs: config.consoleSessionIdleMs,
+    }),
     providers: createProviderService(providerRepository, secretBox, models.invalidate),
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),

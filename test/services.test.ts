@@ -36,6 +36,7 @@ it('builds every service the routes and workers use', () => {
       'close',
       'contextPrompt',
       'contextSearch',
+      'consoleSessions',
       'contextSources',
       'contexts',
       'data',

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../errors.js';
+import type { ConsoleSessionService } from '../features/console-sessions/index.js';
 import type { AuthenticatedWorkspace, WorkspaceService } from '../features/workspaces/index.js';
+import { assertSameOrigin, sessionCookie, sessionTokenOf } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,11 +19,36 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Adds workspace authentication to every route of the (encapsulated) instance it is called on. */
-export function requireWorkspaceKey(app: FastifyInstance, workspaces: WorkspaceService): void {
+/** The console's sign-ins, and whether their cookie must be Secure (the service is reached over HTTPS). */
+export type ConsoleSignIns = { sessions: ConsoleSessionService; secureCookie: boolean };
+
+/**
+ * Adds workspace authentication to every route of the (encapsulated) instance it is called on: an
+ * API key (`Authorization: Bearer`), or else the console's session cookie, whose requests that
+ * change state must come from the service's own origin.
+ */
+export function requireWorkspaceKey(
+  app: FastifyInstance,
+  workspaces: WorkspaceService,
+  console?: ConsoleSignIns,
+): void {
   app.decorateRequest('workspace', undefined);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const token = bearerToken(request);
+    const sessionToken = token === undefined && console ? sessionTokenOf(request) : undefined;
+    if (sessionToken !== undefined && console) {
+      assertSameOrigin(request);
+      const session = await console.sessions.authenticate(sessionToken);
+      if (!session) throw new UnauthorizedError('The console sign-in has ended; sign in again');
+      // The idle clock was reset: the browser keeps the cookie as long as the server keeps the session.
+      if (session.renewed)
+        reply.header(
+          'set-cookie',
+          sessionCookie(sessionToken, { maxAgeMs: console.sessions.idleMs, secure: console.secureCookie }),
+        );
+      request.workspace = session.workspace;
+      return;
+    }
     if (!token) throw new UnauthorizedError('Missing Authorization: Bearer API key');
     const workspace = await workspaces.authenticate(token);
     if (!workspace) throw new UnauthorizedError('Invalid or revoked API key');

@@ -5,6 +5,10 @@ import type { Config } from '../config.js';
 export const redactedPaths = [
   'req.headers.authorization',
   'req.headers["x-svc-api-key"]',
+  'req.headers.cookie',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  'cookie',
   'headers.authorization',
   'headers["x-svc-api-key"]',
   'authorization',

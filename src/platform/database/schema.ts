@@ -66,6 +66,25 @@ export const apiKeys = pgTable(
   (table) => [uniqueIndex('api_keys_key_hash_unique').on(table.keyHash)],
 );
 
+/**
+ * A console sign-in: a browser exchanged a workspace API key for it and holds its token in an
+ * HttpOnly cookie. Only the token's hash is stored; revoking the key ends the session too.
+ */
+export const consoleSessions = pgTable(
+  'console_sessions',
+  {
+    ...tenantKey(),
+    apiKeyId: uuid('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [uniqueIndex('console_sessions_token_hash_unique').on(table.tokenHash)],
+);
+
 export const apps = pgTable(
   'apps',
   {

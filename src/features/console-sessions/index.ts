@@ -1,0 +1,2 @@
+export { createConsoleSessionRepository } from './repository.js';
+export { type ConsoleSessionService, createConsoleSessionService, type SessionCheck } from './service.js';

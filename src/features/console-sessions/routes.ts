@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { UnauthorizedError } from '../../errors.js';
+import type { ConsoleSignIns } from '../../http/authentication.js';
+import { assertSameOrigin, sessionCookie, sessionTokenOf } from '../../http/session-cookie.js';
+import type { AuthenticatedWorkspace } from '../workspaces/index.js';
+import { signInBody } from './schemas.js';
+
+const presentSignIn = (workspace: AuthenticatedWorkspace) => ({
+  workspace: { guid: workspace.id, name: workspace.name },
+});
+
+/**
+ * The console's sign-in (docs/api.md#console-sign-in): a person pastes a workspace API key once;
+ * the browser gets an HttpOnly session cookie instead and never stores the key.
+ */
+export function consoleSessionRoutes({ sessions, secureCookie }: ConsoleSignIns): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['console'];
+
+    app.post('/session', { schema: { tags, body: signInBody } }, async (request, reply) => {
+      // A sign-in from another site's page would sign the person into someone else's workspace.
+      assertSameOrigin(request);
+      const signedIn = await sessions.signIn(request.body.api_key);
+      if (!signedIn) throw new UnauthorizedError('Invalid or revoked API key');
+      reply.header(
+        'set-cookie',
+        sessionCookie(signedIn.token, { maxAgeMs: sessions.idleMs, secure: secureCookie }),
+      );
+      return reply.status(201).send(presentSignIn(signedIn.workspace));
+    });
+
+    app.get('/session', { schema: { tags } }, async (request) => {
+      const token = sessionTokenOf(request);
+      const session = token ? await sessions.authenticate(token) : undefined;
+      if (!session) throw new UnauthorizedError('Not signed in');
+      return presentSignIn(session.workspace);
+    });
+
+    app.delete('/session', { schema: { tags } }, async (request, reply) => {
+      assertSameOrigin(request);
+      const token = sessionTokenOf(request);
+      if (token) await sessions.signOut(token);
+      reply.header('set-cookie', sessionCookie('', { maxAgeMs: 0, secure: secureCookie }));
+      return { signed_out: true };
+    });
+  };
+}
