@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
 import { actions, generations } from '../../platform/database/schema.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
@@ -58,6 +58,47 @@ function insertValues(row: NewGeneration): Record<(typeof insertedColumns)[numbe
   };
 }
 
+/** What the generations list filters on; every field is optional and they combine with AND. */
+export type GenerationFilter = {
+  actionId?: string;
+  sessionId?: string;
+  experimentId?: string;
+  model?: string;
+  modelProvider?: string;
+  environment?: string;
+  version?: number;
+  source?: string;
+  /** Created at or after. */
+  from?: Date;
+  /** Created before. */
+  to?: Date;
+  /** Text the input or the output contains, case-insensitively. */
+  text?: string;
+};
+
+function filterConditions(workspaceId: string, filter: GenerationFilter): SQL[] {
+  const conditions: (SQL | undefined)[] = [
+    eq(generations.workspaceId, workspaceId),
+    filter.actionId === undefined ? undefined : eq(generations.actionId, filter.actionId),
+    filter.sessionId === undefined ? undefined : eq(generations.sessionId, filter.sessionId),
+    filter.experimentId === undefined ? undefined : eq(generations.experimentId, filter.experimentId),
+    filter.model === undefined ? undefined : eq(generations.model, filter.model),
+    filter.modelProvider === undefined ? undefined : eq(generations.modelProvider, filter.modelProvider),
+    filter.environment === undefined ? undefined : eq(generations.environment, filter.environment),
+    filter.version === undefined ? undefined : eq(generations.version, filter.version),
+    filter.source === undefined ? undefined : eq(generations.source, filter.source),
+    filter.from === undefined ? undefined : gte(generations.createdAt, filter.from),
+    filter.to === undefined ? undefined : lt(generations.createdAt, filter.to),
+    filter.text === undefined
+      ? undefined
+      : or(
+          sql`${generations.output} ILIKE ${containingPattern(filter.text)}`,
+          sql`${generations.input}::text ILIKE ${containingPattern(filter.text)}`,
+        ),
+  ];
+  return conditions.filter((condition) => condition !== undefined);
+}
+
 export function createGenerationRepository(database: Database) {
   // Every run inserts one row: prepared once, the statement skips drizzle's per-call query building.
   const placeholders = Object.fromEntries(insertedColumns.map((column) => [column, sql.placeholder(column)]));
@@ -96,6 +137,11 @@ export function createGenerationRepository(database: Database) {
         .from(generations)
         .where(and(eq(generations.workspaceId, workspaceId), eq(generations.id, id)));
       return row;
+    },
+
+    /** Every generation of the workspace that matches `filter`, newest first. */
+    search(workspaceId: string, filter: GenerationFilter, skip: number, limit: number) {
+      return page(and(...filterConditions(workspaceId, filter)), skip, limit);
     },
 
     listByAction(workspaceId: string, actionId: string, skip: number, limit: number) {

@@ -1,15 +1,45 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
-import { paginationQuery } from '../../core/pagination.js';
+import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { presentGeneration, presentGenerationWithFeedback } from './presenters.js';
-import { logDataBatchBody, logDataBody, updateDataBody } from './schemas.js';
+import { dataSearchQuery, logDataBatchBody, logDataBody, updateDataBody } from './schemas.js';
 import type { DataService } from './service.js';
 
 export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['data'];
+
+    app.get(
+      '/data',
+      { schema: { tags, querystring: paginationQuery.extend(dataSearchQuery.shape) } },
+      async (request) => {
+        const { query } = request;
+        // `provider/name`, as Actions name models, or the stored name alone.
+        const [modelProvider, model] = query.model?.includes('/')
+          ? [query.model.slice(0, query.model.indexOf('/')), query.model.slice(query.model.indexOf('/') + 1)]
+          : [undefined, query.model];
+        const { rows, total } = await data.search(
+          workspaceOf(request).id,
+          {
+            actionId: query.action,
+            sessionId: query.session,
+            experimentId: query.experiment,
+            model,
+            modelProvider,
+            environment: query.environment,
+            version: query.version,
+            source: query.source,
+            from: query.from === undefined ? undefined : new Date(query.from),
+            to: query.to === undefined ? undefined : new Date(query.to),
+            text: query.q,
+          },
+          query,
+        );
+        return listEnvelope(rows.map(presentGeneration), total, query);
+      },
+    );
 
     app.get('/data/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return presentGenerationWithFeedback(await data.get(workspaceOf(request).id, request.params.guid));

@@ -63,3 +63,22 @@ export const updateDataBody = z
   });
 
 export type UpdateDataInput = z.infer<typeof updateDataBody>;
+
+/** `GET /v1/data`: filters over every data record of the workspace (docs/api.md#data-records). */
+export const dataSearchQuery = z.object({
+  action: guid.optional(),
+  session: guid.optional(),
+  experiment: guid.optional(),
+  model: z
+    .string()
+    .min(1)
+    .max(300)
+    .optional()
+    .describe('the model as stored (`gpt-4o-mini`) or with its provider (`openai/gpt-4o-mini`)'),
+  environment: z.string().min(1).max(64).optional(),
+  version: z.coerce.number().int().min(1).optional(),
+  source: z.string().min(1).max(64).optional(),
+  from: z.iso.datetime({ offset: true }).optional().describe('created at or after (ISO 8601)'),
+  to: z.iso.datetime({ offset: true }).optional().describe('created before (ISO 8601)'),
+  q: z.string().trim().min(1).max(200).optional().describe('text the input or the output contains'),
+});

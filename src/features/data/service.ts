@@ -3,7 +3,7 @@ import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { Feedback, FeedbackService } from '../feedback/index.js';
-import type { GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
+import type { GenerationFilter, GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
 import type { LogDataInput, UpdateDataInput } from './schemas.js';
 
 /** What the data service needs to know about its owners, without depending on their services. */
@@ -86,6 +86,8 @@ export interface DataService {
   /** Deletes a generation with its feedback; answers the record as it was. */
   remove(workspaceId: string, id: string): Promise<Generation>;
   listForAction(workspaceId: string, actionId: string, pagination: Pagination): Promise<Page<Generation>>;
+  /** Every generation of the workspace that matches the filter, newest first (the console's log view). */
+  search(workspaceId: string, filter: GenerationFilter, pagination: Pagination): Promise<Page<Generation>>;
   /** Generations of an App's Actions, newest first. */
   listForApp(workspaceId: string, appId: string, pagination: Pagination): Promise<Page<Generation>>;
   listForSession(workspaceId: string, sessionId: string, pagination: Pagination): Promise<Page<Generation>>;
@@ -211,6 +213,10 @@ export function createDataService(
       const removed = await repository.remove(workspaceId, id);
       if (!removed) throw new NotFoundError('Data not found');
       return removed;
+    },
+
+    search(workspaceId, filter, pagination) {
+      return repository.search(workspaceId, filter, pagination.skip, pagination.limit);
     },
 
     async listForApp(workspaceId, appId, pagination) {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
 import { contexts, documents } from '../../platform/database/schema.js';
 import {
   indexDocumentsStatement,
@@ -40,11 +40,6 @@ const publicColumns = {
 };
 
 export type DocumentSummary = Pick<DocumentRow, keyof typeof publicColumns>;
-
-/** A LIKE pattern matching `text` literally anywhere. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 /**
  * Documents and their BM25 postings. Every write keeps the Context's statistics (N, total length)
@@ -149,7 +144,7 @@ export function createDocumentRepository(database: Database) {
     async list(workspaceId: string, contextId: string, skip: number, limit: number, query?: string) {
       const scope = and(
         owned(workspaceId, contextId),
-        query ? sql`${documents.content} ILIKE ${containing(query)}` : undefined,
+        query ? sql`${documents.content} ILIKE ${containingPattern(query)}` : undefined,
       );
       const rows = await database
         .select(publicColumns)

@@ -12,3 +12,8 @@ export async function totalOf(database: Database, table: PgTable, scope?: SQL): 
 export function newestFirst(table: { createdAt: PgColumn; id: PgColumn }) {
   return [desc(table.createdAt), desc(table.id)] as const;
 }
+
+/** A LIKE/ILIKE pattern matching `text` literally anywhere (its `%`, `_` and backslashes escaped). */
+export function containingPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}

@@ -316,6 +316,8 @@ export const generations = pgTable(
   },
   (table) => [
     index('generations_action_index').on(table.workspaceId, table.actionId, table.createdAt),
+    // The console's log view: every generation of a workspace, newest first, one page at a time.
+    index('generations_workspace_created_index').on(table.workspaceId, table.createdAt),
     // Partial: most generations have no session, cache key or experiment, and every run inserts one.
     index('generations_session_index')
       .on(table.sessionId, table.createdAt)

@@ -1,0 +1,1 @@
+CREATE INDEX "generations_workspace_created_index" ON "generations" USING btree ("workspace_id","created_at");
