@@ -136,7 +136,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       );
       await v1.register(providerRoutes(services.providers, platform.config.openaiBaseUrl));
       await v1.register(runRoutes(services.runs, services.engine, services.idempotentRequests));
-      await v1.register(dataRoutes(services.data));
+      await v1.register(dataRoutes(services.data, services.statistics));
       await v1.register(feedbackRoutes(services.feedback));
       await v1.register(sessionRoutes(services.sessions, services.data));
       await v1.register(experimentRoutes(services.experiments, services.idempotentRequests));

@@ -22,7 +22,12 @@ import {
   createContextService,
   createEmbedderResolver,
 } from './features/contexts/index.js';
-import { createDataService, createGenerationRepository } from './features/data/index.js';
+import {
+  createDataService,
+  createGenerationRepository,
+  createStatisticsRepository,
+  createStatisticsService,
+} from './features/data/index.js';
 import {
   createDocumentRepository,
   createDocumentSearchRepository,
@@ -199,6 +204,7 @@ export function createServices(platform: Platform) {
     contextSearch,
     experiments,
     workspaces,
+    statistics: createStatisticsService(createStatisticsRepository(database), actions.require),
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,

@@ -51,6 +51,7 @@ it('builds every service the routes and workers use', () => {
       'runs',
       'sessions',
       'skills',
+      'statistics',
       'tools',
       'workflowRunner',
       'workflows',

@@ -7,3 +7,5 @@ export {
   type RunRecord,
   type RunSource,
 } from './service.js';
+export { createStatisticsService, type StatisticsService } from './statistics.js';
+export { createStatisticsRepository } from './statistics-repository.js';

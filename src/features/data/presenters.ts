@@ -1,5 +1,6 @@
 import { type Feedback, presentFeedback } from '../feedback/index.js';
 import type { Generation } from './service.js';
+import type { Statistics } from './statistics.js';
 
 /** A data record as the API answers it. */
 export function presentGeneration(row: Generation) {
@@ -34,4 +35,29 @@ export function presentGeneration(row: Generation) {
 /** A data record with its feedback (`GET /v1/data/{guid}`). */
 export function presentGenerationWithFeedback(found: { generation: Generation; feedback: Feedback[] }) {
   return { ...presentGeneration(found.generation), feedback: found.feedback.map(presentFeedback) };
+}
+
+const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+/** `GET /v1/statistics`: the dashboard's series. */
+export function presentStatistics(statistics: Statistics) {
+  return {
+    from: statistics.from.toISOString(),
+    to: statistics.to.toISOString(),
+    days: statistics.daily.map((day) => ({
+      day: day.day,
+      runs: day.runs,
+      input_tokens: day.inputTokens,
+      output_tokens: day.outputTokens,
+      cost: day.cost,
+      feedback_rate: rate(day.withFeedback, day.runs),
+    })),
+    actions: statistics.actions.map((action) => ({
+      action: action.actionId,
+      runs: action.runs,
+      latency_p50_ms: action.latencyP50Ms,
+      latency_p95_ms: action.latencyP95Ms,
+      feedback_rate: rate(action.withFeedback, action.runs),
+    })),
+  };
 }

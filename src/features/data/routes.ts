@@ -3,13 +3,30 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
-import { presentGeneration, presentGenerationWithFeedback } from './presenters.js';
-import { dataSearchQuery, logDataBatchBody, logDataBody, updateDataBody } from './schemas.js';
+import { presentGeneration, presentGenerationWithFeedback, presentStatistics } from './presenters.js';
+import {
+  dataSearchQuery,
+  logDataBatchBody,
+  logDataBody,
+  statisticsQuery,
+  updateDataBody,
+} from './schemas.js';
 import type { DataService } from './service.js';
+import type { StatisticsService } from './statistics.js';
 
-export function dataRoutes(data: DataService): FastifyPluginAsyncZod {
+export function dataRoutes(data: DataService, statistics: StatisticsService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['data'];
+
+    app.get('/statistics', { schema: { tags, querystring: statisticsQuery } }, async (request) => {
+      const { from, to, action } = request.query;
+      const summary = await statistics.summary(workspaceOf(request).id, {
+        from: from === undefined ? undefined : new Date(from),
+        to: to === undefined ? undefined : new Date(to),
+        actionId: action,
+      });
+      return presentStatistics(summary);
+    });
 
     app.get(
       '/data',

@@ -82,3 +82,10 @@ export const dataSearchQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional().describe('created before (ISO 8601)'),
   q: z.string().trim().min(1).max(200).optional().describe('text the input or the output contains'),
 });
+
+/** `GET /v1/statistics`: a span (default the last 30 days, at most 366) and optionally one Action. */
+export const statisticsQuery = z.object({
+  from: z.iso.datetime({ offset: true }).optional().describe('start, inclusive (ISO 8601)'),
+  to: z.iso.datetime({ offset: true }).optional().describe('end, exclusive (ISO 8601); default now'),
+  action: guid.optional(),
+});
