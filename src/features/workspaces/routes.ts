@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { guidParams } from '../../core/guid.js';
+import { guid, guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
@@ -8,10 +8,11 @@ import { bareList } from '../../http/bare-list.js';
 import { type AppService, presentApp } from '../apps/index.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
 import { type ProviderService, presentModel } from '../providers/index.js';
-import { presentWorkspace } from './presenters.js';
+import { presentApiKey, presentNewApiKey, presentRevokedApiKey, presentWorkspace } from './presenters.js';
 import type { WorkspaceService } from './service.js';
 
 const renameWorkspaceBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
+const apiKeyParams = z.object({ guid, key: guid });
 
 const operatorOnly =
   'Workspaces are created and deleted by the instance operator: POST /admin/v1/workspaces with the admin token, or `lectern workspace create NAME`';
@@ -87,6 +88,29 @@ export function workspaceRoutes(
       async (request, reply) => {
         const { rows, total } = await providers.listModels(await own(request), request.query);
         return bareList(reply, rows.map(presentModel), total);
+      },
+    );
+
+    // The workspace's own keys (the console's settings): listed by prefix, made (shown once), revoked.
+    app.get('/workspace/:guid/api_keys', { schema: { tags, params: guidParams } }, async (request) => {
+      const keys = (await workspaces.listApiKeys(await own(request))).map(presentApiKey);
+      return { data: keys, total_count: keys.length, has_next_page: false };
+    });
+
+    app.post(
+      '/workspace/:guid/api_keys',
+      { schema: { tags, params: guidParams } },
+      async (request, reply) => {
+        return reply.status(201).send(presentNewApiKey(await workspaces.createApiKey(await own(request))));
+      },
+    );
+
+    app.delete(
+      '/workspace/:guid/api_keys/:key',
+      { schema: { tags, params: apiKeyParams } },
+      async (request) => {
+        const workspaceId = await own(request);
+        return presentRevokedApiKey(await workspaces.revokeApiKey(request.params.key, workspaceId));
       },
     );
   };

@@ -46,8 +46,11 @@ export interface WorkspaceService {
   /** Another key for the workspace (by GUID or name); the key is returned once. */
   createApiKey(workspaceReference: string): Promise<{ key: ApiKey; apiKey: string }>;
   listApiKeys(workspaceGuid: string): Promise<ApiKey[]>;
-  /** Revokes a key; revoking it again answers the first revocation. */
-  revokeApiKey(keyGuid: string): Promise<ApiKey>;
+  /**
+   * Revokes a key; revoking it again answers the first revocation. With `workspaceId`, a key of
+   * another workspace is as missing as an unknown one.
+   */
+  revokeApiKey(keyGuid: string, workspaceId?: string): Promise<ApiKey>;
   /** The workspace an API key belongs to, or undefined for an unknown or revoked key (cached 5 s). */
   authenticate(apiKey: string): Promise<AuthenticatedWorkspace | undefined>;
 }
@@ -113,7 +116,9 @@ export function createWorkspaceService(repository: WorkspaceRepository): Workspa
       return repository.listApiKeys(workspace.id);
     },
 
-    async revokeApiKey(keyGuid) {
+    async revokeApiKey(keyGuid, workspaceId) {
+      if (workspaceId !== undefined && (await repository.findApiKey(keyGuid))?.workspaceId !== workspaceId)
+        throw new NotFoundError('API key not found');
       const revoked = await repository.revokeApiKey(keyGuid);
       authenticated.invalidate();
       if (revoked) return revoked;

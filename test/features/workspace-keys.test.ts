@@ -1,0 +1,54 @@
+import { expect, it } from 'vitest';
+import { clientFor, newWorkspace, request, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
+
+// A workspace manages its own API keys (the console's settings) with any of its keys.
+const context = useTestWorkspace();
+
+it('creates a key shown once, lists keys by prefix only, and revokes one', async () => {
+  const client = await newWorkspace(context.test);
+  const base = `/v1/workspace/${client.workspaceGuid}/api_keys`;
+  const created = await client.post(base, undefined);
+  expect(created.status).toBe(201);
+  expect(created.body).toEqual({
+    guid: expect.any(String),
+    api_key: expect.stringMatching(/^lec_/),
+    prefix: created.body.api_key.slice(0, 12),
+  });
+  // The new key works at once.
+  const second = clientFor(context.test.app, created.body.api_key, client.workspaceGuid);
+  expect((await second.get('/v1/apps')).status).toBe(200);
+
+  const listed = await client.get(base);
+  expect(listed.body.total_count).toBe(2);
+  for (const key of listed.body.data)
+    expect(Object.keys(key).sort()).toEqual(['created_at', 'guid', 'prefix', 'revoked_at']);
+  expect(JSON.stringify(listed.body)).not.toContain(created.body.api_key);
+
+  const revoked = await client.delete(`${base}/${created.body.guid}`);
+  expect(revoked.status).toBe(200);
+  expect(revoked.body).toEqual({ guid: created.body.guid, revoked_at: expect.any(String) });
+  expect((await second.get('/v1/apps')).status).toBe(401);
+  const after = await client.get(base);
+  const entry = after.body.data.find((key: { guid: string }) => key.guid === created.body.guid);
+  expect(entry.revoked_at).toBe(revoked.body.revoked_at);
+});
+
+it("reaches neither another workspace's keys nor its key list", async () => {
+  const client = await newWorkspace(context.test);
+  const other = await newWorkspace(context.test);
+  const otherKey = (await other.post(`/v1/workspace/${other.workspaceGuid}/api_keys`, undefined)).body;
+  expect((await client.get(`/v1/workspace/${other.workspaceGuid}/api_keys`)).status).toBe(404);
+  expect((await client.post(`/v1/workspace/${other.workspaceGuid}/api_keys`, undefined)).status).toBe(404);
+  // Its own workspace in the path, another workspace's key in it: as missing as an unknown key.
+  const foreign = await client.delete(`/v1/workspace/${client.workspaceGuid}/api_keys/${otherKey.guid}`);
+  expect(foreign.status).toBe(404);
+  const stillWorks = clientFor(context.test.app, otherKey.api_key, other.workspaceGuid);
+  expect((await stillWorks.get('/v1/apps')).status).toBe(200);
+  expect((await client.delete(`/v1/workspace/${client.workspaceGuid}/api_keys/${unknownGuid}`)).status).toBe(
+    404,
+  );
+  expect((await client.delete(`/v1/workspace/${client.workspaceGuid}/api_keys/nope`)).status).toBe(400);
+  expect(
+    (await request(context.test.app, 'GET', `/v1/workspace/${client.workspaceGuid}/api_keys`)).status,
+  ).toBe(401);
+});
