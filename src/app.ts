@@ -33,6 +33,7 @@ import { skillRoutes } from './features/skills/routes.js';
 import { workflowRoutes } from './features/workflows/routes.js';
 import { workspaceRoutes } from './features/workspaces/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
+import { registerConsole } from './http/console-assets.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { createRateLimits } from './http/rate-limit.js';
@@ -172,6 +173,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   if (platform.config.adminToken) {
     await app.register(adminRoutes(services.workspaces, platform.config.adminToken), { prefix: '/admin/v1' });
   }
+  await registerConsole(app, platform.logger);
 
   await app.ready();
   return Object.assign(app, { services }) as unknown as LecternApp;

@@ -13,21 +13,26 @@ function newestModification(directory: string): number {
   return newest;
 }
 
+/** Whether `output` is missing or older than a file under `sources`. */
+function stale(output: string, sources: string): boolean {
+  return !existsSync(output) || statSync(output).mtimeMs < newestModification(sources);
+}
+
+const run = (script: string, ...args: string[]) =>
+  execFileSync(process.execPath, [path.join(projectRoot, script), ...args], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+  });
+
 /**
  * Process tests run `dist/main.js`, as a user does; starting compiled JavaScript takes a fraction of
- * what starting the sources through tsx takes. `npm ci` builds it; this rebuilds it when a source
- * file changed since, so a developer's edit is what the process tests run.
+ * what starting the sources through tsx takes, and the console tests need its build in `dist/web`.
+ * `npm ci` builds both; this rebuilds either when a source file changed since, so a developer's
+ * edit is what the tests run.
  */
 export function ensureBuilt(): void {
-  const entry = path.join(projectRoot, 'dist/main.js');
-  const sources = path.join(projectRoot, 'src');
-  if (existsSync(entry) && statSync(entry).mtimeMs >= newestModification(sources)) return;
-  execFileSync(
-    process.execPath,
-    [path.join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: projectRoot,
-      stdio: 'inherit',
-    },
-  );
+  if (stale(path.join(projectRoot, 'dist/main.js'), path.join(projectRoot, 'src')))
+    run('node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json');
+  if (stale(path.join(projectRoot, 'dist/web/index.html'), path.join(projectRoot, 'web/src')))
+    run('node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn');
 }

@@ -1,0 +1,39 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { request, useTestWorkspace } from '../helpers/test-app.js';
+
+// The console's build (dist/web, made by the test set-up when missing) served at `/` beside the API.
+const context = useTestWorkspace();
+const page = { accept: 'text/html,application/xhtml+xml' };
+
+it('serves the console page at / and at any deep link a browser opens, never cached', async () => {
+  for (const url of ['/', '/actions', '/actions/some-action/versions']) {
+    const response = await context.test.app.inject({ method: 'GET', url, headers: page });
+    expect(response.statusCode, url).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<div id="root"></div>');
+  }
+});
+
+it('caches the hashed assets for a year', async () => {
+  expect(existsSync('dist/web/assets')).toBe(true);
+  const script = readdirSync('dist/web/assets').find((name) => name.endsWith('.js'))!;
+  const response = await context.test.app.inject({ method: 'GET', url: `/assets/${script}` });
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+});
+
+it('leaves unknown API paths and non-page requests to the JSON 404', async () => {
+  for (const url of ['/v1/nothing-here', '/admin/v1/x', '/console/v1/nothing', '/openapi.json/x']) {
+    const response = await request(context.test.app, 'GET', url, undefined, page);
+    expect(response.status, url).toBe(404);
+    expect(response.body.error.code).toBe('not_found');
+  }
+  const script = await request(context.test.app, 'GET', '/missing.js', undefined, { accept: '*/*' });
+  expect(script.status).toBe(404);
+  expect(script.body.error.code).toBe('not_found');
+  // The API itself is unchanged.
+  expect((await context.client.get('/v1/apps')).status).toBe(200);
+  expect((await request(context.test.app, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
+});

@@ -1,0 +1,50 @@
+/** An answer of the API that is not 2xx: its message, and the field it names when it names one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One call to the service. The console authenticates with its session cookie (same origin, sent by
+ * the browser); it never sees or stores an API key after signing in.
+ */
+export async function api<Answer>(method: string, path: string, body?: unknown): Promise<Answer> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  if (!response.ok) {
+    const message: string = parsed?.message ?? `The service answered ${response.status}`;
+    // The API names the field: "name: …", or "Validation failed: body.name: …".
+    const field = /(?:^|body\.)([\w.]+): /.exec(message)?.[1];
+    throw new ApiError(response.status, message, field);
+  }
+  return parsed as Answer;
+}
+
+export type SignedIn = { workspace: { guid: string; name: string } };
+
+export type ListEnvelope<Row> = { data: Row[]; total_count: number; has_next_page: boolean };
+
+export type Action = {
+  guid: string;
+  name: string;
+  slug: string;
+  app: string;
+  model: string;
+  version: number;
+  deployments: Record<string, number>;
+  disabled: boolean;
+  updated_at: string;
+};
+
+export type App = { guid: string; name: string };

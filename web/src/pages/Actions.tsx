@@ -1,0 +1,149 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { type Action, type App, api, type ListEnvelope } from '../api';
+
+const pageSize = 50;
+
+function Deployments({ deployments }: { deployments: Record<string, number> }) {
+  const entries = Object.entries(deployments);
+  if (entries.length === 0) return <span className="muted">not deployed</span>;
+  return (
+    <ul className="chips">
+      {entries.map(([environment, version]) => (
+        <li key={environment}>
+          {environment} v{version}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Every Action of the workspace, newest first: filter by App, search by name, page by 50. */
+export function ActionsPage() {
+  const [appId, setAppId] = useState('');
+  const [search, setSearch] = useState('');
+  const [skip, setSkip] = useState(0);
+  const apps = useQuery({
+    queryKey: ['apps'],
+    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
+  });
+  const actions = useQuery({
+    queryKey: ['actions', appId, skip],
+    queryFn: () =>
+      api<ListEnvelope<Action>>(
+        'GET',
+        `/v1/actions?skip=${skip}&limit=${pageSize}${appId ? `&app=${appId}` : ''}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+  const appName = new Map(apps.data?.data.map((app) => [app.guid, app.name]));
+  const needle = search.trim().toLowerCase();
+  const rows = (actions.data?.data ?? []).filter(
+    (action) => !needle || action.name.toLowerCase().includes(needle) || action.slug.includes(needle),
+  );
+
+  return (
+    <section aria-labelledby="actions-title">
+      <header className="page-header">
+        <h1 id="actions-title">Actions</h1>
+        <div className="filters">
+          <label>
+            App
+            <select
+              value={appId}
+              onChange={(event) => {
+                setAppId(event.target.value);
+                setSkip(0);
+              }}
+            >
+              <option value="">All Apps</option>
+              {apps.data?.data.map((app) => (
+                <option key={app.guid} value={app.guid}>
+                  {app.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Search
+            <input
+              type="search"
+              placeholder="Name or slug"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+            />
+          </label>
+        </div>
+      </header>
+      {actions.isPending ? (
+        <p className="page-state">Loading Actions…</p>
+      ) : actions.isError ? (
+        <p className="page-state" role="alert">
+          Could not load the Actions: {actions.error.message}
+        </p>
+      ) : actions.data.total_count === 0 ? (
+        <div className="page-state empty">
+          <h2>No Actions yet</h2>
+          <p>
+            An Action is a versioned prompt template with its model. Create one with the API to see it here.
+          </p>
+        </div>
+      ) : (
+        <>
+          <div className="table-frame">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">App</th>
+                  <th scope="col">Model</th>
+                  <th scope="col">Latest</th>
+                  <th scope="col">Deployed</th>
+                  <th scope="col">Updated</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((action) => (
+                  <tr key={action.guid}>
+                    <td>
+                      <span className="name">{action.name}</span>
+                      {action.disabled && <span className="badge">disabled</span>}
+                      <div className="muted">{action.slug}</div>
+                    </td>
+                    <td>{appName.get(action.app) ?? action.app}</td>
+                    <td>
+                      <code>{action.model}</code>
+                    </td>
+                    <td>v{action.version}</td>
+                    <td>
+                      <Deployments deployments={action.deployments} />
+                    </td>
+                    <td>
+                      <time dateTime={action.updated_at}>{new Date(action.updated_at).toLocaleString()}</time>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {rows.length === 0 && <p className="page-state">No Action on this page matches “{search}”.</p>}
+          </div>
+          <nav className="pager" aria-label="Pages">
+            <span>
+              {skip + 1}–{Math.min(skip + pageSize, actions.data.total_count)} of {actions.data.total_count}
+            </span>
+            <button type="button" disabled={skip === 0} onClick={() => setSkip(Math.max(0, skip - pageSize))}>
+              Previous
+            </button>
+            <button
+              type="button"
+              disabled={!actions.data.has_next_page}
+              onClick={() => setSkip(skip + pageSize)}
+            >
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
