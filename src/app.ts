@@ -84,7 +84,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   app.setSerializerCompiler(serializerCompiler);
   registerJsonBodyParser(app);
   registerStorableInputCheck(app);
-  registerErrorHandling(app);
+  // Worker nodes answer health checks only: no console there.
+  registerErrorHandling(app, options.api === false ? undefined : await registerConsole(app, platform.logger));
 
   await app.register(swagger, {
     openapi: {
@@ -173,7 +174,6 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   if (platform.config.adminToken) {
     await app.register(adminRoutes(services.workspaces, platform.config.adminToken), { prefix: '/admin/v1' });
   }
-  await registerConsole(app, platform.logger);
 
   await app.ready();
   return Object.assign(app, { services }) as unknown as LecternApp;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { NotFoundFallback } from './error-handler.js';
 
 /** Where `npm run build` puts the console: dist/web, from src/http or dist/http alike. */
 const consoleDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
@@ -12,14 +13,19 @@ const consoleDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url
 const apiPaths = /^\/(v1|admin|console\/v1|api|docs|openapi\.json|healthz|readyz)(\/|$)/;
 
 /**
- * Serves the console at `/`: its hashed assets cached for a year, `index.html` never cached, and
- * `index.html` for any other page a browser asks for (deep links into the single-page app).
- * Without a build (`dist/web`), the API runs alone and says so once.
+ * Serves the console at `/`: its files (hashed assets cached for a year, the rest never cached),
+ * and, through the not-found handler, `index.html` for any other page a browser asks for (deep
+ * links into the single-page app). Without a build (`dist/web`) the API runs alone and says so.
+ * The fallback is a not-found handler, not a catch-all route, so the router's own answers (414 for
+ * an over-long path parameter) stay as they are.
  */
-export async function registerConsole(app: FastifyInstance, logger: Logger): Promise<void> {
+export async function registerConsole(
+  app: FastifyInstance,
+  logger: Logger,
+): Promise<NotFoundFallback | undefined> {
   if (!existsSync(path.join(consoleDirectory, 'index.html'))) {
     logger.info({ directory: consoleDirectory }, 'no console build: serving the API only');
-    return;
+    return undefined;
   }
   await app.register(fastifyStatic, {
     root: consoleDirectory,
@@ -32,10 +38,11 @@ export async function registerConsole(app: FastifyInstance, logger: Logger): Pro
       response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+  return async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = String(request.headers.accept ?? '').includes('text/html');
-    if (apiPaths.test(pathname) || !wantsPage) return reply.callNotFound();
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
-  });
+    if (request.method !== 'GET' || !wantsPage || apiPaths.test(pathname)) return false;
+    await reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return true;
+  };
 }

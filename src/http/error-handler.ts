@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.js';
 
@@ -70,7 +70,10 @@ function drainRequest(request: IncomingMessage): Promise<void> {
   });
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** Answers a request no route took instead of the JSON 404 (the console's page), or says it does not. */
+export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
+export function registerErrorHandling(app: FastifyInstance, notFoundFallback?: NotFoundFallback): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     // Fastify stopped reading a body over the limit: the client may still be sending it.
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -99,7 +102,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(500).send(errorBody(500, 'internal_error', 'Internal server error'));
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
+    if (notFoundFallback && (await notFoundFallback(request, reply))) return reply;
     const path = request.url.split('?')[0];
     return reply.status(404).send(errorBody(404, 'not_found', `Route ${request.method} ${path} not found`));
   });

@@ -141,13 +141,20 @@ describe('the route table walk', () => {
     const deepAnswers: Answer[] = [];
     const answers: Answer[] = [];
     const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
-    for (const route of routes.filter((each) => each.body !== undefined)) {
-      const path = fillPath(route.path, own);
+    const withBody = routes.filter((each) => each.body !== undefined);
+    for (const route of withBody) {
       const example = exampleOf(route.body, own) as object;
       const [first] = Object.keys(example);
       // As text: JSON.stringify itself cannot write what a hostile client can.
       const text = JSON.stringify({ ...example, [first ?? 'deep']: '__deep__' }).replace('"__deep__"', deep);
-      deepAnswers.push(await send(route, path, text));
+      deepAnswers.push(await send(route, fillPath(route.path, own), text));
+    }
+    expect(deepAnswers.filter((answer) => answer.status !== 400)).toEqual([]);
+    // Checked before the huge values below, some of which are valid and stored (a long `output`).
+    expect(await inventory(context.client)).toBe(before);
+    for (const route of withBody) {
+      const path = fillPath(route.path, own);
+      const example = exampleOf(route.body, own) as object;
       for (const field of propertiesOfType(route.body, ['integer', 'number'])) {
         for (const huge of [99_999_999_999, 1e300, -99_999_999_999]) {
           answers.push(await send(route, path, { ...example, [field]: huge }));
@@ -157,8 +164,6 @@ describe('the route table walk', () => {
         answers.push(await send(route, path, { ...example, [field]: 'x'.repeat(200_001) }));
       }
     }
-    expect(deepAnswers.filter((answer) => answer.status !== 400)).toEqual([]);
-    expect(await inventory(context.client)).toBe(before);
     expect(answers.length).toBeGreaterThan(100);
     expect(failures(answers)).toEqual([]);
   }, 180_000);
