@@ -126,6 +126,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   const consoleSignIns = {
     sessions: services.consoleSessions,
     secureCookie: platform.config.baseUrl.startsWith('https:'),
+    publicOrigin: new URL(platform.config.baseUrl).origin,
   };
   await app.register(consoleSessionRoutes(consoleSignIns), { prefix: '/console/v1' });
   await app.register(

@@ -19,8 +19,11 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** The console's sign-ins, and whether their cookie must be Secure (the service is reached over HTTPS). */
-export type ConsoleSignIns = { sessions: ConsoleSessionService; secureCookie: boolean };
+/**
+ * The console's sign-ins, whether their cookie must be Secure (the service is reached over HTTPS),
+ * and the service's public origin (from LECTERN_BASE_URL), which its pages are served from.
+ */
+export type ConsoleSignIns = { sessions: ConsoleSessionService; secureCookie: boolean; publicOrigin: string };
 
 /**
  * Adds workspace authentication to every route of the (encapsulated) instance it is called on: an
@@ -37,7 +40,7 @@ export function requireWorkspaceKey(
     const token = bearerToken(request);
     const sessionToken = token === undefined && console ? sessionTokenOf(request) : undefined;
     if (sessionToken !== undefined && console) {
-      assertSameOrigin(request);
+      assertSameOrigin(request, console.publicOrigin);
       const session = await console.sessions.authenticate(sessionToken);
       if (!session) throw new UnauthorizedError('The console sign-in has ended; sign in again');
       // The idle clock was reset: the browser keeps the cookie as long as the server keeps the session.

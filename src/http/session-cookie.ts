@@ -33,13 +33,24 @@ export function sessionCookie(token: string, options: { maxAgeMs: number; secure
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The `host[:port]` of an origin, or undefined for a malformed one (`null` from a sandboxed page). */
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * CSRF defence for cookie-authenticated requests that change state (SameSite=Strict is the first):
  * a browser that says the request comes from another site (`Sec-Fetch-Site`), or names another
- * origin (`Origin`) than the host it talks to, is refused. Requests without either header come from
- * no browser page, and carry no cookie a page could have made them send.
+ * origin (`Origin`) than the host it talks to or the service's public URL (`publicOrigin`, which a
+ * TLS-terminating proxy in front makes https while the request arrives as http), is refused.
+ * Requests without either header come from no browser page, and carry no cookie a page could have
+ * made them send.
  */
-export function assertSameOrigin(request: FastifyRequest): void {
+export function assertSameOrigin(request: FastifyRequest, publicOrigin: string): void {
   if (safeMethods.has(request.method)) return;
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
@@ -50,7 +61,7 @@ export function assertSameOrigin(request: FastifyRequest): void {
     );
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== `${request.protocol}://${request.headers.host}`) {
+  if (origin !== undefined && origin !== publicOrigin && hostOf(origin) !== request.headers.host) {
     throw new AppError(
       403,
       'cross_site_request',

@@ -119,6 +119,22 @@ describe('console sign-in', () => {
       'sec-fetch-site': 'same-site',
     });
     expect(sameSite.status).toBe(403);
+    // Behind a proxy that ends TLS the request arrives as http: the page's https origin of the same
+    // host, or the configured public origin, is this service.
+    for (const origin of [`https://${host}`, 'http://lectern.test']) {
+      const proxied = await request(
+        context.test.app,
+        'POST',
+        '/v1/apps',
+        { name: 'via proxy' },
+        {
+          ...withCookie(cookie),
+          origin,
+          'sec-fetch-site': 'same-origin',
+        },
+      );
+      expect(proxied.status, origin).toBe(201);
+    }
     // A forged sign-in (login CSRF) is refused too.
     const forgedSignIn = await request(
       context.test.app,

@@ -13,13 +13,17 @@ const presentSignIn = (workspace: AuthenticatedWorkspace) => ({
  * The console's sign-in (docs/api.md#console-sign-in): a person pastes a workspace API key once;
  * the browser gets an HttpOnly session cookie instead and never stores the key.
  */
-export function consoleSessionRoutes({ sessions, secureCookie }: ConsoleSignIns): FastifyPluginAsyncZod {
+export function consoleSessionRoutes({
+  sessions,
+  secureCookie,
+  publicOrigin,
+}: ConsoleSignIns): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['console'];
 
     app.post('/session', { schema: { tags, body: signInBody } }, async (request, reply) => {
       // A sign-in from another site's page would sign the person into someone else's workspace.
-      assertSameOrigin(request);
+      assertSameOrigin(request, publicOrigin);
       const signedIn = await sessions.signIn(request.body.api_key);
       if (!signedIn) throw new UnauthorizedError('Invalid or revoked API key');
       reply.header(
@@ -37,7 +41,7 @@ export function consoleSessionRoutes({ sessions, secureCookie }: ConsoleSignIns)
     });
 
     app.delete('/session', { schema: { tags } }, async (request, reply) => {
-      assertSameOrigin(request);
+      assertSameOrigin(request, publicOrigin);
       const token = sessionTokenOf(request);
       if (token) await sessions.signOut(token);
       reply.header('set-cookie', sessionCookie('', { maxAgeMs: 0, secure: secureCookie }));
