@@ -33,21 +33,21 @@ export type ConsoleSignIns = { sessions: ConsoleSessionService; secureCookie: bo
 export function requireWorkspaceKey(
   app: FastifyInstance,
   workspaces: WorkspaceService,
-  console?: ConsoleSignIns,
+  signIns?: ConsoleSignIns,
 ): void {
   app.decorateRequest('workspace', undefined);
   app.addHook('onRequest', async (request, reply) => {
     const token = bearerToken(request);
-    const sessionToken = token === undefined && console ? sessionTokenOf(request) : undefined;
-    if (sessionToken !== undefined && console) {
-      assertSameOrigin(request, console.publicOrigin);
-      const session = await console.sessions.authenticate(sessionToken);
+    const sessionToken = token === undefined && signIns ? sessionTokenOf(request) : undefined;
+    if (sessionToken !== undefined && signIns) {
+      assertSameOrigin(request, signIns.publicOrigin);
+      const session = await signIns.sessions.authenticate(sessionToken);
       if (!session) throw new UnauthorizedError('The console sign-in has ended; sign in again');
       // The idle clock was reset: the browser keeps the cookie as long as the server keeps the session.
       if (session.renewed)
         reply.header(
           'set-cookie',
-          sessionCookie(sessionToken, { maxAgeMs: console.sessions.idleMs, secure: console.secureCookie }),
+          sessionCookie(sessionToken, { maxAgeMs: signIns.sessions.idleMs, secure: signIns.secureCookie }),
         );
       request.workspace = session.workspace;
       return;
