@@ -21,7 +21,13 @@ export async function api<Answer>(method: string, path: string, body?: unknown):
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  const parsed = text ? JSON.parse(text) : undefined;
+  // A proxy in front may answer an error page, not JSON: its status still tells what happened.
+  let parsed: { message?: string } | undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    if (response.ok) throw new ApiError(response.status, 'The service answered something that is not JSON');
+  }
   if (!response.ok) {
     const message: string = parsed?.message ?? `The service answered ${response.status}`;
     // The API names the field: "name: …", or "Validation failed: body.name: …".
