@@ -137,14 +137,16 @@ describe.each(implementations)('%s job queue', (_name, newCluster) => {
   it('tells where a job stands: queued until a worker starts, running, then succeeded', async () => {
     const queue = newQueue();
     const definition = uniqueJob('watched', { attempts: 1 });
-    let finish = () => {};
+    // The queue marks a job running before its processor is called: finish only once it holds the
+    // resolver, or the job would wait for ever (this raced on a loaded CI machine).
+    let finish: (() => void) | undefined;
     queue.register(definition, () => new Promise<void>((resolve) => (finish = resolve)));
     const id = await queue.enqueue(definition, {});
     expect(await queue.status(id)).toBe('queued');
     expect(await queue.status(randomUUID())).toBeUndefined();
     queue.start();
-    await waitFor(async () => (await queue.status(id)) === 'running');
-    finish();
+    await waitFor(async () => finish !== undefined && (await queue.status(id)) === 'running');
+    finish?.();
     await waitFor(async () => (await queue.status(id)) === 'succeeded');
   });
 
