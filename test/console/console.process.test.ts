@@ -67,7 +67,7 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
 
   await page.getByLabel('API key').fill(apiKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Actions' }).waitFor();
+  await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
   await page.getByRole('cell', { name: /Refund reply/ }).waitFor();
   await expect(page.getByRole('cell', { name: 'Support' }).count()).resolves.toBe(1);
   await expectAccessible(page, 'actions');
@@ -91,3 +91,134 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
   expect(status).toBe(401);
   await context.close();
 }, 60_000);
+
+async function signedInPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/actions`);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
+  return page;
+}
+
+/** The visible text of the CodeMirror editor with this label, replaced by `text` as a person types it. */
+async function typeTemplate(page: Page, label: string, text: string): Promise<void> {
+  const editor = page.getByRole('textbox', { name: label, exact: true });
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type(text);
+}
+
+it('creates an Action, edits and versions it, diffs, deploys, runs it streaming, logs feedback and sees it counted', async () => {
+  const page = await signedInPage();
+
+  // Create: a new App, the slow mock model so the tokens visibly stream, a one-variable prompt.
+  await page.getByRole('link', { name: 'New Action' }).click();
+  await page.getByRole('heading', { name: 'New Action' }).waitFor();
+  await page.getByLabel('Name', { exact: true }).fill('Haiku writer');
+  await page.getByLabel('App').selectOption({ label: 'New App…' });
+  await page.getByLabel('New App name').fill('Poetry');
+  await page.getByLabel('Model').fill('mock/slow');
+  await typeTemplate(page, 'Prompt', 'Write a haiku about {{topic}}');
+  await expect(page.getByRole('list', { name: 'Template variables' }).textContent()).resolves.toBe('topic');
+  await expectAccessible(page, 'new action');
+  await page.getByRole('button', { name: 'Create Action' }).click();
+  await page.getByRole('heading', { name: 'Haiku writer' }).waitFor();
+
+  // Edit: a second variable appears as it is typed; save makes version 2.
+  await typeTemplate(page, 'Prompt', 'Write a {{form}} about {{topic}} in {{language}}');
+  await expect(page.getByRole('list', { name: 'Template variables' }).textContent()).resolves.toBe(
+    'formtopiclanguage',
+  );
+  // A template that does not parse is shown at once, before saving.
+  await typeTemplate(page, 'Prompt', 'Write about {{topic');
+  await page.getByText(/output "\{\{topic" not closed/).waitFor();
+  await typeTemplate(page, 'Prompt', 'Write a {{form}} about {{topic}} in {{language}}');
+  await page.getByLabel('Temperature').fill('0.3');
+  await expectAccessible(page, 'editor');
+  await page.screenshot({ path: path.join(screenshots, 'action-editor.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Save as version 2' }).click();
+  await page.getByText('Saved as version 2').waitFor();
+
+  // A bad value comes back from the API next to its field.
+  await page.getByLabel('Temperature').fill('7');
+  await page.getByRole('button', { name: 'Save as version 3' }).click();
+  await page.locator('.field-error', { hasText: 'temperature' }).waitFor();
+  await page.getByRole('button', { name: 'Discard' }).click();
+
+  // Versions: the diff of 1 and 2, then deploy 2 to staging.
+  await page.getByRole('link', { name: 'Versions' }).click();
+  const diff = page.getByRole('table', { name: 'Differences between version 1 and version 2' });
+  await diff.waitFor();
+  await expect(diff.locator('.removed-text').allTextContents()).resolves.toContain(
+    'removed: Write a haiku about {{topic}}',
+  );
+  await expect(diff.locator('.added-text').allTextContents()).resolves.toEqual(
+    expect.arrayContaining([
+      'added: temperature: 0.3',
+      'added: Write a {{form}} about {{topic}} in {{language}}',
+    ]),
+  );
+  await page.getByLabel('Version', { exact: true }).selectOption('2');
+  await page.getByLabel('Environment').fill('staging');
+  await page.getByRole('button', { name: 'Deploy' }).click();
+  await page.getByText('Version 2 now runs in staging.').waitFor();
+  await page.getByRole('list', { name: 'Deployments' }).getByText('staging v2').waitFor();
+  await expectAccessible(page, 'versions');
+  await page.screenshot({ path: path.join(screenshots, 'versions.png'), fullPage: true });
+
+  // Playground: staging (v2) asks for its three variables; the answer streams in token by token.
+  await page.getByRole('link', { name: 'Playground' }).click();
+  await page.getByLabel('Run', { exact: true }).selectOption({ label: 'staging (v2)' });
+  await page.getByLabel('form').fill('limerick');
+  await page.getByLabel('topic').fill('glaciers');
+  await page.getByLabel('language').fill('French');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const answer = page.getByRole('log', { name: 'Answer' });
+  // Part of the answer while the run is still streaming: mock/slow sends a token every 50 ms.
+  await page.locator('pre.answer[data-status="streaming"]', { hasText: 'Write' }).waitFor();
+  await page.locator('pre.answer[data-status="done"]').waitFor();
+  await expect(answer.textContent()).resolves.toBe('Write a limerick about glaciers in French');
+  await page.getByText(/\d+ in · \d+ out/).waitFor();
+  await expectAccessible(page, 'playground');
+  await page.screenshot({ path: path.join(screenshots, 'playground.png'), fullPage: true });
+
+  // Generations: the run is there; its drawer shows the prompt sent; feedback is added.
+  await page.locator('.facts a').click();
+  await page.getByRole('heading', { name: 'Generations' }).waitFor();
+  const drawer = page.getByRole('dialog', { name: 'Generation' });
+  await drawer.getByText('Write a limerick about glaciers in French').first().waitFor();
+  await drawer.getByLabel('Value').fill('1');
+  await drawer.getByRole('button', { name: 'Add feedback' }).click();
+  await drawer.getByText('from console').waitFor();
+  await expectAccessible(page, 'generation drawer');
+  await page.screenshot({ path: path.join(screenshots, 'generations.png'), fullPage: true });
+  await page.keyboard.press('Escape');
+  await drawer.waitFor({ state: 'detached' });
+
+  // Filters: by text and by Action; the export link carries them.
+  await page.getByLabel('Text in input or output').fill('glaciers');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('table', { name: 'Generations' }).locator('tbody tr').count()).resolves.toBe(1);
+  const exported = await page.evaluate(async () => {
+    const link = (globalThis as any).document.querySelector('a[href*="format=jsonl"]').getAttribute('href');
+    return (await fetch(link)).text();
+  });
+  expect(exported.trim().split('\n')).toHaveLength(1);
+  expect(JSON.parse(exported).output).toBe('Write a limerick about glaciers in French');
+
+  // Dashboard: the run and its feedback are counted.
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  const tiles = page.locator('.tiles');
+  await tiles.waitFor();
+  await expect(tiles.textContent()).resolves.toMatch(/Runs1.*Feedback rate100%/);
+  await expect(
+    page.getByRole('table', { name: 'Latency and feedback per Action' }).textContent(),
+  ).resolves.toContain('Haiku writer');
+  await expectAccessible(page, 'dashboard');
+  await page.screenshot({ path: path.join(screenshots, 'dashboard.png'), fullPage: true });
+  await page.context().close();
+}, 120_000);

@@ -18,10 +18,13 @@ function stale(output: string, sources: string): boolean {
   return !existsSync(output) || statSync(output).mtimeMs < newestModification(sources);
 }
 
+// The test runner sets NODE_ENV=test; Vite would take it and bundle React's development build,
+// which is not what `npm ci` builds and serves.
 const run = (script: string, ...args: string[]) =>
   execFileSync(process.execPath, [path.join(projectRoot, script), ...args], {
     cwd: projectRoot,
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 
 /**

@@ -1,8 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
 import { ApiError, api, type SignedIn } from './api';
-import { ActionsPage } from './pages/Actions';
+import { Loading } from './components/states';
+import { ActionsPage } from './pages/actions/ActionsList';
 import { SignInPage } from './pages/SignIn';
+
+// The editor (CodeMirror, Liquid) and the charts (uPlot) load when first opened, not with the sign-in.
+const NewActionPage = lazy(() => import('./pages/actions/NewAction'));
+const ActionPage = lazy(() => import('./pages/actions/ActionPage'));
+const GenerationsPage = lazy(() => import('./pages/generations/GenerationsPage'));
+const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 
 /** The signed-in workspace, or null when there is no session (a 401 is an answer here, not an error). */
 function useSession() {
@@ -45,15 +53,23 @@ export function App() {
           {session.data.workspace.name}
         </div>
         <NavLink to="/actions">Actions</NavLink>
+        <NavLink to="/generations">Generations</NavLink>
+        <NavLink to="/dashboard">Dashboard</NavLink>
         <button type="button" className="link-button" onClick={() => signOut.mutate()}>
           Sign out
         </button>
       </nav>
       <main className="content">
-        <Routes>
-          <Route path="/actions" element={<ActionsPage />} />
-          <Route path="*" element={<Navigate to="/actions" replace />} />
-        </Routes>
+        <Suspense fallback={<Loading what="the page" />}>
+          <Routes>
+            <Route path="/actions" element={<ActionsPage />} />
+            <Route path="/actions/new" element={<NewActionPage />} />
+            <Route path="/actions/:guid/*" element={<ActionPage />} />
+            <Route path="/generations" element={<GenerationsPage />} />
+            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="*" element={<Navigate to="/actions" replace />} />
+          </Routes>
+        </Suspense>
       </main>
     </div>
   );

@@ -41,16 +41,71 @@ export type SignedIn = { workspace: { guid: string; name: string } };
 
 export type ListEnvelope<Row> = { data: Row[]; total_count: number; has_next_page: boolean };
 
-export type Action = {
+export type PromptMessage = { role: 'system' | 'user' | 'assistant'; content: string };
+
+export type ToolDefinition = { name: string; description?: string; parameters?: Record<string, unknown> };
+
+/** The versioned part of an Action: what saving a new version may change. */
+export type VersionFields = {
+  model: string;
+  model_config: Record<string, unknown>;
+  prompt: string | null;
+  messages: PromptMessage[] | null;
+  system_message: string | null;
+  contexts: string[];
+  skills: string[];
+  tools: ToolDefinition[];
+};
+
+export type Action = VersionFields & {
   guid: string;
   name: string;
   slug: string;
+  description: string | null;
   app: string;
-  model: string;
   version: number;
+  default_environment: string;
   deployments: Record<string, number>;
   disabled: boolean;
+  created_at: string;
   updated_at: string;
+};
+
+export type ActionVersion = VersionFields & { version: number; environments: string[]; created_at: string };
+
+export type Named = { guid: string; name: string };
+
+export type GenerationCost = { generation?: number; currency?: string } & Record<string, unknown>;
+
+/** One stored generation (a data record). */
+export type DataRecord = {
+  guid: string;
+  action: string | null;
+  session: string | null;
+  input: unknown;
+  output: string;
+  full_prompt_sent: PromptMessage[] | null;
+  model: string | null;
+  model_provider: string | null;
+  num_input_tokens: number | null;
+  num_output_tokens: number | null;
+  latency_ms: number | null;
+  cost: GenerationCost | null;
+  environment: string | null;
+  version: number | null;
+  source: string | null;
+  experiment: string | null;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+  feedback?: Feedback[];
+};
+
+export type Feedback = {
+  guid: string;
+  type: string;
+  value: unknown;
+  source?: string | null;
+  created_at: string;
 };
 
 export type App = { guid: string; name: string };

@@ -144,6 +144,38 @@ export function createGenerationRepository(database: Database) {
       return page(and(...filterConditions(workspaceId, filter)), skip, limit);
     },
 
+    /**
+     * Every matching generation, newest first, read in batches that continue after the last row
+     * (keyset paging): an export of a million rows costs the same per batch as the first one.
+     */
+    async *scan(
+      workspaceId: string,
+      filter: GenerationFilter,
+      batchSize = 500,
+    ): AsyncGenerator<GenerationRow> {
+      const conditions = filterConditions(workspaceId, filter);
+      // The last row's own timestamp is read back in SQL: a JavaScript Date would drop its microseconds.
+      let after: string | undefined;
+      for (;;) {
+        const batch = await database
+          .select()
+          .from(generations)
+          .where(
+            and(
+              ...conditions,
+              after === undefined
+                ? undefined
+                : sql`(${generations.createdAt}, ${generations.id}) < (SELECT ${generations.createdAt}, ${generations.id} FROM ${generations} WHERE ${generations.id} = ${after})`,
+            ),
+          )
+          .orderBy(...newestFirst(generations))
+          .limit(batchSize);
+        yield* batch;
+        if (batch.length < batchSize) return;
+        after = batch.at(-1)!.id;
+      }
+    },
+
     listByAction(workspaceId: string, actionId: string, skip: number, limit: number) {
       return page(
         and(eq(generations.workspaceId, workspaceId), eq(generations.actionId, actionId)),

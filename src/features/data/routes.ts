@@ -1,10 +1,15 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
+import { exportLines } from './export.js';
 import { presentGeneration, presentGenerationWithFeedback, presentStatistics } from './presenters.js';
+import type { GenerationFilter } from './repository.js';
 import {
+  type DataSearchQuery,
+  dataExportQuery,
   dataSearchQuery,
   logDataBatchBody,
   logDataBody,
@@ -13,6 +18,25 @@ import {
 } from './schemas.js';
 import type { DataService } from './service.js';
 import type { StatisticsService } from './statistics.js';
+
+/** The list filter of `GET /v1/data` and its export, from their query string. */
+function generationFilterOf(query: DataSearchQuery): GenerationFilter {
+  // `provider/name`, as Actions name models, or the stored name alone.
+  const slash = query.model?.indexOf('/') ?? -1;
+  return {
+    actionId: query.action,
+    sessionId: query.session,
+    experimentId: query.experiment,
+    model: slash >= 0 ? query.model!.slice(slash + 1) : query.model,
+    modelProvider: slash >= 0 ? query.model!.slice(0, slash) : undefined,
+    environment: query.environment,
+    version: query.version,
+    source: query.source,
+    from: query.from === undefined ? undefined : new Date(query.from),
+    to: query.to === undefined ? undefined : new Date(query.to),
+    text: query.q,
+  };
+}
 
 export function dataRoutes(data: DataService, statistics: StatisticsService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -33,27 +57,7 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       { schema: { tags, querystring: paginationQuery.extend(dataSearchQuery.shape) } },
       async (request) => {
         const { query } = request;
-        // `provider/name`, as Actions name models, or the stored name alone.
-        const [modelProvider, model] = query.model?.includes('/')
-          ? [query.model.slice(0, query.model.indexOf('/')), query.model.slice(query.model.indexOf('/') + 1)]
-          : [undefined, query.model];
-        const { rows, total } = await data.search(
-          workspaceOf(request).id,
-          {
-            actionId: query.action,
-            sessionId: query.session,
-            experimentId: query.experiment,
-            model,
-            modelProvider,
-            environment: query.environment,
-            version: query.version,
-            source: query.source,
-            from: query.from === undefined ? undefined : new Date(query.from),
-            to: query.to === undefined ? undefined : new Date(query.to),
-            text: query.q,
-          },
-          query,
-        );
+        const { rows, total } = await data.search(workspaceOf(request).id, generationFilterOf(query), query);
         return listEnvelope(rows.map(presentGeneration), total, query);
       },
     );
@@ -74,6 +78,18 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
 
     app.delete('/data/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return presentGeneration(await data.remove(workspaceOf(request).id, request.params.guid));
+    });
+
+    // Registered before /data/:guid; streamed as rows are read, so its size is not bounded by memory.
+    app.get('/data/export', { schema: { tags, querystring: dataExportQuery } }, async (request, reply) => {
+      const { format, ...filter } = request.query;
+      const rows = data.scan(workspaceOf(request).id, generationFilterOf(filter));
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="generations-${day}.${format}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(exportLines(rows, format)));
     });
 
     app.post('/data', { schema: { tags, body: logDataBody } }, async (request, reply) => {

@@ -83,6 +83,13 @@ export const dataSearchQuery = z.object({
   q: z.string().trim().min(1).max(200).optional().describe('text the input or the output contains'),
 });
 
+export type DataSearchQuery = z.infer<typeof dataSearchQuery>;
+
+/** `GET /v1/data/export`: the list's filters and the file's format. */
+export const dataExportQuery = dataSearchQuery.extend({
+  format: z.enum(['jsonl', 'csv']).default('jsonl'),
+});
+
 /** `GET /v1/statistics`: a span (default the last 30 days, at most 366) and optionally one Action. */
 export const statisticsQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional().describe('start, inclusive (ISO 8601)'),

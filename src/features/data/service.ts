@@ -88,6 +88,8 @@ export interface DataService {
   listForAction(workspaceId: string, actionId: string, pagination: Pagination): Promise<Page<Generation>>;
   /** Every generation of the workspace that matches the filter, newest first (the console's log view). */
   search(workspaceId: string, filter: GenerationFilter, pagination: Pagination): Promise<Page<Generation>>;
+  /** The same set as `search`, read in batches for an export of any size. */
+  scan(workspaceId: string, filter: GenerationFilter): AsyncIterable<Generation>;
   /** Generations of an App's Actions, newest first. */
   listForApp(workspaceId: string, appId: string, pagination: Pagination): Promise<Page<Generation>>;
   listForSession(workspaceId: string, sessionId: string, pagination: Pagination): Promise<Page<Generation>>;
@@ -217,6 +219,10 @@ export function createDataService(
 
     search(workspaceId, filter, pagination) {
       return repository.search(workspaceId, filter, pagination.skip, pagination.limit);
+    },
+
+    scan(workspaceId, filter) {
+      return repository.scan(workspaceId, filter);
     },
 
     async listForApp(workspaceId, appId, pagination) {

@@ -1,22 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type Action, type App, api, type ListEnvelope } from '../api';
+import { Link } from 'react-router';
+import { type Action, type App, api, type ListEnvelope } from '../../api';
+import { Field } from '../../components/Field';
+import { Empty, Failure, Loading } from '../../components/states';
+import { Deployments } from './Deployments';
 
 const pageSize = 50;
-
-function Deployments({ deployments }: { deployments: Record<string, number> }) {
-  const entries = Object.entries(deployments);
-  if (entries.length === 0) return <span className="muted">not deployed</span>;
-  return (
-    <ul className="chips">
-      {entries.map(([environment, version]) => (
-        <li key={environment}>
-          {environment} v{version}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /** Every Action of the workspace, newest first: filter by App, search by name, page by 50. */
 export function ActionsPage() {
@@ -47,8 +37,10 @@ export function ActionsPage() {
       <header className="page-header">
         <h1 id="actions-title">Actions</h1>
         <div className="filters">
-          <label>
-            App
+          <Link className="button" to="/actions/new">
+            New Action
+          </Link>
+          <Field label="App">
             <select
               value={appId}
               onChange={(event) => {
@@ -63,31 +55,28 @@ export function ActionsPage() {
                 </option>
               ))}
             </select>
-          </label>
-          <label>
-            Search
+          </Field>
+          <Field label="Search">
             <input
               type="search"
               placeholder="Name or slug"
               value={search}
               onChange={(event) => setSearch(event.target.value)}
             />
-          </label>
+          </Field>
         </div>
       </header>
       {actions.isPending ? (
-        <p className="page-state">Loading Actions…</p>
+        <Loading what="the Actions" />
       ) : actions.isError ? (
-        <p className="page-state" role="alert">
-          Could not load the Actions: {actions.error.message}
-        </p>
+        <Failure what="the Actions" error={actions.error} />
       ) : actions.data.total_count === 0 ? (
-        <div className="page-state empty">
-          <h2>No Actions yet</h2>
+        <Empty title="No Actions yet">
           <p>
-            An Action is a versioned prompt template with its model. Create one with the API to see it here.
+            An Action is a versioned prompt template with its model.{' '}
+            <Link to="/actions/new">Create the first one</Link>.
           </p>
-        </div>
+        </Empty>
       ) : (
         <>
           <div className="table-frame">
@@ -106,7 +95,9 @@ export function ActionsPage() {
                 {rows.map((action) => (
                   <tr key={action.guid}>
                     <td>
-                      <span className="name">{action.name}</span>
+                      <Link className="name" to={`/actions/${action.guid}/editor`}>
+                        {action.name}
+                      </Link>
                       {action.disabled && <span className="badge">disabled</span>}
                       <div className="muted">{action.slug}</div>
                     </td>

@@ -1,0 +1,79 @@
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { liquid } from '@codemirror/lang-liquid';
+import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { Compartment, EditorState } from '@codemirror/state';
+import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
+import { useEffect, useRef } from 'react';
+
+/**
+ * A Liquid template in CodeMirror 6. Tab leaves the editor (no indent-with-tab), so the page stays
+ * keyboard-navigable; the editable area carries the label for screen readers.
+ */
+export function TemplateEditor({
+  value,
+  onChange,
+  label,
+  placeholder,
+  invalid,
+  describedBy,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  label: string;
+  placeholder?: string;
+  invalid?: boolean;
+  describedBy?: string;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const latestOnChange = useRef(onChange);
+  latestOnChange.current = onChange;
+  const attributesSlot = useRef(new Compartment());
+  const attributes: Record<string, string> = { 'aria-label': label, 'aria-multiline': 'true' };
+  if (invalid) attributes['aria-invalid'] = 'true';
+  if (describedBy) attributes['aria-describedby'] = describedBy;
+  const attributesKey = JSON.stringify(attributes);
+
+  // The editor is made once: remaking it would drop the focus and the typing in progress (a
+  // template becomes invalid while "{{" is half typed). Text and attributes are updated in place.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: value and attributes are applied below
+  useEffect(() => {
+    const editor = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          history(),
+          keymap.of([...defaultKeymap, ...historyKeymap]),
+          liquid(),
+          syntaxHighlighting(defaultHighlightStyle),
+          EditorView.lineWrapping,
+          attributesSlot.current.of(EditorView.contentAttributes.of(attributes)),
+          ...(placeholder ? [placeholderText(placeholder)] : []),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) latestOnChange.current(update.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => editor.destroy();
+  }, [placeholder]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attributesKey stands for the attributes
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: attributesSlot.current.reconfigure(EditorView.contentAttributes.of(attributes)),
+    });
+  }, [attributesKey]);
+
+  // A value set from outside (a version loaded, a form reset) replaces the text; typing does not loop.
+  useEffect(() => {
+    const editor = view.current;
+    if (editor && editor.state.doc.toString() !== value) {
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+    }
+  }, [value]);
+
+  return <div className="template-editor" ref={host} />;
+}

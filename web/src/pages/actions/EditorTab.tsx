@@ -1,0 +1,66 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { type Action, api } from '../../api';
+import { FormError } from '../../components/Field';
+import { draftOf, versionBody } from './draft';
+import { VersionForm } from './VersionForm';
+
+/** Edits the latest version; saving makes a new version and deploys nothing. */
+export function EditorTab({ action }: { action: Action }) {
+  const queries = useQueryClient();
+  const [draft, setDraft] = useState(() => draftOf(action));
+  const pristine = JSON.stringify(draft) === JSON.stringify(draftOf(action));
+
+  const save = useMutation({
+    mutationFn: () => api<Action>('PUT', `/v1/actions/${action.guid}`, versionBody(draft)),
+    onSuccess: (updated) => {
+      queries.setQueryData(['action', action.guid], updated);
+      void queries.invalidateQueries({ queryKey: ['versions', action.guid] });
+      void queries.invalidateQueries({ queryKey: ['actions'] });
+      setDraft(draftOf(updated));
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <form onSubmit={submit} aria-label="Edit the template" className="page-form">
+      <div className="toolbar">
+        <span className="muted" aria-live="polite">
+          {save.isSuccess && pristine
+            ? `Saved as version ${action.version}`
+            : pristine
+              ? `Version ${action.version}`
+              : 'Unsaved changes'}
+        </span>
+        <button
+          type="button"
+          className="secondary"
+          disabled={pristine}
+          onClick={() => setDraft(draftOf(action))}
+        >
+          Discard
+        </button>
+        <button type="submit" disabled={pristine || save.isPending}>
+          {save.isPending ? 'Saving…' : `Save as version ${action.version + 1}`}
+        </button>
+      </div>
+      <FormError
+        error={save.error}
+        fields={[
+          'model',
+          'model_config',
+          'prompt',
+          'messages',
+          'system_message',
+          'tools',
+          'contexts',
+          'skills',
+        ]}
+      />
+      <VersionForm draft={draft} onChange={setDraft} error={save.error} />
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { type Action, type App, api, type ListEnvelope } from '../../api';
+import { Field, FormError } from '../../components/Field';
+import { emptyDraft, versionBody } from './draft';
+import { VersionForm } from './VersionForm';
+
+const newApp = '__new__';
+
+/** Creates an Action (version 1, deployed to production) in an existing or a new App. */
+export default function NewActionPage() {
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const apps = useQuery({
+    queryKey: ['apps'],
+    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
+  });
+  const [name, setName] = useState('');
+  const [appChoice, setAppChoice] = useState('');
+  const [appName, setAppName] = useState('');
+  const [draft, setDraft] = useState(emptyDraft);
+  const appId = appChoice || apps.data?.data[0]?.guid || newApp;
+
+  const create = useMutation({
+    mutationFn: async () => {
+      const fields = versionBody(draft);
+      const app = appId === newApp ? (await api<App>('POST', '/v1/apps', { name: appName })).guid : appId;
+      return api<Action>('POST', '/v1/actions/create', { name, app, ...fields });
+    },
+    onSuccess: (action) => {
+      void queries.invalidateQueries({ queryKey: ['actions'] });
+      void queries.invalidateQueries({ queryKey: ['apps'] });
+      navigate(`/actions/${action.guid}/editor`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+
+  return (
+    <form onSubmit={submit} aria-labelledby="new-action-title" className="page-form">
+      <header className="page-header">
+        <h1 id="new-action-title">New Action</h1>
+        <button type="submit" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create Action'}
+        </button>
+      </header>
+      <div className="form-row">
+        <Field label="Name" name="name" error={create.error}>
+          <input value={name} required onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <Field label="App" name="app" error={create.error}>
+          <select value={appId} onChange={(event) => setAppChoice(event.target.value)}>
+            {apps.data?.data.map((app) => (
+              <option key={app.guid} value={app.guid}>
+                {app.name}
+              </option>
+            ))}
+            <option value={newApp}>New App…</option>
+          </select>
+        </Field>
+        {appId === newApp && (
+          <Field label="New App name" name="name" error={null}>
+            <input value={appName} required onChange={(event) => setAppName(event.target.value)} />
+          </Field>
+        )}
+      </div>
+      <FormError
+        error={create.error}
+        fields={['name', 'app', 'model', 'model_config', 'prompt', 'messages', 'system_message', 'tools']}
+      />
+      <VersionForm draft={draft} onChange={setDraft} error={create.error} />
+    </form>
+  );
+}

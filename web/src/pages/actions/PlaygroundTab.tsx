@@ -1,0 +1,230 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { type Action, type ActionVersion, api, type DataRecord, type ListEnvelope } from '../../api';
+import { Field } from '../../components/Field';
+import { type StreamState, useStreamRun } from '../../stream-run';
+import { templateVariables } from '../../template-variables';
+import { contextVariable, templatesOf } from './draft';
+
+/** What a panel runs: a deployed environment (`env:production`) or a saved version (`v:3`). */
+type Target = string;
+
+function targetBody(target: Target): Record<string, unknown> {
+  const [kind, value] = target.split(':') as [string, string];
+  return kind === 'env' ? { environment: value } : { version: Number(value) };
+}
+
+function targetVersion(action: Action, target: Target): number {
+  const [kind, value] = target.split(':') as [string, string];
+  return kind === 'env' ? (action.deployments[value] ?? action.version) : Number(value);
+}
+
+function TargetPicker({
+  action,
+  versions,
+  value,
+  onChange,
+  label,
+}: {
+  action: Action;
+  versions: ActionVersion[];
+  value: Target;
+  onChange: (target: Target) => void;
+  label: string;
+}) {
+  return (
+    <Field label={label}>
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        {Object.entries(action.deployments).map(([environment, version]) => (
+          <option key={environment} value={`env:${environment}`}>
+            {environment} (v{version})
+          </option>
+        ))}
+        {versions.map((version) => (
+          <option key={version.version} value={`v:${version.version}`}>
+            version {version.version}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+const money = (value: number | undefined) => (value === undefined ? '—' : `$${value.toFixed(6)}`);
+
+/** One run's live output, then what was stored: the prompt sent, tokens, latency, cost, a link. */
+function RunOutput({ state }: { state: StreamState }) {
+  const dataGuid = 'dataGuid' in state ? state.dataGuid : undefined;
+  const finished = state.status === 'done';
+  // The generation is stored as the stream ends; a moment's retry covers the write.
+  const stored = useQuery({
+    queryKey: ['data', dataGuid],
+    queryFn: () => api<DataRecord>('GET', `/v1/data/${dataGuid}`),
+    enabled: finished && Boolean(dataGuid),
+    retry: 5,
+    retryDelay: 200,
+  });
+  if (state.status === 'idle') return <p className="muted">Run to see the answer stream in.</p>;
+  if (state.status === 'starting')
+    return (
+      <p className="muted" aria-busy="true">
+        Starting…
+      </p>
+    );
+  const record = stored.data;
+  return (
+    <div className="run-output">
+      <pre className="answer" role="log" aria-label="Answer" data-status={state.status}>
+        {state.text}
+        {state.status === 'streaming' && <span className="caret" aria-hidden="true" />}
+      </pre>
+      {state.status === 'failed' && (
+        <p className="field-error" role="alert">
+          {state.message}
+        </p>
+      )}
+      {finished && (
+        <dl className="facts">
+          <dt>First token</dt>
+          <dd>{state.firstTokenMs === undefined ? '—' : `${Math.round(state.firstTokenMs)} ms`}</dd>
+          <dt>Latency</dt>
+          <dd>{record?.latency_ms == null ? '…' : `${record.latency_ms} ms`}</dd>
+          <dt>Tokens</dt>
+          <dd>
+            {record ? `${record.num_input_tokens ?? '—'} in · ${record.num_output_tokens ?? '—'} out` : '…'}
+          </dd>
+          <dt>Cost</dt>
+          <dd>{record ? money(record.cost?.generation) : '…'}</dd>
+          <dt>Generation</dt>
+          <dd>
+            <Link to={`/generations?open=${state.dataGuid}`}>{state.dataGuid}</Link>
+          </dd>
+        </dl>
+      )}
+      {record?.full_prompt_sent && (
+        <details>
+          <summary>Prompt sent</summary>
+          {record.full_prompt_sent.map((message, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the messages of one stored prompt
+            <div key={index} className="sent-message">
+              <span className="role">{message.role}</span>
+              <pre>
+                {typeof message.content === 'string' ? message.content : JSON.stringify(message.content)}
+              </pre>
+            </div>
+          ))}
+        </details>
+      )}
+      {stored.isError && (
+        <p className="field-error">Could not read the stored generation: {stored.error.message}</p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Runs saved versions with a form made from their variables; tokens stream in live. Compare runs the
+ * same input on a second version side by side.
+ */
+export function PlaygroundTab({ action }: { action: Action }) {
+  const versions = useQuery({
+    queryKey: ['versions', action.guid],
+    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=100`),
+  });
+  const firstTarget =
+    action.deployments[action.default_environment] !== undefined
+      ? `env:${action.default_environment}`
+      : `v:${action.version}`;
+  const [targets, setTargets] = useState<Target[]>([firstTarget]);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState('');
+  const left = useStreamRun();
+  const right = useStreamRun();
+  const runs = [left, right];
+  const list = versions.data?.data ?? [];
+
+  const variables = useMemo(() => {
+    const byNumber = new Map(list.map((version) => [version.version, version]));
+    const templates = targets.flatMap((target) => {
+      const version = byNumber.get(targetVersion(action, target));
+      return version ? templatesOf(version) : [];
+    });
+    return templateVariables(templates).variables.filter((name) => name !== contextVariable);
+  }, [list, targets, action]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input =
+      variables.length > 0
+        ? Object.fromEntries(variables.map((name) => [name, values[name] ?? '']))
+        : message;
+    targets.forEach((target, index) => {
+      void runs[index]!.start(`/v1/actions/${action.guid}/prompt`, { input, ...targetBody(target) });
+    });
+  };
+  const running = runs.some((run) => run.state.status === 'starting' || run.state.status === 'streaming');
+
+  return (
+    <div className="playground">
+      <form onSubmit={submit} className="playground-form" aria-label="Run input">
+        <div className="form-row">
+          {targets.map((target, index) => (
+            <TargetPicker
+              key={index === 0 ? 'left' : 'right'}
+              label={index === 0 ? 'Run' : 'Compare with'}
+              action={action}
+              versions={list}
+              value={target}
+              onChange={(next) => setTargets(targets.map((each, at) => (at === index ? next : each)))}
+            />
+          ))}
+          <button
+            type="button"
+            className="secondary"
+            onClick={() =>
+              setTargets(targets.length === 1 ? [targets[0]!, `v:${action.version}`] : [targets[0]!])
+            }
+          >
+            {targets.length === 1 ? 'Compare' : 'Single'}
+          </button>
+        </div>
+        {variables.length > 0 ? (
+          variables.map((name) => (
+            <div className="field" key={name}>
+              <label htmlFor={`variable-${name}`}>{name}</label>
+              <textarea
+                id={`variable-${name}`}
+                rows={2}
+                value={values[name] ?? ''}
+                onChange={(event) => setValues({ ...values, [name]: event.target.value })}
+              />
+            </div>
+          ))
+        ) : (
+          <div className="field">
+            <label htmlFor="playground-message">Message</label>
+            <textarea
+              id="playground-message"
+              rows={3}
+              value={message}
+              onChange={(event) => setMessage(event.target.value)}
+            />
+          </div>
+        )}
+        <div>
+          <button type="submit" disabled={running || versions.isPending}>
+            {running ? 'Running…' : 'Run'}
+          </button>
+        </div>
+      </form>
+      <div className={targets.length === 2 ? 'run-columns two' : 'run-columns'}>
+        {targets.map((target, index) => (
+          <section key={index === 0 ? 'left' : 'right'} aria-label={`Output of ${target.replace(':', ' ')}`}>
+            <RunOutput state={runs[index]!.state} />
+          </section>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type Action, type ActionVersion, api, type ListEnvelope } from '../../api';
+import { Field } from '../../components/Field';
+import { Failure, Loading } from '../../components/states';
+import { sideBySide, versionText } from './version-diff';
+
+function DiffView({ before, after }: { before: ActionVersion; after: ActionVersion }) {
+  const rows = useMemo(() => sideBySide(versionText(before), versionText(after)), [before, after]);
+  const changes = rows.filter((row) => row.kind !== 'same').length;
+  return (
+    <div className="diff-frame">
+      <p className="muted" aria-live="polite">
+        {changes === 0
+          ? 'The two versions are the same.'
+          : `${changes} changed line${changes === 1 ? '' : 's'}`}
+      </p>
+      <table
+        className="diff"
+        aria-label={`Differences between version ${before.version} and version ${after.version}`}
+      >
+        <thead>
+          <tr>
+            <th scope="col" colSpan={2}>
+              Version {before.version}
+            </th>
+            <th scope="col" colSpan={2}>
+              Version {after.version}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows of a computed diff have only their place
+            <tr key={index} className={row.kind}>
+              <td className="line-number">{row.left?.number}</td>
+              <td className={row.left && row.kind !== 'same' ? 'removed-text' : undefined}>
+                {row.left && row.kind !== 'same' && <span className="visually-hidden">removed: </span>}
+                {row.left?.text}
+              </td>
+              <td className="line-number">{row.right?.number}</td>
+              <td className={row.right && row.kind !== 'same' ? 'added-text' : undefined}>
+                {row.right && row.kind !== 'same' && <span className="visually-hidden">added: </span>}
+                {row.right?.text}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function DeployForm({ action, versions }: { action: Action; versions: ActionVersion[] }) {
+  const queries = useQueryClient();
+  const environments = useId();
+  const [version, setVersion] = useState(String(action.version));
+  const [environment, setEnvironment] = useState('staging');
+  const deploy = useMutation({
+    mutationFn: (target: { version: number; environment: string }) =>
+      api<Action>('POST', `/v1/actions/${action.guid}/deploy`, target),
+    onSuccess: (updated) => {
+      queries.setQueryData(['action', action.guid], updated);
+      void queries.invalidateQueries({ queryKey: ['versions', action.guid] });
+      void queries.invalidateQueries({ queryKey: ['actions'] });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    deploy.mutate({ version: Number(version), environment });
+  };
+  const known = new Set(['production', 'staging', 'development', ...Object.keys(action.deployments)]);
+  return (
+    <form className="form-row deploy" onSubmit={submit} aria-label="Deploy a version">
+      <Field label="Version" name="version" error={deploy.error}>
+        <select value={version} onChange={(event) => setVersion(event.target.value)}>
+          {versions.map((each) => (
+            <option key={each.version} value={each.version}>
+              v{each.version}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Environment" name="environment" error={deploy.error}>
+        <input
+          list={environments}
+          value={environment}
+          required
+          onChange={(event) => setEnvironment(event.target.value)}
+        />
+      </Field>
+      <datalist id={environments}>
+        {[...known].map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+      <button type="submit" disabled={deploy.isPending}>
+        {deploy.isPending ? 'Deploying…' : 'Deploy'}
+      </button>
+      <span className="muted" aria-live="polite">
+        {deploy.isSuccess &&
+          `Version ${deploy.variables.version} now runs in ${deploy.variables.environment}.`}
+      </span>
+    </form>
+  );
+}
+
+/** Every saved version: where each is deployed, a side-by-side diff of any two, deploy or roll back. */
+export function VersionsTab({ action }: { action: Action }) {
+  const versions = useQuery({
+    queryKey: ['versions', action.guid],
+    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=100`),
+  });
+  const [left, setLeft] = useState(Math.max(1, action.version - 1));
+  const [right, setRight] = useState(action.version);
+
+  if (versions.isPending) return <Loading what="the versions" />;
+  if (versions.isError) return <Failure what="the versions" error={versions.error} />;
+  const list = versions.data.data;
+  const byNumber = new Map(list.map((version) => [version.version, version]));
+  const before = byNumber.get(left);
+  const after = byNumber.get(right);
+  return (
+    <div className="versions">
+      <DeployForm action={action} versions={list} />
+      <div className="table-frame short">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Model</th>
+              <th scope="col">Deployed to</th>
+              <th scope="col">Saved</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((version) => (
+              <tr key={version.version}>
+                <td>v{version.version}</td>
+                <td>
+                  <code>{version.model}</code>
+                </td>
+                <td>
+                  {version.environments.length ? (
+                    version.environments.join(', ')
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                <td>
+                  <time dateTime={version.created_at}>{new Date(version.created_at).toLocaleString()}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2 className="section-title">Compare</h2>
+      <div className="form-row">
+        {(
+          [
+            ['Left version', left, setLeft],
+            ['Right version', right, setRight],
+          ] as const
+        ).map(([label, value, set]) => (
+          <Field key={label} label={label}>
+            <select value={value} onChange={(event) => set(Number(event.target.value))}>
+              {list.map((version) => (
+                <option key={version.version} value={version.version}>
+                  v{version.version}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ))}
+      </div>
+      {before && after ? (
+        <DiffView before={before} after={after} />
+      ) : (
+        <p className="muted">Pick two versions.</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { type Action, api, type ListEnvelope } from '../../api';
+import { DailyChart } from '../../components/DailyChart';
+import { Field } from '../../components/Field';
+import { Empty, Failure, Loading } from '../../components/states';
+
+type Statistics = {
+  from: string;
+  to: string;
+  days: {
+    day: string;
+    runs: number;
+    input_tokens: number;
+    output_tokens: number;
+    cost: number;
+    feedback_rate: number | null;
+  }[];
+  actions: {
+    action: string;
+    runs: number;
+    latency_p50_ms: number | null;
+    latency_p95_ms: number | null;
+    feedback_rate: number | null;
+  }[];
+};
+
+const spans = [7, 30, 90, 365];
+const dayMs = 24 * 60 * 60_000;
+
+/** Every UTC day of the span, so days without runs show as zero rather than being skipped. */
+function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let time = Date.parse(from.slice(0, 10)); time < Date.parse(to); time += dayMs) {
+    days.push(new Date(time).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
+const integer = (value: number) => Math.round(value).toLocaleString();
+/** Cents as cents, and the fractions of a cent mock and small models cost with two significant digits. */
+const dollars = (value: number) =>
+  value === 0 ? '$0' : value >= 0.01 ? `$${value.toFixed(2)}` : `$${Number(value.toPrecision(2))}`;
+const rateRange: [number, number] = [0, 1];
+
+/** Runs, tokens, cost and feedback per day, and latency per Action, over a chosen span. */
+export default function DashboardPage() {
+  const [span, setSpan] = useState(30);
+  const statistics = useQuery({
+    queryKey: ['statistics', span],
+    queryFn: () => {
+      const to = new Date(Math.ceil(Date.now() / dayMs) * dayMs);
+      const from = new Date(to.getTime() - span * dayMs);
+      return api<Statistics>('GET', `/v1/statistics?from=${from.toISOString()}&to=${to.toISOString()}`);
+    },
+  });
+  const actions = useQuery({
+    queryKey: ['actions', 'all'],
+    queryFn: () => api<ListEnvelope<Action>>('GET', '/v1/actions?limit=100'),
+  });
+  const names = new Map(actions.data?.data.map((action) => [action.guid, action.name]));
+
+  const charts = useMemo(() => {
+    if (!statistics.data) return undefined;
+    const days = daysOf(statistics.data.from, statistics.data.to);
+    const byDay = new Map(statistics.data.days.map((day) => [day.day, day]));
+    const series = (pick: (day: Statistics['days'][number]) => number | null, empty: number | null = 0) =>
+      days.map((day) => {
+        const figures = byDay.get(day);
+        return figures ? pick(figures) : empty;
+      });
+    return {
+      days,
+      runs: [{ label: 'Runs', values: series((day) => day.runs), color: '#2457c5' }],
+      tokens: [
+        { label: 'Input', values: series((day) => day.input_tokens), color: '#2457c5' },
+        { label: 'Output', values: series((day) => day.output_tokens), color: '#c06c00' },
+      ],
+      cost: [{ label: 'Cost', values: series((day) => day.cost), color: '#1b8a5a' }],
+      feedback: [
+        { label: 'Feedback rate', values: series((day) => day.feedback_rate, null), color: '#8a3ab9' },
+      ],
+    };
+  }, [statistics.data]);
+
+  const totals = statistics.data?.days.reduce(
+    (sum, day) => ({
+      runs: sum.runs + day.runs,
+      tokens: sum.tokens + day.input_tokens + day.output_tokens,
+      cost: sum.cost + day.cost,
+      withFeedback: sum.withFeedback + (day.feedback_rate ?? 0) * day.runs,
+    }),
+    { runs: 0, tokens: 0, cost: 0, withFeedback: 0 },
+  );
+
+  return (
+    <section aria-labelledby="dashboard-title">
+      <header className="page-header">
+        <h1 id="dashboard-title">Dashboard</h1>
+        <div className="filters">
+          <Field label="Span">
+            <select value={span} onChange={(event) => setSpan(Number(event.target.value))}>
+              {spans.map((days) => (
+                <option key={days} value={days}>
+                  Last {days} days
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+      </header>
+      {statistics.isPending ? (
+        <Loading what="the statistics" />
+      ) : statistics.isError ? (
+        <Failure what="the statistics" error={statistics.error} />
+      ) : totals!.runs === 0 ? (
+        <Empty title="No runs in this span">
+          <p>
+            Run an Action (<Link to="/actions">Actions</Link> → Playground) and its runs, tokens and cost show
+            here.
+          </p>
+        </Empty>
+      ) : (
+        <>
+          <dl className="tiles">
+            <div>
+              <dt>Runs</dt>
+              <dd>{integer(totals!.runs)}</dd>
+            </div>
+            <div>
+              <dt>Tokens</dt>
+              <dd>{integer(totals!.tokens)}</dd>
+            </div>
+            <div>
+              <dt>Cost</dt>
+              <dd>{dollars(totals!.cost)}</dd>
+            </div>
+            <div>
+              <dt>Feedback rate</dt>
+              <dd>{percent(totals!.withFeedback / totals!.runs)}</dd>
+            </div>
+          </dl>
+          <div className="chart-grid">
+            <DailyChart title="Runs" days={charts!.days} series={charts!.runs} format={integer} integers />
+            <DailyChart
+              title="Tokens"
+              days={charts!.days}
+              series={charts!.tokens}
+              format={integer}
+              integers
+            />
+            <DailyChart title="Cost (USD)" days={charts!.days} series={charts!.cost} format={dollars} />
+            <DailyChart
+              title="Feedback rate"
+              days={charts!.days}
+              series={charts!.feedback}
+              format={percent}
+              range={rateRange}
+            />
+          </div>
+          <h2 className="section-title">Per Action</h2>
+          <div className="table-frame short">
+            <table aria-label="Latency and feedback per Action">
+              <thead>
+                <tr>
+                  <th scope="col">Action</th>
+                  <th scope="col">Runs</th>
+                  <th scope="col">Latency p50</th>
+                  <th scope="col">Latency p95</th>
+                  <th scope="col">Feedback rate</th>
+                </tr>
+              </thead>
+              <tbody>
+                {statistics.data.actions.map((row) => (
+                  <tr key={row.action}>
+                    <td>
+                      <Link to={`/generations?action=${row.action}`}>
+                        {names.get(row.action) ?? row.action}
+                      </Link>
+                    </td>
+                    <td className="number">{integer(row.runs)}</td>
+                    <td className="number">
+                      {row.latency_p50_ms === null ? '—' : `${Math.round(row.latency_p50_ms)} ms`}
+                    </td>
+                    <td className="number">
+                      {row.latency_p95_ms === null ? '—' : `${Math.round(row.latency_p95_ms)} ms`}
+                    </td>
+                    <td className="number">{percent(row.feedback_rate)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

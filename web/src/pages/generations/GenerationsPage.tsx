@@ -1,0 +1,239 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { type Action, api, type DataRecord, type ListEnvelope } from '../../api';
+import { Field } from '../../components/Field';
+import { Empty, Failure, Loading } from '../../components/states';
+import { GenerationDrawer } from './GenerationDrawer';
+
+const pageSize = 50;
+
+/** The filters the URL carries (so a filtered view can be bookmarked and shared) and the API takes. */
+const filterNames = [
+  'action',
+  'environment',
+  'version',
+  'model',
+  'source',
+  'session',
+  'from',
+  'to',
+  'q',
+] as const;
+type Filters = Partial<Record<(typeof filterNames)[number], string>>;
+
+const sources = ['sync', 'stream', 'async', 'experiment', 'workflow', 'skill', 'api', 'gateway'];
+
+/** A date input's day as the start of that day in the person's time zone, in ISO 8601. */
+const dayStart = (day: string, plusDays = 0) => {
+  const date = new Date(`${day}T00:00:00`);
+  date.setDate(date.getDate() + plusDays);
+  return date.toISOString();
+};
+
+function queryOf(filters: Filters): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const name of filterNames) {
+    const value = filters[name]?.trim();
+    if (!value) continue;
+    // "to" is a day the range includes; the API's `to` is exclusive.
+    query.set(name, name === 'from' ? dayStart(value) : name === 'to' ? dayStart(value, 1) : value);
+  }
+  return query;
+}
+
+function FilterBar({
+  actions,
+  applied,
+  onApply,
+}: {
+  actions: Action[];
+  applied: Filters;
+  onApply: (filters: Filters) => void;
+}) {
+  const [filters, setFilters] = useState<Filters>(applied);
+  const set = (name: keyof Filters, value: string) => setFilters({ ...filters, [name]: value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(filters);
+  };
+  const text = (name: keyof Filters, label: string, type = 'text') => (
+    <Field key={name} label={label}>
+      <input type={type} value={filters[name] ?? ''} onChange={(event) => set(name, event.target.value)} />
+    </Field>
+  );
+  return (
+    <form className="filters wrap" onSubmit={submit} aria-label="Filter generations">
+      <Field label="Action">
+        <select value={filters.action ?? ''} onChange={(event) => set('action', event.target.value)}>
+          <option value="">Any</option>
+          {actions.map((action) => (
+            <option key={action.guid} value={action.guid}>
+              {action.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {text('environment', 'Environment')}
+      {text('version', 'Version', 'number')}
+      {text('model', 'Model')}
+      <Field label="Source">
+        <select value={filters.source ?? ''} onChange={(event) => set('source', event.target.value)}>
+          <option value="">Any</option>
+          {sources.map((source) => (
+            <option key={source}>{source}</option>
+          ))}
+        </select>
+      </Field>
+      {text('session', 'Session')}
+      {text('from', 'From', 'date')}
+      {text('to', 'To', 'date')}
+      {text('q', 'Text in input or output', 'search')}
+      <button type="submit">Apply</button>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => {
+          setFilters({});
+          onApply({});
+        }}
+      >
+        Clear
+      </button>
+    </form>
+  );
+}
+
+/** Every generation of the workspace, filtered on the server, with a drawer per record and an export. */
+export default function GenerationsPage() {
+  const [params, setParams] = useSearchParams();
+  const applied: Filters = Object.fromEntries(
+    filterNames.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])),
+  );
+  const skip = Number(params.get('skip') ?? 0);
+  const open = params.get('open');
+  const query = queryOf(applied);
+  const actions = useQuery({
+    queryKey: ['actions', 'all'],
+    queryFn: () => api<ListEnvelope<Action>>('GET', '/v1/actions?limit=100'),
+  });
+  const records = useQuery({
+    queryKey: ['generations', query.toString(), skip],
+    queryFn: () => api<ListEnvelope<DataRecord>>('GET', `/v1/data?${query}&skip=${skip}&limit=${pageSize}`),
+    placeholderData: keepPreviousData,
+  });
+  const names = new Map(actions.data?.data.map((action) => [action.guid, action.name]));
+  const actionName = (guid: string | null) => (guid ? (names.get(guid) ?? guid) : '—');
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    setParams(next);
+  };
+  const apply = (filters: Filters) =>
+    update({ ...Object.fromEntries(filterNames.map((name) => [name, filters[name]])), skip: undefined });
+  const close = () => update({ open: undefined });
+
+  return (
+    <section aria-labelledby="generations-title">
+      <header className="page-header">
+        <h1 id="generations-title">Generations</h1>
+        <div className="actions-row">
+          <a className="button secondary" href={`/v1/data/export?${query}&format=jsonl`} download>
+            Export JSONL
+          </a>
+          <a className="button secondary" href={`/v1/data/export?${query}&format=csv`} download>
+            Export CSV
+          </a>
+        </div>
+      </header>
+      <FilterBar
+        key={params.toString()}
+        actions={actions.data?.data ?? []}
+        applied={applied}
+        onApply={apply}
+      />
+      {records.isPending ? (
+        <Loading what="the generations" />
+      ) : records.isError ? (
+        <Failure what="the generations" error={records.error} />
+      ) : records.data.total_count === 0 ? (
+        <Empty title={query.size ? 'No generation matches these filters' : 'No generations yet'}>
+          <p>Every run of an Action is stored here with its prompt, answer, tokens, latency and cost.</p>
+        </Empty>
+      ) : (
+        <>
+          <div className="table-frame">
+            <table aria-label="Generations">
+              <thead>
+                <tr>
+                  <th scope="col">Created</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Version</th>
+                  <th scope="col">Model</th>
+                  <th scope="col">Tokens</th>
+                  <th scope="col">Latency</th>
+                  <th scope="col">Cost</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Output</th>
+                </tr>
+              </thead>
+              <tbody>
+                {records.data.data.map((record) => (
+                  <tr key={record.guid} className={record.guid === open ? 'selected' : undefined}>
+                    <td>
+                      <button type="button" className="link" onClick={() => update({ open: record.guid })}>
+                        <time dateTime={record.created_at}>
+                          {new Date(record.created_at).toLocaleString()}
+                        </time>
+                      </button>
+                    </td>
+                    <td>{actionName(record.action)}</td>
+                    <td>
+                      {record.version ? `v${record.version}` : '—'}
+                      {record.environment && <div className="muted">{record.environment}</div>}
+                    </td>
+                    <td>
+                      <code>{record.model ?? '—'}</code>
+                    </td>
+                    <td className="number">
+                      {record.num_input_tokens ?? '—'} / {record.num_output_tokens ?? '—'}
+                    </td>
+                    <td className="number">{record.latency_ms == null ? '—' : `${record.latency_ms} ms`}</td>
+                    <td className="number">
+                      {record.cost?.generation === undefined ? '—' : `$${record.cost.generation.toFixed(5)}`}
+                    </td>
+                    <td>{record.source ?? '—'}</td>
+                    <td className="clip">{record.output}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav className="pager" aria-label="Pages">
+            <span>
+              {skip + 1}–{Math.min(skip + pageSize, records.data.total_count)} of {records.data.total_count}
+            </span>
+            <button
+              type="button"
+              disabled={skip === 0}
+              onClick={() => update({ skip: String(Math.max(0, skip - pageSize)) })}
+            >
+              Previous
+            </button>
+            <button
+              type="button"
+              disabled={!records.data.has_next_page}
+              onClick={() => update({ skip: String(skip + pageSize) })}
+            >
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+      {open && <GenerationDrawer guid={open} actionName={actionName} onClose={close} />}
+    </section>
+  );
+}
