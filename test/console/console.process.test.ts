@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildPdf } from '../helpers/documents.js';
 import { createTextAction, keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
 import { useProcessEnvironment } from '../helpers/test-app.js';
 
@@ -222,3 +223,130 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.screenshot({ path: path.join(screenshots, 'dashboard.png'), fullPage: true });
   await page.context().close();
 }, 120_000);
+
+it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an experiment; manages keys and sessions', async () => {
+  const page = await signedInPage();
+
+  // Contexts: create one, drop a two-page PDF on it, watch the source index, search it.
+  await page.getByRole('link', { name: 'Contexts' }).click();
+  await page.getByRole('heading', { name: 'No Contexts yet' }).waitFor();
+  await expectAccessible(page, 'contexts (empty)');
+  await page.getByLabel('Name', { exact: true }).fill('Handbook');
+  await page.getByRole('button', { name: 'Create Context' }).click();
+  await page.getByRole('heading', { name: 'Handbook' }).waitFor();
+  const pdf = buildPdf(['Refunds are paid within fourteen days.', 'Glaciers calve icebergs into the fjord.']);
+  await page.getByRole('region', { name: 'Drop files to add them' }).evaluate((zone, base64) => {
+    const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([bytes], 'handbook.pdf', { type: 'application/pdf' }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, pdf.toString('base64'));
+  const sources = page.getByRole('table', { name: 'Sources' });
+  await sources.getByText('INDEXED').waitFor({ timeout: 60_000 });
+  await expect(sources.locator('tbody tr').count()).resolves.toBe(1);
+  await page.getByRole('table', { name: 'Documents' }).getByText('Glaciers calve icebergs').waitFor();
+  await page.getByLabel('Query').fill('icebergs fjord');
+  await page.getByLabel('Mode').selectOption('lexical');
+  await page.getByRole('button', { name: 'Search' }).click();
+  const hits = page.getByRole('list', { name: 'Search results' });
+  await hits.getByText('Glaciers calve icebergs into the fjord.').waitFor();
+  await expect(hits.locator('.score').first().textContent()).resolves.toMatch(/^\d\.\d{3}$/);
+  // A malformed metadata filter is refused next to its field, before any request.
+  await page.getByLabel('Metadata filter (JSON)').fill('{page:');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.locator('.field-error', { hasText: 'metadata_filter: not valid JSON' }).waitFor();
+  await page.getByLabel('Metadata filter (JSON)').fill('');
+  await expectAccessible(page, 'context');
+  await page.screenshot({ path: path.join(screenshots, 'context.png'), fullPage: true });
+
+  // Experiments: two Actions of one App; both arms run and show.
+  const app = await call(server.baseUrl, 'POST', '/v1/apps', { name: 'Greetings' });
+  for (const [name, prompt] of [
+    ['Formal hello', 'Good day, {{name}}.'],
+    ['Casual hello', 'Hey {{name}}!'],
+  ]) {
+    await call(server.baseUrl, 'POST', '/v1/actions/create', {
+      app: app.body.guid,
+      name,
+      model: 'mock/echo',
+      prompt,
+    });
+  }
+  await page.getByRole('link', { name: 'Experiments' }).click();
+  await page.getByRole('heading', { name: 'Experiments', exact: true }).waitFor();
+  await page.getByLabel('Name', { exact: true }).fill('Greeting tone');
+  await page.getByLabel('App').selectOption({ label: 'Greetings' });
+  await page.getByLabel('Primary Action (control)').selectOption({ label: 'Formal hello' });
+  await page.getByLabel('Secondary Action').selectOption({ label: 'Casual hello' });
+  await page.getByRole('button', { name: 'Create experiment' }).click();
+  await page.getByRole('heading', { name: 'Greeting tone' }).waitFor();
+  const experimentGuid = page.url().split('/').at(-1)!;
+  for (let user = 0; user < 12; user += 1) {
+    const run = await call(server.baseUrl, 'POST', `/v1/experiments/${experimentGuid}/prompt`, {
+      input: { name: `user ${user}` },
+      extUserId: `user-${user}`,
+    });
+    await call(server.baseUrl, 'POST', `/v1/feedback/${run.body.data_guid}`, {
+      type: 'rating',
+      value: user % 3 ? '1' : '0',
+    });
+  }
+  await page.reload();
+  const arms = page.getByRole('table', { name: 'Arms' });
+  await arms.getByText('Formal hello').waitFor();
+  await arms.getByText('Casual hello').waitFor();
+  const runs = await arms.locator('tbody tr td:nth-child(3)').allTextContents();
+  expect(runs.map(Number).reduce((sum, count) => sum + count, 0)).toBe(12);
+  await page.getByRole('img', { name: /^primary: [\d.]+%, 95% interval/ }).waitFor();
+  await expectAccessible(page, 'experiment');
+  await page.screenshot({ path: path.join(screenshots, 'experiment.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Declare secondary the winner' }).click();
+  await page.getByText('completed').first().waitFor();
+  const declared = await call(server.baseUrl, 'POST', `/v1/experiments/${experimentGuid}/prompt`, {
+    input: { name: 'x' },
+  });
+  expect(declared.body.variant).toBe('secondary');
+
+  // Sessions: a conversation of two turns reads in order.
+  const formal = (await call(server.baseUrl, 'GET', '/v1/actions?limit=100')).body.data.find(
+    (action: { name: string }) => action.name === 'Formal hello',
+  );
+  const session = await call(server.baseUrl, 'POST', '/v1/sessions', {
+    action: formal.guid,
+    name: 'Support chat',
+  });
+  for (const name of ['Ada', 'Grace']) {
+    await call(server.baseUrl, 'POST', `/v1/actions/${formal.guid}/prompt`, {
+      input: { name },
+      session: session.body.guid,
+    });
+  }
+  await page.getByRole('link', { name: 'Sessions' }).click();
+  await page.getByRole('link', { name: 'Support chat' }).click();
+  const turns = page.getByRole('list', { name: 'Turns' });
+  await turns.getByText('Good day, Grace.').first().waitFor();
+  const texts = await turns.locator('.bubble.assistant p').allTextContents();
+  expect(texts.slice(0, 2)).toEqual(['Good day, Ada.', 'Good day, Grace.']);
+  await expectAccessible(page, 'session');
+
+  // Settings: a new key is shown once and works; revoking it refuses it.
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const newKey = (await page.locator('.secret').textContent())!;
+  expect(newKey).toMatch(/^lec_/);
+  expect((await keyedCaller(newKey)(server.baseUrl, 'GET', '/v1/apps')).status).toBe(200);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.locator('.secret').count()).resolves.toBe(0);
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: `Revoke ${newKey.slice(0, 12)}` }).click();
+  await page.getByText(/^revoked /).waitFor();
+  expect((await keyedCaller(newKey)(server.baseUrl, 'GET', '/v1/apps')).status).toBe(401);
+  // A provider key is write-only: listed masked, never in the page.
+  await page.getByLabel('API key', { exact: true }).fill('sk-console-secret-0123456789');
+  await page.getByRole('button', { name: 'Add provider' }).click();
+  await page.getByRole('table', { name: 'Providers' }).getByText('••••••••').waitFor();
+  await expect(page.content()).resolves.not.toContain('sk-console-secret');
+  await expectAccessible(page, 'settings');
+  await page.screenshot({ path: path.join(screenshots, 'settings.png'), fullPage: true });
+  await page.context().close();
+}, 180_000);

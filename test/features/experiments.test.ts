@@ -111,6 +111,28 @@ describe('experiments', () => {
     expect(outsider.status).toBe(400);
   });
 
+  it('sends every run to the primary while paused, and to the declared winner once completed', async () => {
+    const { client } = context;
+    const { primary, secondary, experiment } = await experimentFixture(1);
+    const url = `/v1/experiments/${experiment.guid}/prompt`;
+    const armsOf = async (count: number) => {
+      const arms = new Set<string>();
+      for (let index = 0; index < count; index += 1) {
+        arms.add((await client.post(url, { input: { q: 'x' }, extUserId: `user-${index}` })).body.action);
+      }
+      return arms;
+    };
+    expect(await armsOf(3)).toEqual(new Set([secondary.guid]));
+    await client.put(`/v1/experiments/${experiment.guid}`, { status: 'paused' });
+    expect(await armsOf(10)).toEqual(new Set([primary.guid]));
+    // A paused experiment still runs an arm asked for by name.
+    const forced = await client.post(url, { input: { q: 'x' }, force_action: secondary.guid });
+    expect(forced.body.action).toBe(secondary.guid);
+    const declared = await client.put(`/v1/experiments/${experiment.guid}`, { status: 'completed', split: 1 });
+    expect(declared.body).toMatchObject({ status: 'completed', split: 1 });
+    expect(await armsOf(10)).toEqual(new Set([secondary.guid]));
+  });
+
   it('runs in stream and async modes, and uses a session’s own Action', async () => {
     const { client } = context;
     const { secondary, experiment } = await experimentFixture(0);

@@ -11,6 +11,15 @@ const NewActionPage = lazy(() => import('./pages/actions/NewAction'));
 const ActionPage = lazy(() => import('./pages/actions/ActionPage'));
 const GenerationsPage = lazy(() => import('./pages/generations/GenerationsPage'));
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
+const ContextsList = lazy(() => import('./pages/contexts/ContextsList'));
+const ContextPage = lazy(() => import('./pages/contexts/ContextPage'));
+const ExperimentsList = lazy(() => import('./pages/experiments/ExperimentsList'));
+const ExperimentPage = lazy(() => import('./pages/experiments/ExperimentPage'));
+const SessionsPage = lazy(() => import('./pages/sessions/SessionsPage'));
+const SessionPage = lazy(() =>
+  import('./pages/sessions/SessionsPage').then((module) => ({ default: module.SessionPage })),
+);
+const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 
 /** The signed-in workspace, or null when there is no session (a 401 is an answer here, not an error). */
 function useSession() {
@@ -55,6 +64,10 @@ export function App() {
         <NavLink to="/actions">Actions</NavLink>
         <NavLink to="/generations">Generations</NavLink>
         <NavLink to="/dashboard">Dashboard</NavLink>
+        <NavLink to="/contexts">Contexts</NavLink>
+        <NavLink to="/experiments">Experiments</NavLink>
+        <NavLink to="/sessions">Sessions</NavLink>
+        <NavLink to="/settings">Settings</NavLink>
         <button type="button" className="link-button" onClick={() => signOut.mutate()}>
           Sign out
         </button>
@@ -67,6 +80,13 @@ export function App() {
             <Route path="/actions/:guid/*" element={<ActionPage />} />
             <Route path="/generations" element={<GenerationsPage />} />
             <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/contexts" element={<ContextsList />} />
+            <Route path="/contexts/:guid" element={<ContextPage />} />
+            <Route path="/experiments" element={<ExperimentsList />} />
+            <Route path="/experiments/:guid" element={<ExperimentPage />} />
+            <Route path="/sessions" element={<SessionsPage />} />
+            <Route path="/sessions/:guid" element={<SessionPage />} />
+            <Route path="/settings" element={<SettingsPage workspace={session.data.workspace} />} />
             <Route path="*" element={<Navigate to="/actions" replace />} />
           </Routes>
         </Suspense>

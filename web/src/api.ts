@@ -109,3 +109,30 @@ export type Feedback = {
 };
 
 export type App = { guid: string; name: string };
+
+export type Context = {
+  guid: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  processed?: boolean;
+};
+
+export type ContextSource = {
+  guid: string;
+  name: string;
+  url: string | null;
+  indexing_status: 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED';
+  indexed_at: string | null;
+  indexing_metadata: { documents?: number; chunks?: number; error?: string } | null;
+  created_at: string;
+};
+
+export type ContextDocument = {
+  guid: string;
+  content: string;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+};
+
+export type SearchHit = ContextDocument & { score: number };

@@ -69,7 +69,7 @@ export function createExperimentService(dependencies: {
   }
 
   /**
-   * Which Action runs: `force_action` when given; a session's own Action (a session belongs to one
+   * Which Action runs: `force_action` when given; the primary while paused; a session's own Action (a session belongs to one
    * Action, so it is sticky by construction); a hash of `extUserId`; otherwise a random draw.
    */
   async function assign(workspaceId: string, experiment: ExperimentRow, input: ExperimentRunInput) {
@@ -80,6 +80,9 @@ export function createExperimentService(dependencies: {
       }
       return input.force_action;
     }
+    // Paused: every run goes to the primary Action (the control) until the experiment runs again.
+    // Completed: the split stays as left, which is how the console declares a winner (0 or 1).
+    if (experiment.status === 'paused') return experiment.primaryActionId;
     if (input.session) {
       const session = await sessions.require(workspaceId, input.session);
       if (!arms.includes(session.actionId)) {

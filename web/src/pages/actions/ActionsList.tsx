@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { type Action, type App, api, type ListEnvelope } from '../../api';
 import { Field } from '../../components/Field';
+import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
 import { Deployments } from './Deployments';
 
@@ -118,21 +119,13 @@ export function ActionsPage() {
             </table>
             {rows.length === 0 && <p className="page-state">No Action on this page matches “{search}”.</p>}
           </div>
-          <nav className="pager" aria-label="Pages">
-            <span>
-              {skip + 1}–{Math.min(skip + pageSize, actions.data.total_count)} of {actions.data.total_count}
-            </span>
-            <button type="button" disabled={skip === 0} onClick={() => setSkip(Math.max(0, skip - pageSize))}>
-              Previous
-            </button>
-            <button
-              type="button"
-              disabled={!actions.data.has_next_page}
-              onClick={() => setSkip(skip + pageSize)}
-            >
-              Next
-            </button>
-          </nav>
+          <Pager
+            skip={skip}
+            pageSize={pageSize}
+            total={actions.data.total_count}
+            hasNext={actions.data.has_next_page}
+            onSkip={setSkip}
+          />
         </>
       )}
     </section>

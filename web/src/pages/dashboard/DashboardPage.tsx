@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { type Action, api, type ListEnvelope } from '../../api';
+import { useActionNames } from '../../action-names';
+import { api } from '../../api';
 import { DailyChart } from '../../components/DailyChart';
 import { Field } from '../../components/Field';
 import { Empty, Failure, Loading } from '../../components/states';
@@ -56,11 +57,7 @@ export default function DashboardPage() {
       return api<Statistics>('GET', `/v1/statistics?from=${from.toISOString()}&to=${to.toISOString()}`);
     },
   });
-  const actions = useQuery({
-    queryKey: ['actions', 'all'],
-    queryFn: () => api<ListEnvelope<Action>>('GET', '/v1/actions?limit=100'),
-  });
-  const names = new Map(actions.data?.data.map((action) => [action.guid, action.name]));
+  const { name } = useActionNames();
 
   const charts = useMemo(() => {
     if (!statistics.data) return undefined;
@@ -176,9 +173,7 @@ export default function DashboardPage() {
                 {statistics.data.actions.map((row) => (
                   <tr key={row.action}>
                     <td>
-                      <Link to={`/generations?action=${row.action}`}>
-                        {names.get(row.action) ?? row.action}
-                      </Link>
+                      <Link to={`/generations?action=${row.action}`}>{name(row.action)}</Link>
                     </td>
                     <td className="number">{integer(row.runs)}</td>
                     <td className="number">

@@ -1,8 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useActionNames } from '../../action-names';
 import { type Action, api, type DataRecord, type ListEnvelope } from '../../api';
 import { Field } from '../../components/Field';
+import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
 import { GenerationDrawer } from './GenerationDrawer';
 
@@ -113,17 +115,12 @@ export default function GenerationsPage() {
   const skip = Number(params.get('skip') ?? 0);
   const open = params.get('open');
   const query = queryOf(applied);
-  const actions = useQuery({
-    queryKey: ['actions', 'all'],
-    queryFn: () => api<ListEnvelope<Action>>('GET', '/v1/actions?limit=100'),
-  });
+  const { actions, name: actionName } = useActionNames();
   const records = useQuery({
     queryKey: ['generations', query.toString(), skip],
     queryFn: () => api<ListEnvelope<DataRecord>>('GET', `/v1/data?${query}&skip=${skip}&limit=${pageSize}`),
     placeholderData: keepPreviousData,
   });
-  const names = new Map(actions.data?.data.map((action) => [action.guid, action.name]));
-  const actionName = (guid: string | null) => (guid ? (names.get(guid) ?? guid) : '—');
   const update = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
     for (const [name, value] of Object.entries(changes)) {
@@ -149,12 +146,7 @@ export default function GenerationsPage() {
           </a>
         </div>
       </header>
-      <FilterBar
-        key={params.toString()}
-        actions={actions.data?.data ?? []}
-        applied={applied}
-        onApply={apply}
-      />
+      <FilterBar key={params.toString()} actions={actions} applied={applied} onApply={apply} />
       {records.isPending ? (
         <Loading what="the generations" />
       ) : records.isError ? (
@@ -212,25 +204,13 @@ export default function GenerationsPage() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages">
-            <span>
-              {skip + 1}–{Math.min(skip + pageSize, records.data.total_count)} of {records.data.total_count}
-            </span>
-            <button
-              type="button"
-              disabled={skip === 0}
-              onClick={() => update({ skip: String(Math.max(0, skip - pageSize)) })}
-            >
-              Previous
-            </button>
-            <button
-              type="button"
-              disabled={!records.data.has_next_page}
-              onClick={() => update({ skip: String(skip + pageSize) })}
-            >
-              Next
-            </button>
-          </nav>
+          <Pager
+            skip={skip}
+            pageSize={pageSize}
+            total={records.data.total_count}
+            hasNext={records.data.has_next_page}
+            onSkip={(next) => update({ skip: next ? String(next) : undefined })}
+          />
         </>
       )}
       {open && <GenerationDrawer guid={open} actionName={actionName} onClose={close} />}

@@ -1,0 +1,102 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { api, type Context, type ListEnvelope } from '../../api';
+import { Field, FormError } from '../../components/Field';
+import { Pager } from '../../components/Pager';
+import { Empty, Failure, Loading } from '../../components/states';
+
+function NewContextForm() {
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const create = useMutation({
+    mutationFn: () => api<Context>('POST', '/v1/contexts', { name, description }),
+    onSuccess: (context) => {
+      void queries.invalidateQueries({ queryKey: ['contexts'] });
+      navigate(`/contexts/${context.guid}`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form className="form-row" onSubmit={submit} aria-label="New Context">
+      <Field label="Name" name="name" error={create.error}>
+        <input value={name} required onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <Field label="Description" name="description" error={create.error}>
+        <input value={description} onChange={(event) => setDescription(event.target.value)} />
+      </Field>
+      <button type="submit" disabled={create.isPending}>
+        {create.isPending ? 'Creating…' : 'Create Context'}
+      </button>
+      <FormError error={create.error} fields={['name', 'description']} />
+    </form>
+  );
+}
+
+/** The workspace's document libraries; a new one opens its page to add files. */
+export default function ContextsList() {
+  const [skip, setSkip] = useState(0);
+  const contexts = useQuery({
+    queryKey: ['contexts', skip],
+    queryFn: () => api<ListEnvelope<Context>>('GET', `/v1/contexts?skip=${skip}&limit=50`),
+  });
+  return (
+    <section aria-labelledby="contexts-title">
+      <header className="page-header">
+        <h1 id="contexts-title">Contexts</h1>
+      </header>
+      <NewContextForm />
+      {contexts.isPending ? (
+        <Loading what="the Contexts" />
+      ) : contexts.isError ? (
+        <Failure what="the Contexts" error={contexts.error} />
+      ) : contexts.data.total_count === 0 ? (
+        <Empty title="No Contexts yet">
+          <p>
+            A Context is a library of documents an Action retrieves from. Create one above, then drop files on
+            it.
+          </p>
+        </Empty>
+      ) : (
+        <>
+          <div className="table-frame">
+            <table aria-label="Contexts">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {contexts.data.data.map((context) => (
+                  <tr key={context.guid}>
+                    <td>
+                      <Link className="name" to={`/contexts/${context.guid}`}>
+                        {context.name}
+                      </Link>
+                    </td>
+                    <td>{context.description ?? <span className="muted">—</span>}</td>
+                    <td>{new Date(context.createdAt).toLocaleString()}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            skip={skip}
+            pageSize={50}
+            total={contexts.data.total_count}
+            hasNext={contexts.data.has_next_page}
+            onSkip={setSkip}
+          />
+        </>
+      )}
+    </section>
+  );
+}

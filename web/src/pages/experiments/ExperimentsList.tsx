@@ -1,0 +1,165 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useActionNames } from '../../action-names';
+import { type App, api, type ListEnvelope } from '../../api';
+import { Field, FormError } from '../../components/Field';
+import { Empty, Failure, Loading } from '../../components/states';
+
+export type Experiment = {
+  guid: string;
+  name: string;
+  app_guid: string;
+  action_primary_guid: string;
+  action_secondary_guid: string;
+  split: number;
+  status: 'running' | 'paused' | 'completed';
+  created_at: string;
+};
+
+function NewExperimentForm() {
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const apps = useQuery({
+    queryKey: ['apps'],
+    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
+  });
+  const { actions } = useActionNames();
+  const [name, setName] = useState('');
+  const [appChoice, setAppChoice] = useState('');
+  const [primary, setPrimary] = useState('');
+  const [secondary, setSecondary] = useState('');
+  const [split, setSplit] = useState('50');
+  const app = appChoice || apps.data?.data[0]?.guid || '';
+  const inApp = actions.filter((action) => action.app === app);
+  const create = useMutation({
+    mutationFn: () =>
+      api<Experiment>('POST', '/v1/experiments', {
+        name,
+        app_guid: app,
+        action_primary_guid: primary || inApp[0]?.guid,
+        action_secondary_guid: secondary || inApp[1]?.guid,
+        split: Number(split) / 100,
+      }),
+    onSuccess: (experiment) => {
+      void queries.invalidateQueries({ queryKey: ['experiments'] });
+      navigate(`/experiments/${experiment.guid}`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const actionSelect = (value: string, fallback: string | undefined, set: (guid: string) => void) => (
+    <select value={value || fallback || ''} onChange={(event) => set(event.target.value)}>
+      {inApp.map((action) => (
+        <option key={action.guid} value={action.guid}>
+          {action.name}
+        </option>
+      ))}
+    </select>
+  );
+  return (
+    <form className="form-row" onSubmit={submit} aria-label="New experiment">
+      <Field label="Name" name="name" error={create.error}>
+        <input value={name} required onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <Field label="App" name="app_guid" error={create.error}>
+        <select
+          value={app}
+          onChange={(event) => {
+            setAppChoice(event.target.value);
+            setPrimary('');
+            setSecondary('');
+          }}
+        >
+          {apps.data?.data.map((each) => (
+            <option key={each.guid} value={each.guid}>
+              {each.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Primary Action (control)" name="action_primary_guid" error={create.error}>
+        {actionSelect(primary, inApp[0]?.guid, setPrimary)}
+      </Field>
+      <Field label="Secondary Action" name="action_secondary_guid" error={create.error}>
+        {actionSelect(secondary, inApp[1]?.guid, setSecondary)}
+      </Field>
+      <Field label="Traffic to secondary (%)" name="split" error={create.error}>
+        <input
+          type="number"
+          min={0}
+          max={100}
+          value={split}
+          onChange={(event) => setSplit(event.target.value)}
+        />
+      </Field>
+      <button type="submit" disabled={create.isPending || inApp.length < 2}>
+        Create experiment
+      </button>
+      {inApp.length < 2 && <p className="muted">An experiment compares two Actions of one App.</p>}
+      <FormError
+        error={create.error}
+        fields={['name', 'app_guid', 'action_primary_guid', 'action_secondary_guid', 'split']}
+      />
+    </form>
+  );
+}
+
+/** A/B experiments between two Actions of an App. */
+export default function ExperimentsList() {
+  const experiments = useQuery({
+    queryKey: ['experiments'],
+    queryFn: () => api<ListEnvelope<Experiment>>('GET', '/v1/experiments?limit=100'),
+  });
+  const { name } = useActionNames();
+  return (
+    <section aria-labelledby="experiments-title">
+      <header className="page-header">
+        <h1 id="experiments-title">Experiments</h1>
+      </header>
+      <NewExperimentForm />
+      {experiments.isPending ? (
+        <Loading what="the experiments" />
+      ) : experiments.isError ? (
+        <Failure what="the experiments" error={experiments.error} />
+      ) : experiments.data.data.length === 0 ? (
+        <Empty title="No experiments yet">
+          <p>Route traffic between two Actions and compare their feedback before choosing one.</p>
+        </Empty>
+      ) : (
+        <div className="table-frame">
+          <table aria-label="Experiments">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Primary</th>
+                <th scope="col">Secondary</th>
+                <th scope="col">Split</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {experiments.data.data.map((experiment) => (
+                <tr key={experiment.guid}>
+                  <td>
+                    <Link className="name" to={`/experiments/${experiment.guid}`}>
+                      {experiment.name}
+                    </Link>
+                  </td>
+                  <td>{name(experiment.action_primary_guid)}</td>
+                  <td>{name(experiment.action_secondary_guid)}</td>
+                  <td>{Math.round(experiment.split * 100)}% to secondary</td>
+                  <td>
+                    <span className={`status status-${experiment.status}`}>{experiment.status}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useActionNames } from '../../action-names';
+import { api, type DataRecord, type ListEnvelope } from '../../api';
+import { Pager } from '../../components/Pager';
+import { Empty, Failure, Loading } from '../../components/states';
+
+type Session = {
+  guid: string;
+  name: string | null;
+  action: string;
+  ext_user_id: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+const pageSize = 50;
+
+/** What the person said in a turn: the last user message sent, or the input as given. */
+function userText(record: DataRecord): string {
+  const sent = record.full_prompt_sent?.findLast((message) => message.role === 'user');
+  if (sent) return typeof sent.content === 'string' ? sent.content : JSON.stringify(sent.content);
+  return typeof record.input === 'string' ? record.input : JSON.stringify(record.input);
+}
+
+/** A session's turns, oldest first, as a conversation. */
+export function SessionPage() {
+  const { guid = '' } = useParams();
+  const session = useQuery({
+    queryKey: ['session-record', guid],
+    queryFn: () => api<Session>('GET', `/v1/sessions/${guid}`),
+  });
+  const turns = useQuery({
+    queryKey: ['session-turns', guid],
+    queryFn: () => api<ListEnvelope<DataRecord>>('GET', `/v1/sessions/${guid}/data?limit=100`),
+  });
+  const { name } = useActionNames();
+  if (session.isPending || turns.isPending) return <Loading what="the session" />;
+  if (session.isError) return <Failure what="the session" error={session.error} />;
+  if (turns.isError) return <Failure what="the turns" error={turns.error} />;
+  const ordered = [...turns.data.data].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  return (
+    <section aria-labelledby="session-title">
+      <header className="page-header">
+        <div>
+          <h1 id="session-title">{session.data.name ?? 'Session'}</h1>
+          <p className="muted subtitle">
+            {name(session.data.action)}
+            {session.data.ext_user_id && ` · user ${session.data.ext_user_id}`} · {turns.data.total_count}{' '}
+            turns
+          </p>
+        </div>
+      </header>
+      {ordered.length === 0 ? (
+        <p className="muted">No turns yet.</p>
+      ) : (
+        <ol className="conversation" aria-label="Turns">
+          {ordered.map((turn) => (
+            <li key={turn.guid}>
+              <div className="bubble user">
+                <span className="role">user</span>
+                <p>{userText(turn)}</p>
+              </div>
+              <div className="bubble assistant">
+                <span className="role">assistant</span>
+                <p>{turn.output}</p>
+                <Link className="muted" to={`/generations?open=${turn.guid}`}>
+                  {new Date(turn.created_at).toLocaleString()}
+                </Link>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/** Multi-turn sessions, newest first. */
+export default function SessionsPage() {
+  const [skip, setSkip] = useState(0);
+  const sessions = useQuery({
+    queryKey: ['sessions', skip],
+    queryFn: () => api<ListEnvelope<Session>>('GET', `/v1/sessions?skip=${skip}&limit=${pageSize}`),
+    placeholderData: keepPreviousData,
+  });
+  const { name } = useActionNames();
+  return (
+    <section aria-labelledby="sessions-title">
+      <header className="page-header">
+        <h1 id="sessions-title">Sessions</h1>
+      </header>
+      {sessions.isPending ? (
+        <Loading what="the sessions" />
+      ) : sessions.isError ? (
+        <Failure what="the sessions" error={sessions.error} />
+      ) : sessions.data.total_count === 0 ? (
+        <Empty title="No sessions yet">
+          <p>
+            A session keeps a conversation's turns: create one with POST /v1/sessions and pass it to runs.
+          </p>
+        </Empty>
+      ) : (
+        <>
+          <div className="table-frame">
+            <table aria-label="Sessions">
+              <thead>
+                <tr>
+                  <th scope="col">Session</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">User</th>
+                  <th scope="col">Last active</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sessions.data.data.map((session) => (
+                  <tr key={session.guid}>
+                    <td>
+                      <Link className="name" to={`/sessions/${session.guid}`}>
+                        {session.name ?? session.guid}
+                      </Link>
+                    </td>
+                    <td>{name(session.action)}</td>
+                    <td>{session.ext_user_id ?? <span className="muted">—</span>}</td>
+                    <td>{new Date(session.updated_at).toLocaleString()}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            skip={skip}
+            pageSize={pageSize}
+            total={sessions.data.total_count}
+            hasNext={sessions.data.has_next_page}
+            onSkip={setSkip}
+          />
+        </>
+      )}
+    </section>
+  );
+}

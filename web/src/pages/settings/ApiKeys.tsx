@@ -1,0 +1,108 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, type ListEnvelope } from '../../api';
+import { Failure, Loading } from '../../components/states';
+
+type ApiKey = { guid: string; prefix: string; created_at: string; revoked_at: string | null };
+
+/** The workspace's API keys: a new one is shown once; revoking ends its console sessions too. */
+export function ApiKeys({ workspaceGuid }: { workspaceGuid: string }) {
+  const queries = useQueryClient();
+  const path = `/v1/workspace/${workspaceGuid}/api_keys`;
+  const [created, setCreated] = useState<string | null>(null);
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api<ListEnvelope<ApiKey>>('GET', path) });
+  const create = useMutation({
+    mutationFn: () => api<{ api_key: string }>('POST', path),
+    onSuccess: (answer) => {
+      setCreated(answer.api_key);
+      void queries.invalidateQueries({ queryKey: ['api-keys'] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (guid: string) => api('DELETE', `${path}/${guid}`),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['api-keys'] }),
+  });
+  return (
+    <section aria-labelledby="keys-title">
+      <h2 id="keys-title" className="section-title">
+        API keys
+      </h2>
+      <div className="toolbar start">
+        <button type="button" onClick={() => create.mutate()} disabled={create.isPending}>
+          Create API key
+        </button>
+      </div>
+      {created && (
+        <div className="callout" role="status">
+          <p>Copy the new key now: it is not shown again.</p>
+          <code className="secret">{created}</code>{' '}
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void navigator.clipboard?.writeText(created)}
+          >
+            Copy
+          </button>{' '}
+          <button type="button" className="secondary" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {(create.error ?? revoke.error) && (
+        <p className="field-error" role="alert">
+          {(create.error ?? revoke.error)!.message}
+        </p>
+      )}
+      {keys.isPending ? (
+        <Loading what="the keys" />
+      ) : keys.isError ? (
+        <Failure what="the keys" error={keys.error} />
+      ) : (
+        <div className="table-frame short">
+          <table aria-label="API keys">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span className="visually-hidden">Revoke</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.data.map((key) => (
+                <tr key={key.guid}>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>{new Date(key.created_at).toLocaleString()}</td>
+                  <td>
+                    {key.revoked_at ? `revoked ${new Date(key.revoked_at).toLocaleString()}` : 'active'}
+                  </td>
+                  <td>
+                    {!key.revoked_at && (
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={`Revoke ${key.prefix}`}
+                        onClick={() => {
+                          if (
+                            window.confirm(`Revoke ${key.prefix}…? Programs using it stop working at once.`)
+                          )
+                            revoke.mutate(key.guid);
+                        }}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

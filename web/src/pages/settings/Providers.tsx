@@ -1,0 +1,176 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, type ListEnvelope } from '../../api';
+import { Field, FormError } from '../../components/Field';
+import { Failure, Loading } from '../../components/states';
+
+type Provider = {
+  guid: string;
+  provider: string;
+  nickname: string | null;
+  url: string | null;
+  default: boolean;
+  has_key: boolean;
+};
+type Model = { guid: string; name: string; reference: string; default: boolean };
+
+const kinds = ['openai', 'anthropic', 'google', 'mistral', 'groq', 'openai-compatible', 'mock'];
+
+function AddProvider() {
+  const queries = useQueryClient();
+  const [kind, setKind] = useState('openai');
+  const [key, setKey] = useState('');
+  const [url, setUrl] = useState('');
+  const [nickname, setNickname] = useState('');
+  const add = useMutation({
+    mutationFn: () =>
+      api<Provider>('POST', '/v1/providers', {
+        provider: kind,
+        ...(key && { key }),
+        ...(url && { url }),
+        ...(nickname && { nickname }),
+      }),
+    onSuccess: () => {
+      // The key leaves the page once it is saved: it is write-only.
+      setKey('');
+      setUrl('');
+      setNickname('');
+      void queries.invalidateQueries({ queryKey: ['providers'] });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate();
+  };
+  return (
+    <form className="form-row" onSubmit={submit} aria-label="Add a provider">
+      <Field label="Provider" name="provider" error={add.error}>
+        <select value={kind} onChange={(event) => setKind(event.target.value)}>
+          {kinds.map((each) => (
+            <option key={each}>{each}</option>
+          ))}
+        </select>
+      </Field>
+      <Field label="API key" name="key" error={add.error} hint="Stored encrypted; never shown again">
+        <input
+          type="password"
+          autoComplete="off"
+          value={key}
+          onChange={(event) => setKey(event.target.value)}
+        />
+      </Field>
+      <Field
+        label="Base URL"
+        name="url"
+        error={add.error}
+        hint={kind === 'openai-compatible' ? 'Required' : 'Optional'}
+      >
+        <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} />
+      </Field>
+      <Field label="Nickname" name="nickname" error={add.error}>
+        <input value={nickname} onChange={(event) => setNickname(event.target.value)} />
+      </Field>
+      <button type="submit" disabled={add.isPending}>
+        Add provider
+      </button>
+      <FormError error={add.error} fields={['provider', 'key', 'url', 'nickname']} />
+    </form>
+  );
+}
+
+/** Provider records (keys write-only, shown masked) and the model records made from them. */
+export function Providers() {
+  const queries = useQueryClient();
+  const providers = useQuery({
+    queryKey: ['providers'],
+    queryFn: () => api<ListEnvelope<Provider>>('GET', '/v1/providers?limit=100'),
+  });
+  const models = useQuery({ queryKey: ['models'], queryFn: () => api<Model[]>('GET', '/v1/models') });
+  const remove = useMutation({
+    mutationFn: (guid: string) => api('DELETE', `/v1/providers/${guid}`),
+    onSettled: () => {
+      void queries.invalidateQueries({ queryKey: ['providers'] });
+      void queries.invalidateQueries({ queryKey: ['models'] });
+    },
+  });
+  return (
+    <section aria-labelledby="providers-title">
+      <h2 id="providers-title" className="section-title">
+        Providers
+      </h2>
+      <AddProvider />
+      {remove.isError && (
+        <p className="field-error" role="alert">
+          {remove.error.message}
+        </p>
+      )}
+      {providers.isPending ? (
+        <Loading what="the providers" />
+      ) : providers.isError ? (
+        <Failure what="the providers" error={providers.error} />
+      ) : providers.data.data.length === 0 ? (
+        <p className="muted">
+          No provider records: runs use mock models, or the operator's keys from the environment when shared.
+        </p>
+      ) : (
+        <div className="table-frame short">
+          <table aria-label="Providers">
+            <thead>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Nickname</th>
+                <th scope="col">Key</th>
+                <th scope="col">URL</th>
+                <th scope="col">
+                  <span className="visually-hidden">Remove</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {providers.data.data.map((provider) => (
+                <tr key={provider.guid}>
+                  <td>
+                    {provider.provider}
+                    {provider.default && <span className="badge">default</span>}
+                  </td>
+                  <td>{provider.nickname ?? <span className="muted">—</span>}</td>
+                  <td>{provider.has_key ? <code>••••••••</code> : <span className="muted">none</span>}</td>
+                  <td>{provider.url ?? <span className="muted">vendor default</span>}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Remove ${provider.nickname ?? provider.provider}`}
+                      onClick={() => {
+                        if (window.confirm('Remove this provider and its key?')) remove.mutate(provider.guid);
+                      }}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h3 className="section-title">Models</h3>
+      {models.isPending ? (
+        <Loading what="the models" />
+      ) : models.isError ? (
+        <Failure what="the models" error={models.error} />
+      ) : models.data.length === 0 ? (
+        <p className="muted">No model records. An Action may name any model as provider/model.</p>
+      ) : (
+        <ul className="chips">
+          {models.data.map((model) => (
+            <li key={model.guid}>
+              <code>{model.reference}</code>
+              {model.default && ' (default)'}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
