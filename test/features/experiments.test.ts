@@ -128,7 +128,10 @@ describe('experiments', () => {
     // A paused experiment still runs an arm asked for by name.
     const forced = await client.post(url, { input: { q: 'x' }, force_action: secondary.guid });
     expect(forced.body.action).toBe(secondary.guid);
-    const declared = await client.put(`/v1/experiments/${experiment.guid}`, { status: 'completed', split: 1 });
+    const declared = await client.put(`/v1/experiments/${experiment.guid}`, {
+      status: 'completed',
+      split: 1,
+    });
     expect(declared.body).toMatchObject({ status: 'completed', split: 1 });
     expect(await armsOf(10)).toEqual(new Set([secondary.guid]));
   });
