@@ -236,10 +236,14 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.getByRole('heading', { name: 'Handbook' }).waitFor();
   const pdf = buildPdf(['Refunds are paid within fourteen days.', 'Glaciers calve icebergs into the fjord.']);
   await page.getByRole('region', { name: 'Drop files to add them' }).evaluate((zone, base64) => {
+    // In the page: the tests compile without the DOM's types.
+    const page = globalThis as any;
     const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
-    const transfer = new DataTransfer();
+    const transfer = new page.DataTransfer();
     transfer.items.add(new File([bytes], 'handbook.pdf', { type: 'application/pdf' }));
-    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(
+      new page.DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+    );
   }, pdf.toString('base64'));
   const sources = page.getByRole('table', { name: 'Sources' });
   await sources.getByText('INDEXED').waitFor({ timeout: 60_000 });
