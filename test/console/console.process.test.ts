@@ -14,6 +14,15 @@ const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey 
 const call = keyedCaller(apiKey);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshots = 'test-output/console';
+// `LECTERN_README_SCREENSHOTS=1` also writes the README's pictures (docs/images) from this run.
+const readmeScreenshots = process.env.LECTERN_README_SCREENSHOTS === '1' ? 'docs/images' : undefined;
+
+/** A full-page screenshot of the flow; the README's own pictures are refreshed when asked. */
+async function screenshot(page: Page, name: string, forReadme = false): Promise<void> {
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+  if (forReadme && readmeScreenshots)
+    await page.screenshot({ path: path.join(readmeScreenshots, `${name}.png`) });
+}
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: ServingProcess;
@@ -59,7 +68,7 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
   await page.goto(`${server.baseUrl}/actions`);
   await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
   await expectAccessible(page, 'sign-in');
-  await page.screenshot({ path: path.join(screenshots, 'sign-in.png'), fullPage: true });
+  await screenshot(page, 'sign-in');
 
   // A wrong key: the service's message next to the field, and no session.
   await page.getByLabel('API key').fill('lec_wrong-key-0000000000000000000000000000000');
@@ -72,7 +81,7 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
   await page.getByRole('cell', { name: /Refund reply/ }).waitFor();
   await expect(page.getByRole('cell', { name: 'Support' }).count()).resolves.toBe(1);
   await expectAccessible(page, 'actions');
-  await page.screenshot({ path: path.join(screenshots, 'actions.png'), fullPage: true });
+  await screenshot(page, 'actions');
 
   // The browser holds a session cookie that scripts cannot read, and no key anywhere.
   const [cookie] = await context.cookies();
@@ -139,7 +148,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await typeTemplate(page, 'Prompt', 'Write a {{form}} about {{topic}} in {{language}}');
   await page.getByLabel('Temperature').fill('0.3');
   await expectAccessible(page, 'editor');
-  await page.screenshot({ path: path.join(screenshots, 'action-editor.png'), fullPage: true });
+  await screenshot(page, 'action-editor', true);
   await page.getByRole('button', { name: 'Save as version 2' }).click();
   await page.getByText('Saved as version 2').waitFor();
 
@@ -168,7 +177,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.getByText('Version 2 now runs in staging.').waitFor();
   await page.getByRole('list', { name: 'Deployments' }).getByText('staging v2').waitFor();
   await expectAccessible(page, 'versions');
-  await page.screenshot({ path: path.join(screenshots, 'versions.png'), fullPage: true });
+  await screenshot(page, 'versions');
 
   // Playground: staging (v2) asks for its three variables; the answer streams in token by token.
   await page.getByRole('link', { name: 'Playground' }).click();
@@ -184,7 +193,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await expect(answer.textContent()).resolves.toBe('Write a limerick about glaciers in French');
   await page.getByText(/\d+ in · \d+ out/).waitFor();
   await expectAccessible(page, 'playground');
-  await page.screenshot({ path: path.join(screenshots, 'playground.png'), fullPage: true });
+  await screenshot(page, 'playground');
 
   // Generations: the run is there; its drawer shows the prompt sent; feedback is added.
   await page.locator('.facts a').click();
@@ -195,7 +204,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await drawer.getByRole('button', { name: 'Add feedback' }).click();
   await drawer.getByText('from console').waitFor();
   await expectAccessible(page, 'generation drawer');
-  await page.screenshot({ path: path.join(screenshots, 'generations.png'), fullPage: true });
+  await screenshot(page, 'generations');
   await page.keyboard.press('Escape');
   await drawer.waitFor({ state: 'detached' });
 
@@ -220,7 +229,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
     page.getByRole('table', { name: 'Latency and feedback per Action' }).textContent(),
   ).resolves.toContain('Haiku writer');
   await expectAccessible(page, 'dashboard');
-  await page.screenshot({ path: path.join(screenshots, 'dashboard.png'), fullPage: true });
+  await screenshot(page, 'dashboard', true);
   await page.context().close();
 }, 120_000);
 
@@ -261,7 +270,7 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.locator('.field-error', { hasText: 'metadata_filter: not valid JSON' }).waitFor();
   await page.getByLabel('Metadata filter (JSON)').fill('');
   await expectAccessible(page, 'context');
-  await page.screenshot({ path: path.join(screenshots, 'context.png'), fullPage: true });
+  await screenshot(page, 'context');
 
   // Experiments: two Actions of one App; both arms run and show.
   const app = await call(server.baseUrl, 'POST', '/v1/apps', { name: 'Greetings' });
@@ -303,7 +312,7 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   expect(runs.map(Number).reduce((sum, count) => sum + count, 0)).toBe(12);
   await page.getByRole('img', { name: /^primary: [\d.]+%, 95% interval/ }).waitFor();
   await expectAccessible(page, 'experiment');
-  await page.screenshot({ path: path.join(screenshots, 'experiment.png'), fullPage: true });
+  await screenshot(page, 'experiment');
   await page.getByRole('button', { name: 'Declare secondary the winner' }).click();
   await page.getByText('completed').first().waitFor();
   const declared = await call(server.baseUrl, 'POST', `/v1/experiments/${experimentGuid}/prompt`, {
@@ -351,6 +360,6 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.getByRole('table', { name: 'Providers' }).getByText('••••••••').waitFor();
   await expect(page.content()).resolves.not.toContain('sk-console-secret');
   await expectAccessible(page, 'settings');
-  await page.screenshot({ path: path.join(screenshots, 'settings.png'), fullPage: true });
+  await screenshot(page, 'settings');
   await page.context().close();
 }, 180_000);
