@@ -363,3 +363,61 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await screenshot(page, 'settings');
   await page.context().close();
 }, 180_000);
+
+it('creates a Skill from its type form, builds a Workflow block by block, runs it and watches each block', async () => {
+  const page = await signedInPage();
+  const app = await call(server.baseUrl, 'POST', '/v1/apps', { name: 'Pipelines' });
+  for (const [name, prompt] of [
+    ['Shout', 'LOUD {{text}}'],
+    ['Wrap', '[{{text}}]'],
+  ]) {
+    await call(server.baseUrl, 'POST', '/v1/actions/create', {
+      app: app.body.guid,
+      name,
+      model: 'mock/echo',
+      prompt,
+    });
+  }
+
+  // Skills: the form follows the chosen type; a required Action is picked from the workspace.
+  await page.getByRole('link', { name: 'Skills' }).click();
+  await page.getByRole('heading', { name: 'No Skills yet' }).waitFor();
+  await page.getByLabel('Type').selectOption('action');
+  await page.getByLabel('Name', { exact: true }).fill('shouter');
+  await page.getByLabel('action', { exact: true }).selectOption({ label: 'Shout' });
+  await expectAccessible(page, 'skills');
+  await page.getByRole('button', { name: 'Create Skill' }).click();
+  await page.getByRole('table', { name: 'Skills' }).getByText('shouter').waitFor();
+  await screenshot(page, 'skills');
+
+  // Workflows: two Action blocks added in the wrong order, reordered, saved, then run.
+  await page.getByRole('link', { name: 'Workflows' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Shout then wrap');
+  await page.getByLabel('App').selectOption({ label: 'Pipelines' });
+  await page.getByRole('button', { name: 'Create Workflow' }).click();
+  await page.getByRole('heading', { name: 'Shout then wrap' }).waitFor();
+  await page.getByRole('button', { name: 'Add block' }).click();
+  await page.getByLabel('Name of block 1').fill('wrap');
+  await page.getByLabel('Action of block 1').selectOption({ label: 'Wrap' });
+  await page.getByRole('button', { name: 'Add block' }).click();
+  await page.getByLabel('Name of block 2').fill('shout');
+  await page.getByLabel('Action of block 2').selectOption({ label: 'Shout' });
+  await page.getByRole('button', { name: 'Add a variable' }).nth(1).click();
+  await page.getByLabel('Variable 1 of block 2', { exact: true }).fill('text');
+  await page.getByLabel('Value of variable 1 of block 2', { exact: true }).fill('{{input.question}}');
+  await page.getByRole('button', { name: 'Move block 2 up' }).click();
+  await expect(page.getByLabel('Name of block 1').inputValue()).resolves.toBe('shout');
+  await page.getByRole('button', { name: 'Save blocks' }).click();
+  await page.getByText('Saved.').waitFor();
+  const stored = await call(server.baseUrl, 'GET', `/v1/workflows/${page.url().split('/').at(-1)}/blocks`);
+  expect(stored.body.blocks.map((block: { name: string }) => block.name)).toEqual(['shout', 'wrap']);
+
+  await page.getByLabel('Input value 1').fill('hello');
+  await page.getByRole('button', { name: 'Trigger run' }).click();
+  const outputs = page.getByRole('list', { name: 'Block outputs' });
+  await page.getByText('Result: [LOUD hello]').waitFor();
+  await expect(outputs.locator('pre').allTextContents()).resolves.toEqual(['LOUD hello', '[LOUD hello]']);
+  await expectAccessible(page, 'workflow');
+  await screenshot(page, 'workflow');
+  await page.context().close();
+}, 120_000);

@@ -19,6 +19,9 @@ const SessionsPage = lazy(() => import('./pages/sessions/SessionsPage'));
 const SessionPage = lazy(() =>
   import('./pages/sessions/SessionsPage').then((module) => ({ default: module.SessionPage })),
 );
+const WorkflowsList = lazy(() => import('./pages/workflows/WorkflowsList'));
+const WorkflowPage = lazy(() => import('./pages/workflows/WorkflowPage'));
+const SkillsPage = lazy(() => import('./pages/skills/SkillsPage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 
 /** The signed-in workspace, or null when there is no session (a 401 is an answer here, not an error). */
@@ -66,6 +69,8 @@ export function App() {
         <NavLink to="/dashboard">Dashboard</NavLink>
         <NavLink to="/contexts">Contexts</NavLink>
         <NavLink to="/experiments">Experiments</NavLink>
+        <NavLink to="/workflows">Workflows</NavLink>
+        <NavLink to="/skills">Skills</NavLink>
         <NavLink to="/sessions">Sessions</NavLink>
         <NavLink to="/settings">Settings</NavLink>
         <button type="button" className="link-button" onClick={() => signOut.mutate()}>
@@ -84,6 +89,9 @@ export function App() {
             <Route path="/contexts/:guid" element={<ContextPage />} />
             <Route path="/experiments" element={<ExperimentsList />} />
             <Route path="/experiments/:guid" element={<ExperimentPage />} />
+            <Route path="/workflows" element={<WorkflowsList />} />
+            <Route path="/workflows/:guid" element={<WorkflowPage />} />
+            <Route path="/skills" element={<SkillsPage />} />
             <Route path="/sessions" element={<SessionsPage />} />
             <Route path="/sessions/:guid" element={<SessionPage />} />
             <Route path="/settings" element={<SettingsPage workspace={session.data.workspace} />} />

@@ -15,6 +15,8 @@ function NewContextForm() {
     mutationFn: () => api<Context>('POST', '/v1/contexts', { name, description }),
     onSuccess: (context) => {
       void queries.invalidateQueries({ queryKey: ['contexts'] });
+      // The editor's and the Skill form's pickers list Contexts too.
+      void queries.invalidateQueries({ queryKey: ['/v1/contexts'] });
       navigate(`/contexts/${context.guid}`);
     },
   });

@@ -1,0 +1,242 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useActionNames } from '../../action-names';
+import { api, type Context, type ListEnvelope } from '../../api';
+import { Field, FormError } from '../../components/Field';
+import { Empty, Failure, Loading } from '../../components/states';
+
+type Definition = {
+  name: string;
+  required: boolean;
+  type: string;
+  value: unknown;
+  description?: string;
+  options?: string[];
+};
+type SkillType = { guid: string; name: string; description: string; input: string; metadata: Definition[] };
+type Skill = { guid: string; name: string; type: string; created_at: string };
+
+class SkillFormError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+/** The control for one metadata definition, by its type: Contexts and Actions are picked from the workspace. */
+function MetadataControl({
+  definition,
+  value,
+  onChange,
+  ...labelling
+}: {
+  definition: Definition;
+  value: string;
+  onChange: (value: string) => void;
+  /** The id and aria attributes Field gives its control, passed on to the element. */
+  id?: string;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+}) {
+  const { actions } = useActionNames();
+  const contexts = useQuery({
+    queryKey: ['/v1/contexts', 'all'],
+    queryFn: () => api<ListEnvelope<Context>>('GET', '/v1/contexts?limit=100'),
+    enabled: definition.type === 'context',
+  });
+  const options =
+    definition.type === 'select'
+      ? (definition.options ?? []).map((option) => [option, option])
+      : definition.type === 'context'
+        ? (contexts.data?.data ?? []).map((context) => [context.guid, context.name])
+        : definition.type === 'action'
+          ? actions.map((action) => [action.guid, action.name])
+          : undefined;
+  if (options)
+    return (
+      <select
+        {...labelling}
+        value={value}
+        required={definition.required}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {!definition.required && <option value="">—</option>}
+        {definition.required && value === '' && <option value="">Choose…</option>}
+        {options.map(([key, label]) => (
+          <option key={key} value={key}>
+            {label}
+          </option>
+        ))}
+      </select>
+    );
+  if (definition.type === 'text' || definition.type === 'headers')
+    return (
+      <textarea
+        {...labelling}
+        rows={3}
+        className={definition.type === 'headers' ? 'code' : undefined}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    );
+  return (
+    <input
+      {...labelling}
+      type={definition.type === 'url' ? 'url' : definition.type === 'integer' ? 'number' : 'text'}
+      required={definition.required}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+const initialText = (definition: Definition) =>
+  definition.value === null || definition.value === undefined
+    ? ''
+    : typeof definition.value === 'string'
+      ? definition.value
+      : JSON.stringify(definition.value);
+
+/** The metadata entries the API takes, typed from the form's text; empty optional fields are left out. */
+function metadataOf(type: SkillType, values: Record<string, string>) {
+  return type.metadata.flatMap((definition) => {
+    const text = values[definition.name] ?? initialText(definition);
+    if (text.trim() === '') return [];
+    if (definition.type === 'integer') return [{ name: definition.name, value: Number(text) }];
+    if (definition.type === 'headers') {
+      try {
+        return [{ name: definition.name, value: JSON.parse(text) }];
+      } catch {
+        throw new SkillFormError(`metadata.${definition.name}`, 'headers must be a JSON object of strings');
+      }
+    }
+    return [{ name: definition.name, value: text }];
+  });
+}
+
+function NewSkillForm({ types }: { types: SkillType[] }) {
+  const queries = useQueryClient();
+  const [typeName, setTypeName] = useState(types[0]?.name ?? '');
+  const [name, setName] = useState('');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const type = types.find((each) => each.name === typeName);
+  const create = useMutation({
+    mutationFn: () =>
+      api<Skill>('POST', '/v1/skills', {
+        name,
+        type: typeName,
+        metadata: type ? metadataOf(type, values) : [],
+      }),
+    onSuccess: () => {
+      setName('');
+      setValues({});
+      void queries.invalidateQueries({ queryKey: ['/v1/skills'] });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form onSubmit={submit} aria-label="New Skill" className="skill-form">
+      <div className="form-row">
+        <Field label="Type" name="type" error={create.error}>
+          <select
+            value={typeName}
+            onChange={(event) => {
+              setTypeName(event.target.value);
+              setValues({});
+            }}
+          >
+            {types.map((each) => (
+              <option key={each.guid} value={each.name}>
+                {each.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Name" name="name" error={create.error}>
+          <input value={name} required onChange={(event) => setName(event.target.value)} />
+        </Field>
+      </div>
+      {type && <p className="muted">{type.description}</p>}
+      {type?.metadata.map((definition) => (
+        <Field
+          key={`${type.name}-${definition.name}`}
+          label={`${definition.name}${definition.required ? '' : ' (optional)'}`}
+          name={`metadata.${definition.name}`}
+          error={create.error}
+          hint={definition.description}
+        >
+          <MetadataControl
+            definition={definition}
+            value={values[definition.name] ?? initialText(definition)}
+            onChange={(value) => setValues({ ...values, [definition.name]: value })}
+          />
+        </Field>
+      ))}
+      <button type="submit" disabled={create.isPending}>
+        Create Skill
+      </button>
+      <FormError error={create.error} fields={['name', 'type', 'metadata']} />
+    </form>
+  );
+}
+
+/** Skills (tools an Action can call, or that run on their own), made from the service's type list. */
+export default function SkillsPage() {
+  const types = useQuery({
+    queryKey: ['skill-types'],
+    queryFn: () => api<ListEnvelope<SkillType>>('GET', '/v1/skills/types'),
+  });
+  const skills = useQuery({
+    queryKey: ['/v1/skills', 'all'],
+    queryFn: () => api<ListEnvelope<Skill>>('GET', '/v1/skills?limit=100'),
+  });
+  return (
+    <section aria-labelledby="skills-title">
+      <header className="page-header">
+        <h1 id="skills-title">Skills</h1>
+      </header>
+      {types.isPending ? (
+        <Loading what="the Skill types" />
+      ) : types.isError ? (
+        <Failure what="the Skill types" error={types.error} />
+      ) : (
+        <NewSkillForm types={types.data.data} />
+      )}
+      {skills.isPending ? (
+        <Loading what="the Skills" />
+      ) : skills.isError ? (
+        <Failure what="the Skills" error={skills.error} />
+      ) : skills.data.data.length === 0 ? (
+        <Empty title="No Skills yet">
+          <p>Attach a Skill to an Action in its editor; the model may call it as a tool.</p>
+        </Empty>
+      ) : (
+        <div className="table-frame short">
+          <table aria-label="Skills">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {skills.data.data.map((skill) => (
+                <tr key={skill.guid}>
+                  <td className="name">{skill.name}</td>
+                  <td>{skill.type}</td>
+                  <td>{new Date(skill.created_at).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

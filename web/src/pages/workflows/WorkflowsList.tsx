@@ -1,0 +1,96 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { type App, api, type ListEnvelope } from '../../api';
+import { Field, FormError } from '../../components/Field';
+import { Empty, Failure, Loading } from '../../components/states';
+
+export type Workflow = { guid: string; name: string; slug: string; app: string; created_at: string };
+
+/** Workflows: ordered blocks that run Actions one after another. */
+export default function WorkflowsList() {
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const apps = useQuery({
+    queryKey: ['apps'],
+    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
+  });
+  const workflows = useQuery({
+    queryKey: ['workflows'],
+    queryFn: () => api<ListEnvelope<Workflow>>('GET', '/v1/workflows?limit=100'),
+  });
+  const [name, setName] = useState('');
+  const [appChoice, setAppChoice] = useState('');
+  const app = appChoice || apps.data?.data[0]?.guid || '';
+  const create = useMutation({
+    mutationFn: () => api<Workflow>('POST', '/v1/workflows', { name, app }),
+    onSuccess: (workflow) => {
+      void queries.invalidateQueries({ queryKey: ['workflows'] });
+      navigate(`/workflows/${workflow.guid}`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const appName = new Map(apps.data?.data.map((each) => [each.guid, each.name]));
+  return (
+    <section aria-labelledby="workflows-title">
+      <header className="page-header">
+        <h1 id="workflows-title">Workflows</h1>
+      </header>
+      <form className="form-row" onSubmit={submit} aria-label="New Workflow">
+        <Field label="Name" name="name" error={create.error}>
+          <input value={name} required onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <Field label="App" name="app" error={create.error}>
+          <select value={app} onChange={(event) => setAppChoice(event.target.value)}>
+            {apps.data?.data.map((each) => (
+              <option key={each.guid} value={each.guid}>
+                {each.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit" disabled={create.isPending || !app}>
+          Create Workflow
+        </button>
+        <FormError error={create.error} fields={['name', 'app']} />
+      </form>
+      {workflows.isPending ? (
+        <Loading what="the Workflows" />
+      ) : workflows.isError ? (
+        <Failure what="the Workflows" error={workflows.error} />
+      ) : workflows.data.data.length === 0 ? (
+        <Empty title="No Workflows yet">
+          <p>A Workflow chains Actions: each block's output can feed the next block's variables.</p>
+        </Empty>
+      ) : (
+        <div className="table-frame">
+          <table aria-label="Workflows">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">App</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workflows.data.data.map((workflow) => (
+                <tr key={workflow.guid}>
+                  <td>
+                    <Link className="name" to={`/workflows/${workflow.guid}`}>
+                      {workflow.name}
+                    </Link>
+                  </td>
+                  <td>{appName.get(workflow.app) ?? workflow.app}</td>
+                  <td>{new Date(workflow.created_at).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
