@@ -134,6 +134,29 @@ describe('action create and read', () => {
     const filtered = await own.get(`/v1/actions?app=${secondApp}`);
     expect(filtered.body.data.map((action: { name: string }) => action.name)).toEqual(['b']);
   });
+
+  it('searches names and slugs on the server and tells when each Action last ran', async () => {
+    const own = await newWorkspace(context.test);
+    const support = await createAction(own, { name: 'Refund Reply', prompt: 'Reply {{name}}' });
+    await createAction(own, { name: 'Weekly digest', slug: 'digest_refunds' });
+    await createAction(own, { name: 'Haiku' });
+    const names = async (query: string) =>
+      (await own.get(`/v1/actions${query}`)).body.data.map((action: { name: string }) => action.name);
+    expect(await names('?q=REFUND')).toEqual(['Weekly digest', 'Refund Reply']);
+    expect(await names('?q=refund&limit=1')).toEqual(['Weekly digest']);
+    expect((await own.get('/v1/actions?q=refund')).body.total_count).toBe(2);
+    expect(await names('?q=%25')).toEqual([]);
+
+    const before = (await own.get('/v1/actions?q=Refund%20Reply')).body.data[0];
+    expect(before.last_run_at).toBeNull();
+    const started = Date.now();
+    await own.post(`/v1/actions/${support.guid}/prompt`, { input: { name: 'Ada' } });
+    const after = (await own.get('/v1/actions?q=Refund%20Reply')).body.data[0];
+    expect(Date.parse(after.last_run_at)).toBeGreaterThanOrEqual(started - 1_000);
+    // The list's field only: reading one Action answers the record as before.
+    expect((await own.get(`/v1/actions/${support.guid}`)).body).not.toHaveProperty('last_run_at');
+    expect((await own.get('/v1/actions?q=x&app=nope')).status).toBe(400);
+  });
 });
 
 describe('versions and deployments', () => {

@@ -1,5 +1,5 @@
 import type { ActionVersionRow } from './repository.js';
-import type { Action, ActionVersionEntry } from './service.js';
+import type { Action, ActionVersionEntry, ListedAction } from './service.js';
 
 function presentVersionFields(version: ActionVersionRow) {
   return {
@@ -30,6 +30,11 @@ export function presentAction({ action, version, deployments }: Action) {
     created_at: action.createdAt.toISOString(),
     updated_at: action.updatedAt.toISOString(),
   };
+}
+
+/** An Action in a list: the record and when it last ran (its newest generation; null when never). */
+export function presentListedAction(listed: ListedAction) {
+  return { ...presentAction(listed), last_run_at: listed.lastRunAt?.toISOString() ?? null };
 }
 
 /** A saved version as `GET …/versions` lists it. */

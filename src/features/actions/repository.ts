@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
-import { actionDeployments, actions, actionVersions } from '../../platform/database/schema.js';
+import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
+import { actionDeployments, actions, actionVersions, generations } from '../../platform/database/schema.js';
 import { freeSlug } from '../../platform/database/slugs.js';
 
 export type ActionRow = typeof actions.$inferSelect;
@@ -10,6 +10,9 @@ export type NewActionVersion = Omit<typeof actionVersions.$inferInsert, 'actionI
 export type ActionWithVersion = { action: ActionRow; version: ActionVersionRow };
 
 /** The workspace's Actions that are not deleted. */
+/** What the Actions list narrows by: an App, and text the name or slug contains. */
+export type ActionListFilter = { appId?: string; text?: string };
+
 const live = (workspaceId: string) => and(eq(actions.workspaceId, workspaceId), isNull(actions.deletedAt));
 
 const latestVersionJoin = and(
@@ -54,10 +57,27 @@ export function createActionRepository(database: Database) {
       return row !== undefined;
     },
 
-    async list(workspaceId: string, skip: number, limit: number, appId?: string) {
-      const scope = appId ? and(live(workspaceId), eq(actions.appId, appId)) : live(workspaceId);
+    async list(workspaceId: string, skip: number, limit: number, filter: ActionListFilter = {}) {
+      const scope = and(
+        live(workspaceId),
+        filter.appId === undefined ? undefined : eq(actions.appId, filter.appId),
+        filter.text === undefined
+          ? undefined
+          : or(
+              sql`${actions.name} ILIKE ${containingPattern(filter.text)}`,
+              sql`${actions.slug} ILIKE ${containingPattern(filter.text)}`,
+            ),
+      );
       const rows = await database
-        .select({ action: actions, version: actionVersions })
+        .select({
+          action: actions,
+          version: actionVersions,
+          // One lookup per listed Action on generations (workspace, action, created_at).
+          lastRunAt:
+            sql<Date | null>`(SELECT max(${generations.createdAt}) FROM ${generations} WHERE ${generations.workspaceId} = ${actions.workspaceId} AND ${generations.actionId} = ${actions.id})`.mapWith(
+              (value: string | Date | null) => (value === null ? null : new Date(value)),
+            ),
+        })
         .from(actions)
         .innerJoin(actionVersions, latestVersionJoin)
         .where(scope)

@@ -5,7 +5,7 @@ import { workspaceOf } from '../../http/authentication.js';
 import { removed } from '../../http/removal.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
 import { presentSkill, type SkillService } from '../skills/index.js';
-import { presentAction, presentActionVersion } from './presenters.js';
+import { presentAction, presentActionVersion, presentListedAction } from './presenters.js';
 import {
   actionContextsBody,
   actionListQuery,
@@ -44,8 +44,12 @@ export function actionRoutes(
       '/actions',
       { schema: { tags, querystring: paginationQuery.extend(actionListQuery.shape) } },
       async (request) => {
-        const { rows, total } = await actions.list(workspaceOf(request).id, request.query, request.query.app);
-        return listEnvelope(rows.map(presentAction), total, request.query);
+        const { query } = request;
+        const { rows, total } = await actions.list(workspaceOf(request).id, query, {
+          appId: query.app,
+          text: query.q,
+        });
+        return listEnvelope(rows.map(presentListedAction), total, query);
       },
     );
 

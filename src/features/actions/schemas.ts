@@ -113,7 +113,10 @@ export const deployBody = z.strictObject({
   environment,
 });
 
-export const actionListQuery = z.object({ app: guid.optional() });
+export const actionListQuery = z.object({
+  app: guid.optional(),
+  q: z.string().trim().min(1).max(200).optional().describe('text the name or the slug contains'),
+});
 
 export const guidOrSlugParams = z.object({ guidOrSlug: z.string().min(1).max(200) });
 

@@ -8,6 +8,7 @@ import { createReadCache } from '../../platform/read-cache.js';
 import type { AppService } from '../apps/index.js';
 import type { ModelResolver } from '../providers/index.js';
 import type {
+  ActionListFilter,
   ActionRepository,
   ActionRow,
   ActionVersionRow,
@@ -21,6 +22,9 @@ export type ResolvedAction = { action: ActionRow; version: ActionVersionRow; env
 /** An Action: its latest version and which version each environment runs. */
 export type Action = ActionWithVersion & { deployments: Record<string, number> };
 
+/** An Action as lists show it: with the time of its newest generation. */
+export type ListedAction = Action & { lastRunAt: Date | null };
+
 /** A saved version with the environments it is deployed to. */
 export type ActionVersionEntry = { version: ActionVersionRow; environments: string[] };
 
@@ -32,7 +36,8 @@ export interface ActionService {
   require(workspaceId: string, guidOrSlug: string): Promise<void>;
   /** By GUID or slug; another workspace's Action is as missing as an unknown one. */
   get(workspaceId: string, guidOrSlug: string): Promise<Action>;
-  list(workspaceId: string, pagination: Pagination, appId?: string): Promise<Page<Action>>;
+  /** Newest first; a listed Action also tells when it last ran. */
+  list(workspaceId: string, pagination: Pagination, filter?: ActionListFilter): Promise<Page<ListedAction>>;
   /** Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing. */
   update(workspaceId: string, id: string, input: UpdateActionInput): Promise<Action>;
   deploy(workspaceId: string, id: string, input: DeployInput): Promise<Action>;
@@ -201,8 +206,8 @@ export function createActionService(
       return withDeployments(row);
     },
 
-    async list(workspaceId, pagination, appId) {
-      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit, appId);
+    async list(workspaceId, pagination, filter) {
+      const { rows, total } = await repository.list(workspaceId, pagination.skip, pagination.limit, filter);
       const deployments = await repository.deployments(rows.map((row) => row.action.id));
       return {
         rows: rows.map((row) => ({ ...row, deployments: deployments.get(row.action.id) ?? {} })),

@@ -42,7 +42,9 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
       async (request, reply) => {
         const workspaceId = workspaceOf(request).id;
         await apps.require(workspaceId, request.params.guid);
-        const { rows, total } = await actions.list(workspaceId, request.query, request.params.guid);
+        const { rows, total } = await actions.list(workspaceId, request.query, {
+          appId: request.params.guid,
+        });
         return bareList(reply, rows.map(presentAction), total);
       },
     );

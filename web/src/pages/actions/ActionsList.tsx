@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { type Action, type App, api, type ListEnvelope } from '../../api';
 import { Field } from '../../components/Field';
@@ -9,29 +9,36 @@ import { Deployments } from './Deployments';
 
 const pageSize = 50;
 
-/** Every Action of the workspace, newest first: filter by App, search by name, page by 50. */
+/** Every Action of the workspace, newest first: filter by App, search names and slugs, page by 50. */
 export function ActionsPage() {
   const [appId, setAppId] = useState('');
   const [search, setSearch] = useState('');
   const [skip, setSkip] = useState(0);
+  // The search runs on the server (it covers every Action, not the page shown), once typing pauses.
+  const [text, setText] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setText(search.trim());
+      setSkip(0);
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [search]);
   const apps = useQuery({
     queryKey: ['apps'],
     queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
   });
   const actions = useQuery({
-    queryKey: ['actions', appId, skip],
-    queryFn: () =>
-      api<ListEnvelope<Action>>(
-        'GET',
-        `/v1/actions?skip=${skip}&limit=${pageSize}${appId ? `&app=${appId}` : ''}`,
-      ),
+    queryKey: ['actions', appId, text, skip],
+    queryFn: () => {
+      const query = new URLSearchParams({ skip: String(skip), limit: String(pageSize) });
+      if (appId) query.set('app', appId);
+      if (text) query.set('q', text);
+      return api<ListEnvelope<Action & { last_run_at: string | null }>>('GET', `/v1/actions?${query}`);
+    },
     placeholderData: keepPreviousData,
   });
   const appName = new Map(apps.data?.data.map((app) => [app.guid, app.name]));
-  const needle = search.trim().toLowerCase();
-  const rows = (actions.data?.data ?? []).filter(
-    (action) => !needle || action.name.toLowerCase().includes(needle) || action.slug.includes(needle),
-  );
+  const rows = actions.data?.data ?? [];
 
   return (
     <section aria-labelledby="actions-title">
@@ -71,6 +78,10 @@ export function ActionsPage() {
         <Loading what="the Actions" />
       ) : actions.isError ? (
         <Failure what="the Actions" error={actions.error} />
+      ) : actions.data.total_count === 0 && (text || appId) ? (
+        <Empty title="No Action matches">
+          <p>No Action {text ? `has “${text}” in its name or slug` : 'in this App'}.</p>
+        </Empty>
       ) : actions.data.total_count === 0 ? (
         <Empty title="No Actions yet">
           <p>
@@ -89,6 +100,7 @@ export function ActionsPage() {
                   <th scope="col">Model</th>
                   <th scope="col">Latest</th>
                   <th scope="col">Deployed</th>
+                  <th scope="col">Last run</th>
                   <th scope="col">Updated</th>
                 </tr>
               </thead>
@@ -111,13 +123,23 @@ export function ActionsPage() {
                       <Deployments deployments={action.deployments} />
                     </td>
                     <td>
+                      {action.last_run_at ? (
+                        <Link to={`/generations?action=${action.guid}`}>
+                          <time dateTime={action.last_run_at}>
+                            {new Date(action.last_run_at).toLocaleString()}
+                          </time>
+                        </Link>
+                      ) : (
+                        <span className="muted">never</span>
+                      )}
+                    </td>
+                    <td>
                       <time dateTime={action.updated_at}>{new Date(action.updated_at).toLocaleString()}</time>
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            {rows.length === 0 && <p className="page-state">No Action on this page matches “{search}”.</p>}
           </div>
           <Pager
             skip={skip}
