@@ -224,7 +224,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   const tiles = page.locator('.tiles');
   await tiles.waitFor();
-  await expect(tiles.textContent()).resolves.toMatch(/Runs1.*Feedback rate100%/);
+  await expect(tiles.textContent()).resolves.toMatch(/Runs1.*Errors0.*Feedback rate100%/);
   await expect(
     page.getByRole('table', { name: 'Latency and feedback per Action' }).textContent(),
   ).resolves.toContain('Haiku writer');

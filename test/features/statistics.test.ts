@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { rowsOf } from '../../src/platform/database/connection.js';
 import { createAction, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
 // GET /v1/statistics: the dashboard's series, aggregated in SQL over the workspace's generations.
@@ -40,8 +41,8 @@ it('sums runs, tokens, cost and feedback per day, and latency percentiles per Ac
   const today = new Date().toISOString().slice(0, 10);
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
   expect(days).toEqual([
-    { day: yesterday, runs: 1, input_tokens: 5, output_tokens: 1, cost: 0, feedback_rate: 0 },
-    { day: today, runs: 4, input_tokens: 40, output_tokens: 4, cost: 0.5, feedback_rate: 0.25 },
+    { day: yesterday, runs: 1, input_tokens: 5, output_tokens: 1, cost: 0, feedback_rate: 0, errors: 0 },
+    { day: today, runs: 4, input_tokens: 40, output_tokens: 4, cost: 0.5, feedback_rate: 0.25, errors: 0 },
   ]);
   expect(actions).toEqual([
     { action: busy.guid, runs: 4, latency_p50_ms: 250, latency_p95_ms: 385, feedback_rate: 0.25 },
@@ -53,6 +54,40 @@ it('sums runs, tokens, cost and feedback per day, and latency percentiles per Ac
   expect(onlyQuiet.body.actions.map((row: { action: string }) => row.action)).toEqual([quiet.guid]);
   const sinceToday = await client.get(`/v1/statistics?from=${today}T00:00:00Z`);
   expect(sinceToday.body.days.map((row: { day: string }) => row.day)).toEqual([today]);
+});
+
+it('counts runs whose model call failed as errors of their day, without storing a data record', async () => {
+  const client = await newWorkspace(context.test);
+  const failing = await createAction(client, { name: 'failing', model: 'mock/error' });
+  const working = await createAction(client, { name: 'working' });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const failed = await client.post(`/v1/actions/${failing.guid}/prompt`, { input: { name: 'x' } });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+  }
+  // A request refused before the model is called (a missing variable) is the caller's error, not one.
+  expect((await client.post(`/v1/actions/${failing.guid}/prompt`, { input: {} })).status).toBe(400);
+  await client.post(`/v1/actions/${working.guid}/prompt`, { input: { name: 'y' } });
+  const database = context.test.platform.database.database;
+  await database.execute(sql`UPDATE run_failures SET created_at = now() - interval '2 days'
+    WHERE id = (SELECT id FROM run_failures WHERE action_id = ${failing.guid} LIMIT 1)`);
+
+  const { days } = (await client.get('/v1/statistics')).body;
+  const today = new Date().toISOString().slice(0, 10);
+  const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+  expect(days).toEqual([
+    { day: twoDaysAgo, runs: 0, input_tokens: 0, output_tokens: 0, cost: 0, feedback_rate: null, errors: 1 },
+    expect.objectContaining({ day: today, runs: 1, errors: 1 }),
+  ]);
+  expect((await client.get(`/v1/statistics?action=${working.guid}`)).body.days).toEqual([
+    expect.objectContaining({ day: today, runs: 1, errors: 0 }),
+  ]);
+  expect((await client.get(`/v1/data?action=${failing.guid}`)).body.total_count).toBe(0);
+  const [stored] = rowsOf<{ source: string; model_provider: string; model: string; message: string }>(
+    await database.execute(sql`SELECT source, model_provider, model, message FROM run_failures
+      WHERE action_id = ${failing.guid} ORDER BY created_at DESC LIMIT 1`),
+  );
+  expect(stored).toMatchObject({ source: 'sync', model_provider: 'mock', model: 'error' });
+  expect(stored!.message.length).toBeGreaterThan(0);
 });
 
 it('answers an empty span with empty series, and nothing of another workspace', async () => {

@@ -51,6 +51,7 @@ export function presentStatistics(statistics: Statistics) {
       output_tokens: day.outputTokens,
       cost: day.cost,
       feedback_rate: rate(day.withFeedback, day.runs),
+      errors: day.errors,
     })),
     actions: statistics.actions.map((action) => ({
       action: action.actionId,

@@ -1,10 +1,11 @@
 import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
-import { actions, generations } from '../../platform/database/schema.js';
+import { actions, generations, runFailures } from '../../platform/database/schema.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGeneration = typeof generations.$inferInsert;
+export type NewRunFailure = typeof runFailures.$inferInsert;
 
 /** Earlier turns replayed into a session's prompt; older ones are left out to bound the prompt. */
 const sessionHistoryTurns = 100;
@@ -123,6 +124,10 @@ export function createGenerationRepository(database: Database) {
     /** Idempotent by id: a retried job that already stored its generation stores nothing more. */
     async insert(row: NewGeneration): Promise<void> {
       await insertGeneration.execute(insertValues(row));
+    },
+
+    async insertFailure(row: NewRunFailure): Promise<void> {
+      await database.insert(runFailures).values(row);
     },
 
     /** Several rows in one statement: all are stored or none. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { storableText } from '../../platform/storable-text.js';
 import type { Feedback, FeedbackService } from '../feedback/index.js';
 import type { GenerationFilter, GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
 import type { LogDataInput, UpdateDataInput } from './schemas.js';
@@ -71,9 +72,20 @@ export type RunRecord = {
   cacheKey: string | null;
 };
 
+/** A run whose model call failed, counted for the dashboard's errors (it is not a data record). */
+export type RunFailureRecord = {
+  workspaceId: string;
+  action: { id: string; environment: string | null; version: number };
+  model: { name: string; provider: string };
+  source: RunSource;
+  message: string;
+};
+
 export interface DataService {
   /** Stores a finished run; every run mode ends here. */
   recordRun(run: RunRecord): Promise<void>;
+  /** Counts a run that failed at the model call. */
+  recordFailure(failure: RunFailureRecord): Promise<void>;
   find(workspaceId: string, id: string): Promise<Generation | undefined>;
   exists(workspaceId: string, id: string): Promise<boolean>;
   /** The record with its non-deleted feedback, or 404. */
@@ -155,6 +167,20 @@ export function createDataService(
   return {
     async recordRun(run) {
       await repository.insert(runRow(run));
+    },
+
+    async recordFailure(failure) {
+      await repository.insertFailure({
+        id: randomUUID(),
+        workspaceId: failure.workspaceId,
+        actionId: failure.action.id,
+        version: failure.action.version,
+        environment: failure.action.environment,
+        source: failure.source,
+        modelProvider: failure.model.provider,
+        model: failure.model.name,
+        message: storableText(failure.message.slice(0, 2_000)),
+      });
     },
 
     find: (workspaceId, id) => repository.find(workspaceId, id),

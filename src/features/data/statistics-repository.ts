@@ -12,6 +12,8 @@ export type DailyFigures = {
   cost: number;
   /** Runs with at least one (non-deleted) feedback. */
   withFeedback: number;
+  /** Runs whose model call failed (not data records: counted from run_failures). */
+  errors: number;
 };
 
 export type ActionFigures = {
@@ -31,6 +33,7 @@ type DailyRow = {
   output_tokens: Numeric;
   cost: Numeric;
   with_feedback: Numeric;
+  errors: Numeric;
 };
 type ActionRow = { action_id: string; runs: Numeric; p50: Numeric; p95: Numeric; with_feedback: Numeric };
 const number = (value: Numeric) => Number(value ?? 0);
@@ -50,18 +53,32 @@ export function createStatisticsRepository(database: Database) {
   const hasFeedback = sql`EXISTS (SELECT 1 FROM feedback f WHERE f.generation_id = g.id AND NOT f.deleted)`;
 
   return {
-    /** Per UTC day with runs: runs, tokens, cost and runs with feedback. */
+    /** Per UTC day with runs or failed runs: runs, tokens, cost, runs with feedback, and errors. */
     async daily(workspaceId: string, scope: StatisticsScope): Promise<DailyFigures[]> {
+      const failuresScope = sql`r.workspace_id = ${workspaceId} AND r.created_at >= ${scope.from.toISOString()}
+        AND r.created_at < ${scope.to.toISOString()}${scope.actionId ? sql` AND r.action_id = ${scope.actionId}` : sql``}`;
       const result = await database.execute(sql`
-        SELECT to_char(date_trunc('day', g.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
-               count(*) AS runs,
-               coalesce(sum(g.num_input_tokens), 0) AS input_tokens,
-               coalesce(sum(g.num_output_tokens), 0) AS output_tokens,
-               coalesce(sum((g.cost->>'generation')::float8), 0) AS cost,
-               count(*) FILTER (WHERE ${hasFeedback}) AS with_feedback
-        FROM generations g
-        WHERE ${scoped(workspaceId, scope)}
-        GROUP BY 1 ORDER BY 1`);
+        WITH runs AS (
+          SELECT to_char(date_trunc('day', g.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+                 count(*) AS runs,
+                 coalesce(sum(g.num_input_tokens), 0) AS input_tokens,
+                 coalesce(sum(g.num_output_tokens), 0) AS output_tokens,
+                 coalesce(sum((g.cost->>'generation')::float8), 0) AS cost,
+                 count(*) FILTER (WHERE ${hasFeedback}) AS with_feedback
+          FROM generations g
+          WHERE ${scoped(workspaceId, scope)}
+          GROUP BY 1
+        ), errors AS (
+          SELECT to_char(date_trunc('day', r.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+                 count(*) AS errors
+          FROM run_failures r
+          WHERE ${failuresScope}
+          GROUP BY 1
+        )
+        SELECT coalesce(runs.day, errors.day) AS day, runs.runs, runs.input_tokens, runs.output_tokens,
+               runs.cost, runs.with_feedback, errors.errors
+        FROM runs FULL JOIN errors ON errors.day = runs.day
+        ORDER BY 1`);
       return rowsOf<DailyRow>(result).map((row) => ({
         day: row.day,
         runs: number(row.runs),
@@ -69,6 +86,7 @@ export function createStatisticsRepository(database: Database) {
         outputTokens: number(row.output_tokens),
         cost: number(row.cost),
         withFeedback: number(row.with_feedback),
+        errors: number(row.errors),
       }));
     },
 

@@ -261,6 +261,25 @@ export function createRunEngine(dependencies: {
       store: run.request.store,
       signal: options.signal,
       onToken: options.onToken,
+    }).catch(async (error: unknown) => {
+      // Counted for the dashboard's errors unless the caller itself gave up (a shutdown, a cancel).
+      if (!options.signal?.aborted) {
+        await data
+          .recordFailure({
+            workspaceId: run.caller.workspaceId,
+            action: {
+              id: run.resolved.action.id,
+              environment: run.resolved.environment,
+              version: version.version,
+            },
+            model: { name: run.model.modelName, provider: run.model.kind },
+            source: run.source,
+            message: error instanceof Error ? error.message : String(error),
+          })
+          // The run's own error is what its caller needs; a count that could not be written is lost.
+          .catch(() => undefined);
+      }
+      throw error;
     });
     const latencyMs = Math.round(performance.now() - started);
     const cost = generationCost(run.model.kind, run.model.modelName, answer.usage);

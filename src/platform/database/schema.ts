@@ -281,6 +281,29 @@ export const experiments = pgTable(
   (table) => [index('experiments_workspace_index').on(table.workspaceId, table.createdAt)],
 );
 
+/**
+ * A run whose model call failed: not a data record (those are complete generations), but counted so
+ * the dashboard can show errors per day next to runs.
+ */
+export const runFailures = pgTable(
+  'run_failures',
+  {
+    ...tenantKey(),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    version: integer('version'),
+    environment: text('environment'),
+    source: text('source').notNull(),
+    modelProvider: text('model_provider'),
+    model: text('model'),
+    /** The error as the caller saw it, bounded. */
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('run_failures_workspace_created_index').on(table.workspaceId, table.createdAt)],
+);
+
 /** One stored generation (the API's "data record"); only complete generations are stored. */
 export const generations = pgTable(
   'generations',

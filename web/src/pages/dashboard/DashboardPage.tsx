@@ -17,6 +17,7 @@ type Statistics = {
     output_tokens: number;
     cost: number;
     feedback_rate: number | null;
+    errors: number;
   }[];
   actions: {
     action: string;
@@ -70,7 +71,10 @@ export default function DashboardPage() {
       });
     return {
       days,
-      runs: [{ label: 'Runs', values: series((day) => day.runs), color: '#2457c5' }],
+      runs: [
+        { label: 'Runs', values: series((day) => day.runs), color: '#2457c5' },
+        { label: 'Errors', values: series((day) => day.errors), color: '#b3261e' },
+      ],
       tokens: [
         { label: 'Input', values: series((day) => day.input_tokens), color: '#2457c5' },
         { label: 'Output', values: series((day) => day.output_tokens), color: '#c06c00' },
@@ -88,8 +92,9 @@ export default function DashboardPage() {
       tokens: sum.tokens + day.input_tokens + day.output_tokens,
       cost: sum.cost + day.cost,
       withFeedback: sum.withFeedback + (day.feedback_rate ?? 0) * day.runs,
+      errors: sum.errors + day.errors,
     }),
-    { runs: 0, tokens: 0, cost: 0, withFeedback: 0 },
+    { runs: 0, tokens: 0, cost: 0, withFeedback: 0, errors: 0 },
   );
 
   return (
@@ -112,7 +117,7 @@ export default function DashboardPage() {
         <Loading what="the statistics" />
       ) : statistics.isError ? (
         <Failure what="the statistics" error={statistics.error} />
-      ) : totals!.runs === 0 ? (
+      ) : totals!.runs === 0 && totals!.errors === 0 ? (
         <Empty title="No runs in this span">
           <p>
             Run an Action (<Link to="/actions">Actions</Link> → Playground) and its runs, tokens and cost show
@@ -127,6 +132,10 @@ export default function DashboardPage() {
               <dd>{integer(totals!.runs)}</dd>
             </div>
             <div>
+              <dt>Errors</dt>
+              <dd>{integer(totals!.errors)}</dd>
+            </div>
+            <div>
               <dt>Tokens</dt>
               <dd>{integer(totals!.tokens)}</dd>
             </div>
@@ -136,11 +145,17 @@ export default function DashboardPage() {
             </div>
             <div>
               <dt>Feedback rate</dt>
-              <dd>{percent(totals!.withFeedback / totals!.runs)}</dd>
+              <dd>{percent(totals!.runs ? totals!.withFeedback / totals!.runs : null)}</dd>
             </div>
           </dl>
           <div className="chart-grid">
-            <DailyChart title="Runs" days={charts!.days} series={charts!.runs} format={integer} integers />
+            <DailyChart
+              title="Runs and errors"
+              days={charts!.days}
+              series={charts!.runs}
+              format={integer}
+              integers
+            />
             <DailyChart
               title="Tokens"
               days={charts!.days}
