@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { buildPdf } from '../helpers/documents.js';
 import { createTextAction, keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
 import { useProcessEnvironment } from '../helpers/test-app.js';
@@ -105,6 +105,13 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
 async function signedInPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
+  // What the page showed when a step failed is the quickest way to see why.
+  onTestFailed(async ({ task }) => {
+    const name = task.name.replace(/\W+/g, '-').slice(0, 60);
+    await page
+      .screenshot({ path: path.join(screenshots, `failed-${name}.png`), fullPage: true })
+      .catch(() => undefined);
+  });
   await page.goto(`${server.baseUrl}/actions`);
   await page.getByLabel('API key').fill(apiKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -179,8 +186,19 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await expectAccessible(page, 'versions');
   await screenshot(page, 'versions');
 
-  // Playground: staging (v2) asks for its three variables; the answer streams in token by token.
+  // An unsaved edit runs from the playground before it is saved (and is not saved by running).
+  await page.getByRole('link', { name: 'Editor' }).click();
+  await typeTemplate(page, 'Prompt', 'Draft about {{topic}}');
   await page.getByRole('link', { name: 'Playground' }).click();
+  await expect(page.getByLabel('Run', { exact: true }).inputValue()).resolves.toBe('draft');
+  await page.getByLabel('topic').fill('moss');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.locator('pre.answer[data-status="done"]', { hasText: 'Draft about moss' }).waitFor();
+  expect(
+    (await call(server.baseUrl, 'GET', `/v1/actions/${page.url().split('/').at(-2)}`)).body.version,
+  ).toBe(2);
+
+  // Playground: staging (v2) asks for its three variables; the answer streams in token by token.
   await page.getByLabel('Run', { exact: true }).selectOption({ label: 'staging (v2)' });
   await page.getByLabel('form').fill('limerick');
   await page.getByLabel('topic').fill('glaciers');
@@ -189,7 +207,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   const answer = page.getByRole('log', { name: 'Answer' });
   // Part of the answer while the run is still streaming: mock/slow sends a token every 50 ms.
   await page.locator('pre.answer[data-status="streaming"]', { hasText: 'Write' }).waitFor();
-  await page.locator('pre.answer[data-status="done"]').waitFor();
+  await page.locator('pre.answer[data-status="done"]', { hasText: 'limerick' }).waitFor();
   await expect(answer.textContent()).resolves.toBe('Write a limerick about glaciers in French');
   await page.getByText(/\d+ in · \d+ out/).waitFor();
   await expectAccessible(page, 'playground');
@@ -211,7 +229,10 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   // Filters: by text and by Action; the export link carries them.
   await page.getByLabel('Text in input or output').fill('glaciers');
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByRole('table', { name: 'Generations' }).locator('tbody tr').count()).resolves.toBe(1);
+  // The list answers the new filter a moment after the click.
+  await expect
+    .poll(() => page.getByRole('table', { name: 'Generations' }).locator('tbody tr').count())
+    .toBe(1);
   const exported = await page.evaluate(async () => {
     const link = (globalThis as any).document.querySelector('a[href*="format=jsonl"]').getAttribute('href');
     return (await fetch(link)).text();
@@ -224,7 +245,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   const tiles = page.locator('.tiles');
   await tiles.waitFor();
-  await expect(tiles.textContent()).resolves.toMatch(/Runs1.*Errors0.*Feedback rate100%/);
+  await expect(tiles.textContent()).resolves.toMatch(/Runs2.*Errors0.*Feedback rate50%/);
   await expect(
     page.getByRole('table', { name: 'Latency and feedback per Action' }).textContent(),
   ).resolves.toContain('Haiku writer');
@@ -392,6 +413,8 @@ it('creates a Skill from its type form, builds a Workflow block by block, runs i
 
   // Workflows: two Action blocks added in the wrong order, reordered, saved, then run.
   await page.getByRole('link', { name: 'Workflows' }).click();
+  // The page loads its code first: wait for it, or the Skills form's Name field is the one filled.
+  await page.getByRole('heading', { name: 'Workflows', exact: true }).waitFor();
   await page.getByLabel('Name', { exact: true }).fill('Shout then wrap');
   await page.getByLabel('App').selectOption({ label: 'Pipelines' });
   await page.getByRole('button', { name: 'Create Workflow' }).click();

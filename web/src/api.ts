@@ -136,3 +136,10 @@ export type ContextDocument = {
 };
 
 export type SearchHit = ContextDocument & { score: number };
+
+/** Which version made a record: `v3`, `draft` for a playground run of unsaved edits, `—` for logged ones. */
+export function versionLabel(record: Pick<DataRecord, 'version' | 'source'>): string {
+  if (record.version) return `v${record.version}`;
+  const runSources = ['sync', 'stream', 'async'];
+  return record.source && runSources.includes(record.source) ? 'draft' : '—';
+}

@@ -76,5 +76,10 @@ export function useStreamRun() {
     });
   }, []);
 
-  return { state, start };
+  const fail = useCallback((message: string) => {
+    source.current?.close();
+    setState({ status: 'failed', text: '', message });
+  }, []);
+
+  return { state, start, fail };
 }

@@ -1,7 +1,7 @@
 export { createAttachmentValidator } from './attachments.js';
 export { presentAction } from './presenters.js';
 export { type ActionVersionRow as ActionVersion, createActionRepository } from './repository.js';
-export { environment, guidOrSlugParams } from './schemas.js';
+export { type DraftVersionInput, draftVersion, environment, guidOrSlugParams } from './schemas.js';
 export {
   type Action,
   type ActionService,

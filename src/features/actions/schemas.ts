@@ -108,6 +108,16 @@ export const updateActionBody = z.strictObject({
   model: versionFields.model.optional(),
 });
 
+/**
+ * An unsaved version to run once (the console's playground): the fields given replace the latest
+ * version's, checked as a save would check them, and nothing is saved.
+ */
+export const draftVersion = z
+  .strictObject({ ...versionFields, model: versionFields.model.optional() })
+  .describe('run these version fields over the latest version without saving them');
+
+export type DraftVersionInput = z.infer<typeof draftVersion>;
+
 export const deployBody = z.strictObject({
   version: versionNumber,
   environment,

@@ -15,9 +15,15 @@ import type {
   ActionWithVersion,
   NewActionVersion,
 } from './repository.js';
-import type { CreateActionInput, DeployInput, UpdateActionInput } from './schemas.js';
+import type { CreateActionInput, DeployInput, DraftVersionInput, UpdateActionInput } from './schemas.js';
 
-export type ResolvedAction = { action: ActionRow; version: ActionVersionRow; environment: string | null };
+export type ResolvedAction = {
+  action: ActionRow;
+  version: ActionVersionRow;
+  environment: string | null;
+  /** An unsaved draft over the latest version: its generations have no version number. */
+  draft?: boolean;
+};
 
 /** An Action: its latest version and which version each environment runs. */
 export type Action = ActionWithVersion & { deployments: Record<string, number> };
@@ -46,6 +52,8 @@ export interface ActionService {
    * The Action and version a run uses (docs/api.md#actions): `version` runs that version, `environment` the
    * version deployed there, neither the default environment's; a missing one is a 400.
    */
+  /** The latest version with a draft's fields over it, checked as a save checks them and not saved. */
+  resolveDraft(workspaceId: string, guidOrSlug: string, draft: DraftVersionInput): Promise<ResolvedAction>;
   resolveForRun(
     workspaceId: string,
     guidOrSlug: string,
@@ -263,6 +271,23 @@ export function createActionService(
     resolveForRun(workspaceId, guidOrSlug, selection) {
       const key = `${workspaceId}:${guidOrSlug}:${selection.version ?? ''}:${selection.environment ?? ''}`;
       return runResolutions.get(key, () => resolveUncached(workspaceId, guidOrSlug, selection));
+    },
+
+    async resolveDraft(workspaceId, guidOrSlug, draft) {
+      const row = await repository.findLatest(
+        workspaceId,
+        isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
+      );
+      if (!row) throw new NotFoundError('Action not found');
+      if (row.action.disabled) throw new ValidationError('this Action is disabled', 'action');
+      const merged = mergeVersion(row.version, draft);
+      await validateVersion(workspaceId, merged).catch((error: unknown) => {
+        // The draft's fields arrive under `draft`: name them where the request has them.
+        if (error instanceof ValidationError && error.field)
+          throw new ValidationError(error.message.replace(/^[\w.]+: /, ''), `draft.${error.field}`);
+        throw error;
+      });
+      return { action: row.action, version: { ...row.version, ...merged }, environment: null, draft: true };
     },
 
     async setDisabled(workspaceId, id, disabled) {

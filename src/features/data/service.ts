@@ -56,7 +56,8 @@ export type RunSource = 'sync' | 'stream' | 'async' | 'experiment' | 'workflow' 
 export type RunRecord = {
   generationId: string;
   workspaceId: string;
-  action: { id: string; environment: string | null; version: number };
+  /** `version` is null for a draft run (docs/api.md#runs). */
+  action: { id: string; environment: string | null; version: number | null };
   sessionId: string | null;
   experimentId: string | null;
   request: { input: unknown; extUserId: string | null; metadata: Record<string, unknown> };
@@ -75,7 +76,7 @@ export type RunRecord = {
 /** A run whose model call failed, counted for the dashboard's errors (it is not a data record). */
 export type RunFailureRecord = {
   workspaceId: string;
-  action: { id: string; environment: string | null; version: number };
+  action: { id: string; environment: string | null; version: number | null };
   model: { name: string; provider: string };
   source: RunSource;
   message: string;

@@ -122,7 +122,12 @@ export function createRunEngine(dependencies: {
     request: RunRequest,
     options: RunOptions,
   ): Promise<PreparedRun> {
-    const resolved = await actions.resolveForRun(caller.workspaceId, guidOrSlug, request);
+    if (request.draft && (request.version !== undefined || request.environment !== undefined)) {
+      throw new ValidationError('runs the latest version with its changes: give no version or environment', 'draft');
+    }
+    const resolved = request.draft
+      ? await actions.resolveDraft(caller.workspaceId, guidOrSlug, request.draft)
+      : await actions.resolveForRun(caller.workspaceId, guidOrSlug, request);
     const { action, version } = resolved;
     if (request.modelOptions && !caller.allowModelOverrides) {
       throw new ValidationError('this workspace does not allow model overrides', 'modelOptions');
@@ -194,7 +199,8 @@ export function createRunEngine(dependencies: {
       action: {
         id: run.resolved.action.id,
         environment: run.resolved.environment,
-        version: run.resolved.version.version,
+        // A draft is no saved version: its generation says so by having none.
+        version: run.resolved.draft ? null : run.resolved.version.version,
       },
       sessionId: run.sessionId,
       experimentId: run.experimentId,
@@ -270,7 +276,7 @@ export function createRunEngine(dependencies: {
             action: {
               id: run.resolved.action.id,
               environment: run.resolved.environment,
-              version: version.version,
+              version: run.resolved.draft ? null : version.version,
             },
             model: { name: run.model.modelName, provider: run.model.kind },
             source: run.source,

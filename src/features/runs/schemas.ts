@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { guid, versionNumber } from '../../core/guid.js';
 import { promptMessage } from '../../core/message-schemas.js';
 import { metadataFilter } from '../../core/metadata-filter.js';
-import { environment } from '../actions/index.js';
+import { draftVersion, environment } from '../actions/index.js';
 
 /** A template variable's value: anything JSON except that the top level is a name → value map. */
 const variables = z.record(
@@ -41,7 +41,8 @@ export const runFields = {
   do_not_execute_tool_calls: z.boolean().optional(),
 };
 
-export const runBody = z.strictObject(runFields);
+/** `POST /v1/actions/{guid}/prompt`: the run fields, and an unsaved draft to run instead of a version. */
+export const runBody = z.strictObject({ ...runFields, draft: draftVersion.optional() });
 
 /**
  * The legacy collection route `POST /v1/actions/` (docs/sdk-compatibility.md): the Action in the body, the

@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
 import { type Action, api } from '../../api';
 import { Failure, Loading } from '../../components/states';
 import { Deployments } from './Deployments';
+import { type Draft, draftOf } from './draft';
 import { EditorTab } from './EditorTab';
 import { PlaygroundTab } from './PlaygroundTab';
 import { VersionsTab } from './VersionsTab';
@@ -16,6 +18,11 @@ export default function ActionPage() {
   const { guid = '' } = useParams();
   const action = useAction(guid);
   const queries = useQueryClient();
+  // The editor's unsaved changes (none: null), kept across tabs so the playground can run them, and
+  // tied to their Action: this page stays mounted when the route moves to another Action.
+  const [editing, setEditing] = useState<{ guid: string; draft: Draft } | null>(null);
+  const edited = editing?.guid === guid ? editing.draft : null;
+  const setEdited = (draft: Draft | null) => setEditing(draft ? { guid, draft } : null);
   const toggle = useMutation({
     mutationFn: (disabled: boolean) =>
       api<Action>('POST', `/v1/actions/${guid}/${disabled ? 'disable' : 'enable'}`),
@@ -28,6 +35,8 @@ export default function ActionPage() {
   if (action.isPending) return <Loading what="the Action" />;
   if (action.isError) return <Failure what="the Action" error={action.error} />;
   const current = action.data;
+  const draft = edited ?? draftOf(current);
+  const unsaved = edited !== null && JSON.stringify(edited) !== JSON.stringify(draftOf(current));
   return (
     <section aria-labelledby="action-title">
       <header className="page-header">
@@ -59,14 +68,25 @@ export default function ActionPage() {
       )}
       <nav className="tabs" aria-label="Action">
         {/* Absolute paths: a relative link inside this splat route would resolve below the open tab. */}
-        <NavLink to={`/actions/${guid}/editor`}>Editor</NavLink>
+        <NavLink to={`/actions/${guid}/editor`}>
+          Editor
+          {unsaved && (
+            <span title="Unsaved changes">
+              {' •'}
+              <span className="visually-hidden"> (unsaved changes)</span>
+            </span>
+          )}
+        </NavLink>
         <NavLink to={`/actions/${guid}/versions`}>Versions</NavLink>
         <NavLink to={`/actions/${guid}/playground`}>Playground</NavLink>
       </nav>
       <Routes>
-        <Route path="editor" element={<EditorTab action={current} />} />
+        <Route path="editor" element={<EditorTab action={current} draft={draft} setDraft={setEdited} />} />
         <Route path="versions" element={<VersionsTab action={current} />} />
-        <Route path="playground" element={<PlaygroundTab action={current} />} />
+        <Route
+          path="playground"
+          element={<PlaygroundTab action={current} draft={unsaved ? draft : undefined} />}
+        />
         <Route path="*" element={<Navigate to={`/actions/${guid}/editor`} replace />} />
       </Routes>
     </section>

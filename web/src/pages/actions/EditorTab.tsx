@@ -1,14 +1,24 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { type Action, api } from '../../api';
 import { FormError } from '../../components/Field';
-import { draftOf, versionBody } from './draft';
+import { type Draft, draftOf, versionBody } from './draft';
 import { VersionForm } from './VersionForm';
 
-/** Edits the latest version; saving makes a new version and deploys nothing. */
-export function EditorTab({ action }: { action: Action }) {
+/**
+ * Edits the latest version; saving makes a new version and deploys nothing. The draft is held by the
+ * Action's page, so the playground can run it before it is saved.
+ */
+export function EditorTab({
+  action,
+  draft,
+  setDraft,
+}: {
+  action: Action;
+  draft: Draft;
+  setDraft: (draft: Draft | null) => void;
+}) {
   const queries = useQueryClient();
-  const [draft, setDraft] = useState(() => draftOf(action));
   const pristine = JSON.stringify(draft) === JSON.stringify(draftOf(action));
 
   const save = useMutation({
@@ -17,7 +27,7 @@ export function EditorTab({ action }: { action: Action }) {
       queries.setQueryData(['action', action.guid], updated);
       void queries.invalidateQueries({ queryKey: ['versions', action.guid] });
       void queries.invalidateQueries({ queryKey: ['actions'] });
-      setDraft(draftOf(updated));
+      setDraft(null);
     },
   });
   const submit = (event: FormEvent) => {
@@ -35,12 +45,7 @@ export function EditorTab({ action }: { action: Action }) {
               ? `Version ${action.version}`
               : 'Unsaved changes'}
         </span>
-        <button
-          type="button"
-          className="secondary"
-          disabled={pristine}
-          onClick={() => setDraft(draftOf(action))}
-        >
+        <button type="button" className="secondary" disabled={pristine} onClick={() => setDraft(null)}>
           Discard
         </button>
         <button type="submit" disabled={pristine || save.isPending}>

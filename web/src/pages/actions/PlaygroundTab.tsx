@@ -5,12 +5,16 @@ import { type Action, type ActionVersion, api, type DataRecord, type ListEnvelop
 import { Field } from '../../components/Field';
 import { type StreamState, useStreamRun } from '../../stream-run';
 import { templateVariables } from '../../template-variables';
-import { contextVariable, templatesOf } from './draft';
+import { contextVariable, type Draft, templatesOf, versionBody } from './draft';
 
-/** What a panel runs: a deployed environment (`env:production`) or a saved version (`v:3`). */
+/**
+ * What a panel runs: a deployed environment (`env:production`), a saved version (`v:3`), or the
+ * editor's unsaved draft (`draft`).
+ */
 type Target = string;
 
-function targetBody(target: Target): Record<string, unknown> {
+function targetBody(target: Target, draft: Draft | undefined): Record<string, unknown> {
+  if (target === 'draft') return draft ? { draft: versionBody(draft) } : {};
   const [kind, value] = target.split(':') as [string, string];
   return kind === 'env' ? { environment: value } : { version: Number(value) };
 }
@@ -26,16 +30,19 @@ function TargetPicker({
   value,
   onChange,
   label,
+  hasDraft,
 }: {
   action: Action;
   versions: ActionVersion[];
   value: Target;
   onChange: (target: Target) => void;
   label: string;
+  hasDraft: boolean;
 }) {
   return (
     <Field label={label}>
       <select value={value} onChange={(event) => onChange(event.target.value)}>
+        {hasDraft && <option value="draft">unsaved draft (editor)</option>}
         {Object.entries(action.deployments).map(([environment, version]) => (
           <option key={environment} value={`env:${environment}`}>
             {environment} (v{version})
@@ -127,13 +134,14 @@ function RunOutput({ state }: { state: StreamState }) {
  * Runs saved versions with a form made from their variables; tokens stream in live. Compare runs the
  * same input on a second version side by side.
  */
-export function PlaygroundTab({ action }: { action: Action }) {
+export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft }) {
   const versions = useQuery({
     queryKey: ['versions', action.guid],
     queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=100`),
   });
-  const firstTarget =
-    action.deployments[action.default_environment] !== undefined
+  const firstTarget = draft
+    ? 'draft'
+    : action.deployments[action.default_environment] !== undefined
       ? `env:${action.default_environment}`
       : `v:${action.version}`;
   const [targets, setTargets] = useState<Target[]>([firstTarget]);
@@ -147,11 +155,18 @@ export function PlaygroundTab({ action }: { action: Action }) {
   const variables = useMemo(() => {
     const byNumber = new Map(list.map((version) => [version.version, version]));
     const templates = targets.flatMap((target) => {
+      if (target === 'draft')
+        return draft
+          ? [
+              draft.systemMessage,
+              ...(draft.mode === 'prompt' ? [draft.prompt] : draft.messages.map((m) => m.content)),
+            ]
+          : [];
       const version = byNumber.get(targetVersion(action, target));
       return version ? templatesOf(version) : [];
     });
     return templateVariables(templates).variables.filter((name) => name !== contextVariable);
-  }, [list, targets, action]);
+  }, [list, targets, action, draft]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -160,7 +175,15 @@ export function PlaygroundTab({ action }: { action: Action }) {
         ? Object.fromEntries(variables.map((name) => [name, values[name] ?? '']))
         : message;
     targets.forEach((target, index) => {
-      void runs[index]!.start(`/v1/actions/${action.guid}/prompt`, { input, ...targetBody(target) });
+      let body: Record<string, unknown>;
+      try {
+        body = targetBody(target, draft);
+      } catch (error) {
+        // The draft's JSON fields do not parse: the run cannot start; say why where its answer goes.
+        runs[index]!.fail((error as Error).message);
+        return;
+      }
+      void runs[index]!.start(`/v1/actions/${action.guid}/prompt`, { input, ...body });
     });
   };
   const running = runs.some((run) => run.state.status === 'starting' || run.state.status === 'streaming');
@@ -176,6 +199,7 @@ export function PlaygroundTab({ action }: { action: Action }) {
               action={action}
               versions={list}
               value={target}
+              hasDraft={Boolean(draft)}
               onChange={(next) => setTargets(targets.map((each, at) => (at === index ? next : each)))}
             />
           ))}

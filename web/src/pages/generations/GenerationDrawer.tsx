@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type DataRecord, type Feedback } from '../../api';
+import { api, type DataRecord, type Feedback, versionLabel } from '../../api';
 import { Drawer } from '../../components/Drawer';
 import { Field, FormError } from '../../components/Field';
 import { Failure, Loading } from '../../components/states';
@@ -76,8 +76,7 @@ export function GenerationDrawer({
             <dd>{actionName(record.data.action)}</dd>
             <dt>Version</dt>
             <dd>
-              {record.data.version ? `v${record.data.version}` : '—'}{' '}
-              {record.data.environment && `in ${record.data.environment}`}
+              {versionLabel(record.data)} {record.data.environment && `in ${record.data.environment}`}
             </dd>
             <dt>Model</dt>
             <dd>

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { type Action, api, type DataRecord, type ListEnvelope } from '../../api';
+import { type Action, api, type DataRecord, type ListEnvelope, versionLabel } from '../../api';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
@@ -184,7 +184,7 @@ export default function GenerationsPage() {
                     </td>
                     <td>{actionName(record.action)}</td>
                     <td>
-                      {record.version ? `v${record.version}` : '—'}
+                      {versionLabel(record)}
                       {record.environment && <div className="muted">{record.environment}</div>}
                     </td>
                     <td>
