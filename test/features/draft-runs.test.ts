@@ -26,7 +26,12 @@ it('runs a draft over the latest version without saving it, and stores its gener
     { role: 'user', content: 'Greet Ada in a cheerful way' },
   ]);
   const record = await client.get(`/v1/data/${run.body.data_guid}`);
-  expect(record.body).toMatchObject({ action: action.guid, version: null, environment: null, source: 'sync' });
+  expect(record.body).toMatchObject({
+    action: action.guid,
+    version: null,
+    environment: null,
+    source: 'sync',
+  });
 
   // Nothing was saved: one version, the old template, still deployed.
   const versions = await client.get(`/v1/actions/${action.guid}/versions`);

@@ -123,7 +123,10 @@ export function createRunEngine(dependencies: {
     options: RunOptions,
   ): Promise<PreparedRun> {
     if (request.draft && (request.version !== undefined || request.environment !== undefined)) {
-      throw new ValidationError('runs the latest version with its changes: give no version or environment', 'draft');
+      throw new ValidationError(
+        'runs the latest version with its changes: give no version or environment',
+        'draft',
+      );
     }
     const resolved = request.draft
       ? await actions.resolveDraft(caller.workspaceId, guidOrSlug, request.draft)
