@@ -210,7 +210,7 @@ export function createServices(platform: Platform) {
       workspaces,
       idleMs: config.consoleSessionIdleMs,
     }),
-    providers: createProviderService(providerRepository, secretBox, models.invalidate),
+    providers: createProviderService(providerRepository, secretBox, models.invalidate, engines.providerFetch),
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
     /** Stops the worker threads (offline embedder, text indexer) and the statistics timer. */

@@ -380,6 +380,11 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.getByRole('button', { name: 'Add provider' }).click();
   await page.getByRole('table', { name: 'Providers' }).getByText('••••••••').waitFor();
   await expect(page.content()).resolves.not.toContain('sk-console-secret');
+  await page.getByLabel('Provider', { exact: true }).selectOption('mock');
+  await page.getByLabel('Nickname').fill('offline');
+  await page.getByRole('button', { name: 'Add provider' }).click();
+  await page.getByRole('button', { name: 'Test connection of offline' }).click();
+  await page.getByText('✓ the mock provider needs no connection').waitFor();
   await expectAccessible(page, 'settings');
   await screenshot(page, 'settings');
   await page.context().close();

@@ -25,6 +25,10 @@ export function providerRoutes(providers: ProviderService, openaiBaseUrl?: strin
         .status(201)
         .send(presentProvider(await providers.create(workspaceOf(request).id, request.body)));
     });
+    // The console's "test connection": the provider's model list, asked with its stored key.
+    app.post('/providers/:guid/test', { schema: { tags, params: guidParams } }, async (request) => {
+      return providers.testConnection(workspaceOf(request).id, request.params.guid);
+    });
     app.get('/providers', { schema: { tags, querystring: paginationQuery } }, async (request) => {
       const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
       return listEnvelope(rows.map(presentProvider), total, request.query);

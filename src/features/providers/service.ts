@@ -10,6 +10,7 @@ import {
 } from '../../llm/provider-kinds.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { SecretBox } from '../../platform/secrets.js';
+import { type ConnectionTest, testProviderConnection } from './key-validation.js';
 import type { ModelRow, ProviderRepository, ProviderRow } from './repository.js';
 import type { CreateModelInput, CreateProviderInput, UpdateProviderInput } from './schemas.js';
 
@@ -36,6 +37,8 @@ export interface ProviderService {
   requireModel(workspaceId: string, id: string): Promise<ProviderModel>;
   listModels(workspaceId: string, pagination: Pagination): Promise<Page<ProviderModel>>;
   removeModel(workspaceId: string, id: string): Promise<void>;
+  /** Asks the provider for its model list with its stored key: the console's "test connection". */
+  testConnection(workspaceId: string, id: string): Promise<ConnectionTest>;
 }
 
 function nicknameConflict(error: unknown): never {
@@ -49,6 +52,8 @@ export function createProviderService(
   repository: ProviderRepository,
   secretBox: SecretBox,
   changed: (workspaceId: string) => void,
+  /** The outbound guard's fetch, which runs use for a provider's own URL. */
+  providerFetch: typeof fetch,
 ): ProviderService {
   async function requireProvider(workspaceId: string, id: string): Promise<Provider> {
     const row = await repository.find(workspaceId, id);
@@ -170,6 +175,13 @@ export function createProviderService(
     async removeModel(workspaceId, id) {
       if (!(await repository.removeModel(workspaceId, id))) throw new NotFoundError('Model not found');
       changed(workspaceId);
+    },
+
+    async testConnection(workspaceId, id) {
+      const provider = await requireProvider(workspaceId, id);
+      if (!isProviderKind(provider.kind)) throw new ValidationError('unknown provider kind', 'provider');
+      const key = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
+      return testProviderConnection({ kind: provider.kind, url: provider.url, key }, providerFetch);
     },
   };
   return service;

@@ -78,6 +78,33 @@ function AddProvider() {
   );
 }
 
+/** "Test connection": asks the provider for its model list with its stored key; says what came back. */
+function TestConnection({ provider }: { provider: Provider }) {
+  const test = useMutation({
+    mutationFn: () => api<{ ok: boolean; message: string }>('POST', `/v1/providers/${provider.guid}/test`),
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        aria-label={`Test connection of ${provider.nickname ?? provider.provider}`}
+        disabled={test.isPending}
+        onClick={() => test.mutate()}
+      >
+        {test.isPending ? 'Testing…' : 'Test connection'}
+      </button>
+      <span role="status" className={test.data?.ok === false || test.isError ? 'field-error' : 'muted'}>
+        {test.data
+          ? ` ${test.data.ok ? '✓' : '✗'} ${test.data.message}`
+          : test.isError
+            ? ` ${test.error.message}`
+            : ''}
+      </span>
+    </>
+  );
+}
+
 /** Provider records (keys write-only, shown masked) and the model records made from them. */
 export function Providers() {
   const queries = useQueryClient();
@@ -121,6 +148,7 @@ export function Providers() {
                 <th scope="col">Nickname</th>
                 <th scope="col">Key</th>
                 <th scope="col">URL</th>
+                <th scope="col">Connection</th>
                 <th scope="col">
                   <span className="visually-hidden">Remove</span>
                 </th>
@@ -136,6 +164,9 @@ export function Providers() {
                   <td>{provider.nickname ?? <span className="muted">—</span>}</td>
                   <td>{provider.has_key ? <code>••••••••</code> : <span className="muted">none</span>}</td>
                   <td>{provider.url ?? <span className="muted">vendor default</span>}</td>
+                  <td>
+                    <TestConnection provider={provider} />
+                  </td>
                   <td>
                     <button
                       type="button"

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { api, type SignedIn } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { ApiKeys } from './ApiKeys';
@@ -42,6 +43,11 @@ export default function SettingsPage({ workspace }: { workspace: SignedIn['works
       <WorkspaceName workspace={workspace} />
       <ApiKeys workspaceGuid={workspace.guid} />
       <Providers />
+      <h2 className="section-title">Gateway</h2>
+      <p>
+        Interactions logged by <code>lectern gateway</code> are generations with source <code>gateway</code>:{' '}
+        <Link to="/generations?source=gateway">see them in Generations</Link>.
+      </p>
     </section>
   );
 }
