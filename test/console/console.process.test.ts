@@ -135,7 +135,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.getByRole('link', { name: 'New Action' }).click();
   await page.getByRole('heading', { name: 'New Action' }).waitFor();
   await page.getByLabel('Name', { exact: true }).fill('Haiku writer');
-  await page.getByLabel('App').selectOption({ label: 'New App…' });
+  await page.getByLabel('App', { exact: true }).selectOption({ label: 'New App…' });
   await page.getByLabel('New App name').fill('Poetry');
   await page.getByLabel('Model').fill('mock/slow');
   await typeTemplate(page, 'Prompt', 'Write a haiku about {{topic}}');
@@ -190,7 +190,9 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.getByRole('link', { name: 'Editor' }).click();
   await typeTemplate(page, 'Prompt', 'Draft about {{topic}}');
   await page.getByRole('link', { name: 'Playground' }).click();
-  await expect(page.getByLabel('Run', { exact: true }).inputValue()).resolves.toBe('draft');
+  await expect(
+    page.getByRole('group', { name: 'Run', exact: true }).getByLabel('Version').inputValue(),
+  ).resolves.toBe('draft');
   await page.getByLabel('topic').fill('moss');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.locator('pre.answer[data-status="done"]', { hasText: 'Draft about moss' }).waitFor();
@@ -199,7 +201,10 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   ).toBe(2);
 
   // Playground: staging (v2) asks for its three variables; the answer streams in token by token.
-  await page.getByLabel('Run', { exact: true }).selectOption({ label: 'staging (v2)' });
+  await page
+    .getByRole('group', { name: 'Run', exact: true })
+    .getByLabel('Version')
+    .selectOption({ label: 'staging (v2)' });
   await page.getByLabel('form').fill('limerick');
   await page.getByLabel('topic').fill('glaciers');
   await page.getByLabel('language').fill('French');
@@ -251,6 +256,37 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   ).resolves.toContain('Haiku writer');
   await expectAccessible(page, 'dashboard');
   await screenshot(page, 'dashboard', true);
+
+  // Compare: the same input on the same version with two models, side by side.
+  await page.getByRole('link', { name: 'Actions' }).click();
+  await page.getByRole('link', { name: 'Haiku writer' }).click();
+  await page.getByRole('link', { name: 'Playground' }).click();
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await page
+    .getByRole('group', { name: 'Run', exact: true })
+    .getByLabel('Version')
+    .selectOption({ label: 'version 2' });
+  await page
+    .getByRole('group', { name: 'Compare with' })
+    .getByLabel('Version')
+    .selectOption({ label: 'version 2' });
+  await page.getByRole('group', { name: 'Compare with' }).getByLabel('Model').fill('mock/json');
+  for (const [name, value] of [
+    ['form', 'sonnet'],
+    ['topic', 'tides'],
+    ['language', 'Dutch'],
+  ]) {
+    await page.getByLabel(name, { exact: true }).fill(value!);
+  }
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const answers = page.locator('pre.answer[data-status="done"]');
+  await expect.poll(() => answers.count()).toBe(2);
+  await expect(answers.allTextContents()).resolves.toEqual([
+    'Write a sonnet about tides in Dutch',
+    '{"echo":"Write a sonnet about tides in Dutch"}',
+  ]);
+  await expectAccessible(page, 'playground compare');
+  await screenshot(page, 'playground-compare');
   await page.context().close();
 }, 120_000);
 

@@ -1,7 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { type Action, type ActionVersion, api, type DataRecord, type ListEnvelope } from '../../api';
+import {
+  type Action,
+  type ActionVersion,
+  api,
+  type DataRecord,
+  type ListEnvelope,
+  type VersionFields,
+} from '../../api';
 import { Field } from '../../components/Field';
 import { type StreamState, useStreamRun } from '../../stream-run';
 import { templateVariables } from '../../template-variables';
@@ -13,8 +20,32 @@ import { contextVariable, type Draft, templatesOf, versionBody } from './draft';
  */
 type Target = string;
 
-function targetBody(target: Target, draft: Draft | undefined): Record<string, unknown> {
-  if (target === 'draft') return draft ? { draft: versionBody(draft) } : {};
+/** The version fields of a saved version, as a draft carries them. */
+function fieldsOf(version: ActionVersion): VersionFields {
+  const { model, model_config, prompt, messages, system_message, contexts, skills, tools } = version;
+  return { model, model_config, prompt, messages, system_message, contexts, skills, tools };
+}
+
+/**
+ * The run request's part that picks what runs. Another model for a panel makes it a draft: the
+ * chosen version's fields with that model, so two models can answer the same version side by side.
+ */
+function targetBody(
+  action: Action,
+  target: Target,
+  draft: Draft | undefined,
+  model: string,
+  versions: Map<number, ActionVersion>,
+): Record<string, unknown> {
+  if (target === 'draft') {
+    if (!draft) return {};
+    const fields = versionBody(draft);
+    return { draft: model ? { ...fields, model } : fields };
+  }
+  if (model) {
+    const version = versions.get(targetVersion(action, target));
+    if (version) return { draft: { ...fieldsOf(version), model } };
+  }
   const [kind, value] = target.split(':') as [string, string];
   return kind === 'env' ? { environment: value } : { version: Number(value) };
 }
@@ -145,6 +176,8 @@ export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft
       ? `env:${action.default_environment}`
       : `v:${action.version}`;
   const [targets, setTargets] = useState<Target[]>([firstTarget]);
+  // Per panel: another model to run the chosen version with ('' keeps the version's own).
+  const [models, setModels] = useState(['', '']);
   const [values, setValues] = useState<Record<string, string>>({});
   const [message, setMessage] = useState('');
   const left = useStreamRun();
@@ -177,7 +210,13 @@ export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft
     targets.forEach((target, index) => {
       let body: Record<string, unknown>;
       try {
-        body = targetBody(target, draft);
+        body = targetBody(
+          action,
+          target,
+          draft,
+          models[index]!.trim(),
+          new Map(list.map((version) => [version.version, version])),
+        );
       } catch (error) {
         // The draft's JSON fields do not parse: the run cannot start; say why where its answer goes.
         runs[index]!.fail((error as Error).message);
@@ -193,15 +232,26 @@ export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft
       <form onSubmit={submit} className="playground-form" aria-label="Run input">
         <div className="form-row">
           {targets.map((target, index) => (
-            <TargetPicker
-              key={index === 0 ? 'left' : 'right'}
-              label={index === 0 ? 'Run' : 'Compare with'}
-              action={action}
-              versions={list}
-              value={target}
-              hasDraft={Boolean(draft)}
-              onChange={(next) => setTargets(targets.map((each, at) => (at === index ? next : each)))}
-            />
+            <fieldset key={index === 0 ? 'left' : 'right'} className="target">
+              <legend>{index === 0 ? 'Run' : 'Compare with'}</legend>
+              <TargetPicker
+                label="Version"
+                action={action}
+                versions={list}
+                value={target}
+                hasDraft={Boolean(draft)}
+                onChange={(next) => setTargets(targets.map((each, at) => (at === index ? next : each)))}
+              />
+              <Field label="Model">
+                <input
+                  value={models[index]}
+                  placeholder="the version's own"
+                  onChange={(event) =>
+                    setModels(models.map((each, at) => (at === index ? event.target.value : each)))
+                  }
+                />
+              </Field>
+            </fieldset>
           ))}
           <button
             type="button"
