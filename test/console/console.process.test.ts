@@ -271,13 +271,12 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
     .getByLabel('Version')
     .selectOption({ label: 'version 2' });
   await page.getByRole('group', { name: 'Compare with' }).getByLabel('Model').fill('mock/json');
-  for (const [name, value] of [
+  const inputs: [string, string][] = [
     ['form', 'sonnet'],
     ['topic', 'tides'],
     ['language', 'Dutch'],
-  ]) {
-    await page.getByLabel(name, { exact: true }).fill(value!);
-  }
+  ];
+  for (const [name, value] of inputs) await page.getByLabel(name, { exact: true }).fill(value);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const answers = page.locator('pre.answer[data-status="done"]');
   await expect.poll(() => answers.count()).toBe(2);
