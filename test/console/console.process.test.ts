@@ -230,6 +230,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await screenshot(page, 'generations');
   await page.keyboard.press('Escape');
   await drawer.waitFor({ state: 'detached' });
+  await expectAccessible(page, 'generations');
 
   // Filters: by text and by Action; the export link carries them.
   await page.getByLabel('Text in input or output').fill('glaciers');
@@ -343,6 +344,7 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   }
   await page.getByRole('link', { name: 'Experiments' }).click();
   await page.getByRole('heading', { name: 'Experiments', exact: true }).waitFor();
+  await expectAccessible(page, 'experiments');
   await page.getByLabel('Name', { exact: true }).fill('Greeting tone');
   await page.getByLabel('App').selectOption({ label: 'Greetings' });
   await page.getByLabel('Primary Action (control)').selectOption({ label: 'Formal hello' });
@@ -391,6 +393,8 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
     });
   }
   await page.getByRole('link', { name: 'Sessions' }).click();
+  await page.getByRole('link', { name: 'Support chat' }).waitFor();
+  await expectAccessible(page, 'sessions');
   await page.getByRole('link', { name: 'Support chat' }).click();
   const turns = page.getByRole('list', { name: 'Turns' });
   await turns.getByText('Good day, Grace.').first().waitFor();
@@ -455,6 +459,7 @@ it('creates a Skill from its type form, builds a Workflow block by block, runs i
   await page.getByRole('link', { name: 'Workflows' }).click();
   // The page loads its code first: wait for it, or the Skills form's Name field is the one filled.
   await page.getByRole('heading', { name: 'Workflows', exact: true }).waitFor();
+  await expectAccessible(page, 'workflows');
   await page.getByLabel('Name', { exact: true }).fill('Shout then wrap');
   await page.getByLabel('App').selectOption({ label: 'Pipelines' });
   await page.getByRole('button', { name: 'Create Workflow' }).click();

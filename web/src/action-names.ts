@@ -5,7 +5,7 @@ import { type Action, api, type ListEnvelope } from './api';
 export function useActionNames() {
   const actions = useQuery({
     queryKey: ['actions', 'all'],
-    queryFn: () => api<ListEnvelope<Action>>('GET', '/v1/actions?limit=100'),
+    queryFn: () => api<ListEnvelope<Action>>('GET', '/v1/actions?limit=1000'),
   });
   const names = new Map(actions.data?.data.map((action) => [action.guid, action.name]));
   return {

@@ -40,6 +40,12 @@ const number = (value: Numeric) => Number(value ?? 0);
 const nullableNumber = (value: Numeric) => (value === null ? null : Number(value));
 
 /**
+ * The UTC day of a timestamp, written exactly as the planner statistics of migration 0009 are: that
+ * match is what lets PostgreSQL estimate ~30 days in a month and group in a hash table.
+ */
+const dayOf = (column: SQL) => sql`date_trunc('day', ${column} AT TIME ZONE 'UTC')`;
+
+/**
  * Aggregates over a workspace's generations for the console's dashboard, computed in SQL on the
  * `(workspace_id, created_at)` index: one statement per series, whatever the number of runs.
  */
@@ -59,7 +65,7 @@ export function createStatisticsRepository(database: Database) {
         AND r.created_at < ${scope.to.toISOString()}${scope.actionId ? sql` AND r.action_id = ${scope.actionId}` : sql``}`;
       const result = await database.execute(sql`
         WITH runs AS (
-          SELECT to_char(date_trunc('day', g.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+          SELECT ${dayOf(sql`g.created_at`)} AS day,
                  count(*) AS runs,
                  coalesce(sum(g.num_input_tokens), 0) AS input_tokens,
                  coalesce(sum(g.num_output_tokens), 0) AS output_tokens,
@@ -69,13 +75,12 @@ export function createStatisticsRepository(database: Database) {
           WHERE ${scoped(workspaceId, scope)}
           GROUP BY 1
         ), errors AS (
-          SELECT to_char(date_trunc('day', r.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
-                 count(*) AS errors
+          SELECT ${dayOf(sql`r.created_at`)} AS day, count(*) AS errors
           FROM run_failures r
           WHERE ${failuresScope}
           GROUP BY 1
         )
-        SELECT coalesce(runs.day, errors.day) AS day, runs.runs, runs.input_tokens, runs.output_tokens,
+        SELECT to_char(coalesce(runs.day, errors.day), 'YYYY-MM-DD') AS day, runs.runs, runs.input_tokens, runs.output_tokens,
                runs.cost, runs.with_feedback, errors.errors
         FROM runs FULL JOIN errors ON errors.day = runs.day
         ORDER BY 1`);

@@ -25,7 +25,7 @@ export function ActionsPage() {
   }, [search]);
   const apps = useQuery({
     queryKey: ['apps'],
-    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
+    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=1000'),
   });
   const actions = useQuery({
     queryKey: ['actions', appId, text, skip],

@@ -14,7 +14,7 @@ export default function NewActionPage() {
   const queries = useQueryClient();
   const apps = useQuery({
     queryKey: ['apps'],
-    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
+    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=1000'),
   });
   const [name, setName] = useState('');
   const [appChoice, setAppChoice] = useState('');

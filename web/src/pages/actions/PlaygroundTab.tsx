@@ -168,7 +168,7 @@ function RunOutput({ state }: { state: StreamState }) {
 export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft }) {
   const versions = useQuery({
     queryKey: ['versions', action.guid],
-    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=100`),
+    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=1000`),
   });
   const firstTarget = draft
     ? 'draft'

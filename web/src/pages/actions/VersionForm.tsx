@@ -33,7 +33,7 @@ function Attachments({
 }) {
   const list = useQuery({
     queryKey: [path, 'all'],
-    queryFn: () => api<ListEnvelope<Named>>('GET', `${path}?limit=100`),
+    queryFn: () => api<ListEnvelope<Named>>('GET', `${path}?limit=1000`),
   });
   return (
     <fieldset className="attachments">

@@ -109,7 +109,7 @@ function DeployForm({ action, versions }: { action: Action; versions: ActionVers
 export function VersionsTab({ action }: { action: Action }) {
   const versions = useQuery({
     queryKey: ['versions', action.guid],
-    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=100`),
+    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=1000`),
   });
   const [left, setLeft] = useState(Math.max(1, action.version - 1));
   const [right, setRight] = useState(action.version);

@@ -22,7 +22,7 @@ function NewExperimentForm() {
   const navigate = useNavigate();
   const apps = useQuery({
     queryKey: ['apps'],
-    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
+    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=1000'),
   });
   const { actions } = useActionNames();
   const [name, setName] = useState('');
@@ -111,7 +111,7 @@ function NewExperimentForm() {
 export default function ExperimentsList() {
   const experiments = useQuery({
     queryKey: ['experiments'],
-    queryFn: () => api<ListEnvelope<Experiment>>('GET', '/v1/experiments?limit=100'),
+    queryFn: () => api<ListEnvelope<Experiment>>('GET', '/v1/experiments?limit=1000'),
   });
   const { name } = useActionNames();
   return (

@@ -52,6 +52,12 @@ export function SessionPage() {
           </p>
         </div>
       </header>
+      {turns.data.total_count > ordered.length && (
+        <p className="muted">
+          The latest {ordered.length} of {turns.data.total_count} turns; every turn is in{' '}
+          <Link to={`/generations?session=${guid}`}>Generations</Link>.
+        </p>
+      )}
       {ordered.length === 0 ? (
         <p className="muted">No turns yet.</p>
       ) : (

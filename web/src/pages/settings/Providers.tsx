@@ -110,7 +110,7 @@ export function Providers() {
   const queries = useQueryClient();
   const providers = useQuery({
     queryKey: ['providers'],
-    queryFn: () => api<ListEnvelope<Provider>>('GET', '/v1/providers?limit=100'),
+    queryFn: () => api<ListEnvelope<Provider>>('GET', '/v1/providers?limit=1000'),
   });
   const models = useQuery({ queryKey: ['models'], queryFn: () => api<Model[]>('GET', '/v1/models') });
   const remove = useMutation({

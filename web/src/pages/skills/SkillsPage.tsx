@@ -43,7 +43,7 @@ function MetadataControl({
   const { actions } = useActionNames();
   const contexts = useQuery({
     queryKey: ['/v1/contexts', 'all'],
-    queryFn: () => api<ListEnvelope<Context>>('GET', '/v1/contexts?limit=100'),
+    queryFn: () => api<ListEnvelope<Context>>('GET', '/v1/contexts?limit=1000'),
     enabled: definition.type === 'context',
   });
   const options =
@@ -193,7 +193,7 @@ export default function SkillsPage() {
   });
   const skills = useQuery({
     queryKey: ['/v1/skills', 'all'],
-    queryFn: () => api<ListEnvelope<Skill>>('GET', '/v1/skills?limit=100'),
+    queryFn: () => api<ListEnvelope<Skill>>('GET', '/v1/skills?limit=1000'),
   });
   return (
     <section aria-labelledby="skills-title">

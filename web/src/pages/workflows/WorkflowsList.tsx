@@ -13,11 +13,11 @@ export default function WorkflowsList() {
   const navigate = useNavigate();
   const apps = useQuery({
     queryKey: ['apps'],
-    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=100'),
+    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=1000'),
   });
   const workflows = useQuery({
     queryKey: ['workflows'],
-    queryFn: () => api<ListEnvelope<Workflow>>('GET', '/v1/workflows?limit=100'),
+    queryFn: () => api<ListEnvelope<Workflow>>('GET', '/v1/workflows?limit=1000'),
   });
   const [name, setName] = useState('');
   const [appChoice, setAppChoice] = useState('');
