@@ -27,3 +27,27 @@ export function Empty({ title, children }: { title: string; children: ReactNode 
     </div>
   );
 }
+
+/**
+ * The states of one request in one place: loading, failed, empty (when `isEmpty` says so), or its
+ * data handed to `children`.
+ */
+export function QueryView<Data>({
+  query,
+  what,
+  isEmpty,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: Error | null; data: Data | undefined };
+  what: string;
+  isEmpty?: (data: Data) => boolean;
+  empty?: ReactNode;
+  children: (data: Data) => ReactNode;
+}) {
+  if (query.isPending) return <Loading what={what} />;
+  if (query.isError || query.data === undefined)
+    return <Failure what={what} error={query.error ?? new Error('no answer')} />;
+  if (isEmpty?.(query.data)) return <>{empty}</>;
+  return <>{children(query.data)}</>;
+}

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { type Action, type App, api, type ListEnvelope } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
@@ -91,56 +92,48 @@ export function ActionsPage() {
         </Empty>
       ) : (
         <>
-          <div className="table-frame">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">App</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Latest</th>
-                  <th scope="col">Deployed</th>
-                  <th scope="col">Last run</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((action) => (
-                  <tr key={action.guid}>
-                    <td>
-                      <Link className="name" to={`/actions/${action.guid}/editor`}>
-                        {action.name}
-                      </Link>
-                      {action.disabled && <span className="badge">disabled</span>}
-                      <div className="muted">{action.slug}</div>
-                    </td>
-                    <td>{appName.get(action.app) ?? action.app}</td>
-                    <td>
-                      <code>{action.model}</code>
-                    </td>
-                    <td>v{action.version}</td>
-                    <td>
-                      <Deployments deployments={action.deployments} />
-                    </td>
-                    <td>
-                      {action.last_run_at ? (
-                        <Link to={`/generations?action=${action.guid}`}>
-                          <time dateTime={action.last_run_at}>
-                            {new Date(action.last_run_at).toLocaleString()}
-                          </time>
-                        </Link>
-                      ) : (
-                        <span className="muted">never</span>
-                      )}
-                    </td>
-                    <td>
-                      <time dateTime={action.updated_at}>{new Date(action.updated_at).toLocaleString()}</time>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Actions"
+            rows={rows}
+            rowKey={(action) => action.guid}
+            columns={[
+              {
+                header: 'Name',
+                cell: (action) => (
+                  <>
+                    <Link className="name" to={`/actions/${action.guid}/editor`}>
+                      {action.name}
+                    </Link>
+                    {action.disabled && <span className="badge">disabled</span>}
+                    <div className="muted">{action.slug}</div>
+                  </>
+                ),
+              },
+              { header: 'App', cell: (action) => appName.get(action.app) ?? action.app },
+              { header: 'Model', cell: (action) => <code>{action.model}</code> },
+              { header: 'Latest', cell: (action) => `v${action.version}` },
+              { header: 'Deployed', cell: (action) => <Deployments deployments={action.deployments} /> },
+              {
+                header: 'Last run',
+                cell: (action) =>
+                  action.last_run_at ? (
+                    <Link to={`/generations?action=${action.guid}`}>
+                      <time dateTime={action.last_run_at}>
+                        {new Date(action.last_run_at).toLocaleString()}
+                      </time>
+                    </Link>
+                  ) : (
+                    <span className="muted">never</span>
+                  ),
+              },
+              {
+                header: 'Updated',
+                cell: (action) => (
+                  <time dateTime={action.updated_at}>{new Date(action.updated_at).toLocaleString()}</time>
+                ),
+              },
+            ]}
+          />
           <Pager
             skip={skip}
             pageSize={pageSize}

@@ -2,8 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, type Context, type ContextDocument, type ListEnvelope } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Pager } from '../../components/Pager';
-import { Failure, Loading } from '../../components/states';
+import { Failure, Loading, QueryView } from '../../components/states';
 import { SearchTester } from './SearchTester';
 import { SourcesPanel } from './SourcesPanel';
 
@@ -25,43 +26,42 @@ function Documents({ contextGuid }: { contextGuid: string }) {
       <h2 id="documents-title" className="section-title">
         Documents
       </h2>
-      {documents.isPending ? (
-        <Loading what="the documents" />
-      ) : documents.isError ? (
-        <Failure what="the documents" error={documents.error} />
-      ) : documents.data.total_count === 0 ? (
-        <p className="muted">No documents yet: add a source above.</p>
-      ) : (
-        <>
-          <div className="table-frame short">
-            <table aria-label="Documents">
-              <thead>
-                <tr>
-                  <th scope="col">Content</th>
-                  <th scope="col">Metadata</th>
-                </tr>
-              </thead>
-              <tbody>
-                {documents.data.data.map((document) => (
-                  <tr key={document.guid}>
-                    <td className="document-text">{document.content}</td>
-                    <td>
-                      <code className="muted">{JSON.stringify(document.metadata ?? {})}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            skip={skip}
-            pageSize={pageSize}
-            total={documents.data.total_count}
-            hasNext={documents.data.has_next_page}
-            onSkip={setSkip}
-          />
-        </>
-      )}
+      <QueryView
+        query={documents}
+        what="the documents"
+        isEmpty={(data) => data.total_count === 0}
+        empty={<p className="muted">No documents yet: add a source above.</p>}
+      >
+        {(data) => (
+          <>
+            <DataTable
+              label="Documents"
+              short
+              rows={data.data}
+              rowKey={(document) => document.guid}
+              columns={[
+                {
+                  header: 'Content',
+                  cell: (document) => <div className="document-text">{document.content}</div>,
+                },
+                {
+                  header: 'Metadata',
+                  cell: (document) => (
+                    <code className="muted">{JSON.stringify(document.metadata ?? {})}</code>
+                  ),
+                },
+              ]}
+            />
+            <Pager
+              skip={skip}
+              pageSize={pageSize}
+              total={data.total_count}
+              hasNext={data.has_next_page}
+              onSkip={setSkip}
+            />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -2,9 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, type Context, type ListEnvelope } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { Pager } from '../../components/Pager';
-import { Empty, Failure, Loading } from '../../components/states';
+import { Empty, QueryView } from '../../components/states';
 
 function NewContextForm() {
   const queries = useQueryClient();
@@ -53,52 +54,51 @@ export default function ContextsList() {
         <h1 id="contexts-title">Contexts</h1>
       </header>
       <NewContextForm />
-      {contexts.isPending ? (
-        <Loading what="the Contexts" />
-      ) : contexts.isError ? (
-        <Failure what="the Contexts" error={contexts.error} />
-      ) : contexts.data.total_count === 0 ? (
-        <Empty title="No Contexts yet">
-          <p>
-            A Context is a library of documents an Action retrieves from. Create one above, then drop files on
-            it.
-          </p>
-        </Empty>
-      ) : (
-        <>
-          <div className="table-frame">
-            <table aria-label="Contexts">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {contexts.data.data.map((context) => (
-                  <tr key={context.guid}>
-                    <td>
-                      <Link className="name" to={`/contexts/${context.guid}`}>
-                        {context.name}
-                      </Link>
-                    </td>
-                    <td>{context.description ?? <span className="muted">—</span>}</td>
-                    <td>{new Date(context.createdAt).toLocaleString()}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            skip={skip}
-            pageSize={50}
-            total={contexts.data.total_count}
-            hasNext={contexts.data.has_next_page}
-            onSkip={setSkip}
-          />
-        </>
-      )}
+      <QueryView
+        query={contexts}
+        what="the Contexts"
+        isEmpty={(data) => data.total_count === 0}
+        empty={
+          <Empty title="No Contexts yet">
+            <p>
+              A Context is a library of documents an Action retrieves from. Create one above, then drop files
+              on it.
+            </p>
+          </Empty>
+        }
+      >
+        {(data) => (
+          <>
+            <DataTable
+              label="Contexts"
+              rows={data.data}
+              rowKey={(context) => context.guid}
+              columns={[
+                {
+                  header: 'Name',
+                  cell: (context) => (
+                    <Link className="name" to={`/contexts/${context.guid}`}>
+                      {context.name}
+                    </Link>
+                  ),
+                },
+                {
+                  header: 'Description',
+                  cell: (context) => context.description || <span className="muted">—</span>,
+                },
+                { header: 'Created', cell: (context) => new Date(context.createdAt).toLocaleString() },
+              ]}
+            />
+            <Pager
+              skip={skip}
+              pageSize={50}
+              total={data.total_count}
+              hasNext={data.has_next_page}
+              onSkip={setSkip}
+            />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useEffect, useId, useState } from 'react';
 import { api, type ContextSource } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
-import { Failure, Loading } from '../../components/states';
+import { QueryView } from '../../components/states';
 
 const unfinished = (source: ContextSource) =>
   source.indexing_status === 'PENDING' || source.indexing_status === 'PROCESSING';
@@ -128,45 +129,44 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
         </button>
         <FormError error={fromUrl.error} fields={['url']} />
       </form>
-      {sources.isPending ? (
-        <Loading what="the sources" />
-      ) : sources.isError ? (
-        <Failure what="the sources" error={sources.error} />
-      ) : sources.data.length === 0 ? (
-        <p className="muted">No sources yet.</p>
-      ) : (
-        <div className="table-frame short">
-          <table aria-label="Sources">
-            <thead>
-              <tr>
-                <th scope="col">Source</th>
-                <th scope="col">Status</th>
-                <th scope="col">Documents</th>
-                <th scope="col">Chunks</th>
-                <th scope="col">Added</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sources.data.map((source) => (
-                <tr key={source.guid}>
-                  <td className="clip">{source.name}</td>
-                  <td>
+      <QueryView
+        query={sources}
+        what="the sources"
+        isEmpty={(data) => data.length === 0}
+        empty={<p className="muted">No sources yet.</p>}
+      >
+        {(data) => (
+          <DataTable
+            label="Sources"
+            short
+            rows={data}
+            rowKey={(source) => source.guid}
+            columns={[
+              { header: 'Source', cell: (source) => source.name },
+              {
+                header: 'Status',
+                cell: (source) => (
+                  <>
                     <span className={`status status-${source.indexing_status.toLowerCase()}`}>
                       {source.indexing_status}
                     </span>
                     {source.indexing_metadata?.error && (
                       <div className="field-error">{source.indexing_metadata.error}</div>
                     )}
-                  </td>
-                  <td className="number">{source.indexing_metadata?.documents ?? '—'}</td>
-                  <td className="number">{source.indexing_metadata?.chunks ?? '—'}</td>
-                  <td>{new Date(source.created_at).toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                  </>
+                ),
+              },
+              {
+                header: 'Documents',
+                numeric: true,
+                cell: (source) => source.indexing_metadata?.documents ?? '—',
+              },
+              { header: 'Chunks', numeric: true, cell: (source) => source.indexing_metadata?.chunks ?? '—' },
+              { header: 'Added', cell: (source) => new Date(source.created_at).toLocaleString() },
+            ]}
+          />
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -3,8 +3,9 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { type App, api, type ListEnvelope } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
-import { Empty, Failure, Loading } from '../../components/states';
+import { Empty, QueryView } from '../../components/states';
 
 export type Experiment = {
   guid: string;
@@ -120,46 +121,46 @@ export default function ExperimentsList() {
         <h1 id="experiments-title">Experiments</h1>
       </header>
       <NewExperimentForm />
-      {experiments.isPending ? (
-        <Loading what="the experiments" />
-      ) : experiments.isError ? (
-        <Failure what="the experiments" error={experiments.error} />
-      ) : experiments.data.data.length === 0 ? (
-        <Empty title="No experiments yet">
-          <p>Route traffic between two Actions and compare their feedback before choosing one.</p>
-        </Empty>
-      ) : (
-        <div className="table-frame">
-          <table aria-label="Experiments">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Primary</th>
-                <th scope="col">Secondary</th>
-                <th scope="col">Split</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiments.data.data.map((experiment) => (
-                <tr key={experiment.guid}>
-                  <td>
-                    <Link className="name" to={`/experiments/${experiment.guid}`}>
-                      {experiment.name}
-                    </Link>
-                  </td>
-                  <td>{name(experiment.action_primary_guid)}</td>
-                  <td>{name(experiment.action_secondary_guid)}</td>
-                  <td>{Math.round(experiment.split * 100)}% to secondary</td>
-                  <td>
-                    <span className={`status status-${experiment.status}`}>{experiment.status}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryView
+        query={experiments}
+        what="the experiments"
+        isEmpty={(data) => data.data.length === 0}
+        empty={
+          <Empty title="No experiments yet">
+            <p>Route traffic between two Actions and compare their feedback before choosing one.</p>
+          </Empty>
+        }
+      >
+        {(data) => (
+          <DataTable
+            label="Experiments"
+            rows={data.data}
+            rowKey={(experiment) => experiment.guid}
+            columns={[
+              {
+                header: 'Name',
+                cell: (experiment) => (
+                  <Link className="name" to={`/experiments/${experiment.guid}`}>
+                    {experiment.name}
+                  </Link>
+                ),
+              },
+              { header: 'Primary', cell: (experiment) => name(experiment.action_primary_guid) },
+              { header: 'Secondary', cell: (experiment) => name(experiment.action_secondary_guid) },
+              {
+                header: 'Split',
+                cell: (experiment) => `${Math.round(experiment.split * 100)}% to secondary`,
+              },
+              {
+                header: 'Status',
+                cell: (experiment) => (
+                  <span className={`status status-${experiment.status}`}>{experiment.status}</span>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
     </section>
   );
 }

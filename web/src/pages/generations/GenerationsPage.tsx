@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { type Action, api, type DataRecord, type ListEnvelope, versionLabel } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
@@ -157,53 +158,51 @@ export default function GenerationsPage() {
         </Empty>
       ) : (
         <>
-          <div className="table-frame">
-            <table aria-label="Generations">
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Tokens</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Cost</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Output</th>
-                </tr>
-              </thead>
-              <tbody>
-                {records.data.data.map((record) => (
-                  <tr key={record.guid} className={record.guid === open ? 'selected' : undefined}>
-                    <td>
-                      <button type="button" className="link" onClick={() => update({ open: record.guid })}>
-                        <time dateTime={record.created_at}>
-                          {new Date(record.created_at).toLocaleString()}
-                        </time>
-                      </button>
-                    </td>
-                    <td>{actionName(record.action)}</td>
-                    <td>
-                      {versionLabel(record)}
-                      {record.environment && <div className="muted">{record.environment}</div>}
-                    </td>
-                    <td>
-                      <code>{record.model ?? '—'}</code>
-                    </td>
-                    <td className="number">
-                      {record.num_input_tokens ?? '—'} / {record.num_output_tokens ?? '—'}
-                    </td>
-                    <td className="number">{record.latency_ms == null ? '—' : `${record.latency_ms} ms`}</td>
-                    <td className="number">
-                      {record.cost?.generation === undefined ? '—' : `$${record.cost.generation.toFixed(5)}`}
-                    </td>
-                    <td>{record.source ?? '—'}</td>
-                    <td className="clip">{record.output}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Generations"
+            rows={records.data.data}
+            rowKey={(record) => record.guid}
+            rowClass={(record) => (record.guid === open ? 'selected' : undefined)}
+            columns={[
+              {
+                header: 'Created',
+                cell: (record) => (
+                  <button type="button" className="link" onClick={() => update({ open: record.guid })}>
+                    <time dateTime={record.created_at}>{new Date(record.created_at).toLocaleString()}</time>
+                  </button>
+                ),
+              },
+              { header: 'Action', cell: (record) => actionName(record.action) },
+              {
+                header: 'Version',
+                cell: (record) => (
+                  <>
+                    {versionLabel(record)}
+                    {record.environment && <div className="muted">{record.environment}</div>}
+                  </>
+                ),
+              },
+              { header: 'Model', cell: (record) => <code>{record.model ?? '—'}</code> },
+              {
+                header: 'Tokens',
+                numeric: true,
+                cell: (record) => `${record.num_input_tokens ?? '—'} / ${record.num_output_tokens ?? '—'}`,
+              },
+              {
+                header: 'Latency',
+                numeric: true,
+                cell: (record) => (record.latency_ms == null ? '—' : `${record.latency_ms} ms`),
+              },
+              {
+                header: 'Cost',
+                numeric: true,
+                cell: (record) =>
+                  record.cost?.generation === undefined ? '—' : `$${record.cost.generation.toFixed(5)}`,
+              },
+              { header: 'Source', cell: (record) => record.source ?? '—' },
+              { header: 'Output', cell: (record) => <div className="clip">{record.output}</div> },
+            ]}
+          />
           <Pager
             skip={skip}
             pageSize={pageSize}

@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { api, type DataRecord, type ListEnvelope } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Pager } from '../../components/Pager';
-import { Empty, Failure, Loading } from '../../components/states';
+import { Empty, Failure, Loading, QueryView } from '../../components/states';
 
 type Session = {
   guid: string;
@@ -97,53 +98,51 @@ export default function SessionsPage() {
       <header className="page-header">
         <h1 id="sessions-title">Sessions</h1>
       </header>
-      {sessions.isPending ? (
-        <Loading what="the sessions" />
-      ) : sessions.isError ? (
-        <Failure what="the sessions" error={sessions.error} />
-      ) : sessions.data.total_count === 0 ? (
-        <Empty title="No sessions yet">
-          <p>
-            A session keeps a conversation's turns: create one with POST /v1/sessions and pass it to runs.
-          </p>
-        </Empty>
-      ) : (
-        <>
-          <div className="table-frame">
-            <table aria-label="Sessions">
-              <thead>
-                <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Last active</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.data.data.map((session) => (
-                  <tr key={session.guid}>
-                    <td>
-                      <Link className="name" to={`/sessions/${session.guid}`}>
-                        {session.name ?? session.guid}
-                      </Link>
-                    </td>
-                    <td>{name(session.action)}</td>
-                    <td>{session.ext_user_id ?? <span className="muted">—</span>}</td>
-                    <td>{new Date(session.updated_at).toLocaleString()}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            skip={skip}
-            pageSize={pageSize}
-            total={sessions.data.total_count}
-            hasNext={sessions.data.has_next_page}
-            onSkip={setSkip}
-          />
-        </>
-      )}
+      <QueryView
+        query={sessions}
+        what="the sessions"
+        isEmpty={(data) => data.total_count === 0}
+        empty={
+          <Empty title="No sessions yet">
+            <p>
+              A session keeps a conversation's turns: create one with POST /v1/sessions and pass it to runs.
+            </p>
+          </Empty>
+        }
+      >
+        {(data) => (
+          <>
+            <DataTable
+              label="Sessions"
+              rows={data.data}
+              rowKey={(session) => session.guid}
+              columns={[
+                {
+                  header: 'Session',
+                  cell: (session) => (
+                    <Link className="name" to={`/sessions/${session.guid}`}>
+                      {session.name ?? session.guid}
+                    </Link>
+                  ),
+                },
+                { header: 'Action', cell: (session) => name(session.action) },
+                {
+                  header: 'User',
+                  cell: (session) => session.ext_user_id ?? <span className="muted">—</span>,
+                },
+                { header: 'Last active', cell: (session) => new Date(session.updated_at).toLocaleString() },
+              ]}
+            />
+            <Pager
+              skip={skip}
+              pageSize={pageSize}
+              total={data.total_count}
+              hasNext={data.has_next_page}
+              onSkip={setSkip}
+            />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, type ListEnvelope } from '../../api';
-import { Failure, Loading } from '../../components/states';
+import { DataTable } from '../../components/DataTable';
+import { QueryView } from '../../components/states';
 
 type ApiKey = { guid: string; prefix: string; created_at: string; revoked_at: string | null };
 
@@ -53,56 +54,42 @@ export function ApiKeys({ workspaceGuid }: { workspaceGuid: string }) {
           {(create.error ?? revoke.error)!.message}
         </p>
       )}
-      {keys.isPending ? (
-        <Loading what="the keys" />
-      ) : keys.isError ? (
-        <Failure what="the keys" error={keys.error} />
-      ) : (
-        <div className="table-frame short">
-          <table aria-label="API keys">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Revoke</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((key) => (
-                <tr key={key.guid}>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{new Date(key.created_at).toLocaleString()}</td>
-                  <td>
-                    {key.revoked_at ? `revoked ${new Date(key.revoked_at).toLocaleString()}` : 'active'}
-                  </td>
-                  <td>
-                    {!key.revoked_at && (
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={`Revoke ${key.prefix}`}
-                        onClick={() => {
-                          if (
-                            window.confirm(`Revoke ${key.prefix}…? Programs using it stop working at once.`)
-                          )
-                            revoke.mutate(key.guid);
-                        }}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryView query={keys} what="the keys">
+        {(data) => (
+          <DataTable
+            label="API keys"
+            short
+            rows={data.data}
+            rowKey={(key) => key.guid}
+            columns={[
+              { header: 'Key', cell: (key) => <code>{key.prefix}…</code> },
+              { header: 'Created', cell: (key) => new Date(key.created_at).toLocaleString() },
+              {
+                header: 'State',
+                cell: (key) =>
+                  key.revoked_at ? `revoked ${new Date(key.revoked_at).toLocaleString()}` : 'active',
+              },
+              {
+                header: <span className="visually-hidden">Revoke</span>,
+                cell: (key) =>
+                  !key.revoked_at && (
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Revoke ${key.prefix}`}
+                      onClick={() => {
+                        if (window.confirm(`Revoke ${key.prefix}…? Programs using it stop working at once.`))
+                          revoke.mutate(key.guid);
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
     </section>
   );
 }

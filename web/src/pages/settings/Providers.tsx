@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type ListEnvelope } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
-import { Failure, Loading } from '../../components/states';
+import { QueryView } from '../../components/states';
 
 type Provider = {
   guid: string;
@@ -131,77 +132,84 @@ export function Providers() {
           {remove.error.message}
         </p>
       )}
-      {providers.isPending ? (
-        <Loading what="the providers" />
-      ) : providers.isError ? (
-        <Failure what="the providers" error={providers.error} />
-      ) : providers.data.data.length === 0 ? (
-        <p className="muted">
-          No provider records: runs use mock models, or the operator's keys from the environment when shared.
-        </p>
-      ) : (
-        <div className="table-frame short">
-          <table aria-label="Providers">
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Nickname</th>
-                <th scope="col">Key</th>
-                <th scope="col">URL</th>
-                <th scope="col">Connection</th>
-                <th scope="col">
-                  <span className="visually-hidden">Remove</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {providers.data.data.map((provider) => (
-                <tr key={provider.guid}>
-                  <td>
+      <QueryView
+        query={providers}
+        what="the providers"
+        isEmpty={(data) => data.data.length === 0}
+        empty={
+          <p className="muted">
+            No provider records: runs use mock models, or the operator's keys from the environment when
+            shared.
+          </p>
+        }
+      >
+        {(data) => (
+          <DataTable
+            label="Providers"
+            short
+            rows={data.data}
+            rowKey={(provider) => provider.guid}
+            columns={[
+              {
+                header: 'Provider',
+                cell: (provider) => (
+                  <>
                     {provider.provider}
                     {provider.default && <span className="badge">default</span>}
-                  </td>
-                  <td>{provider.nickname ?? <span className="muted">—</span>}</td>
-                  <td>{provider.has_key ? <code>••••••••</code> : <span className="muted">none</span>}</td>
-                  <td>{provider.url ?? <span className="muted">vendor default</span>}</td>
-                  <td>
-                    <TestConnection provider={provider} />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="secondary"
-                      aria-label={`Remove ${provider.nickname ?? provider.provider}`}
-                      onClick={() => {
-                        if (window.confirm('Remove this provider and its key?')) remove.mutate(provider.guid);
-                      }}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                  </>
+                ),
+              },
+              {
+                header: 'Nickname',
+                cell: (provider) => provider.nickname ?? <span className="muted">—</span>,
+              },
+              {
+                header: 'Key',
+                cell: (provider) =>
+                  provider.has_key ? <code>••••••••</code> : <span className="muted">none</span>,
+              },
+              {
+                header: 'URL',
+                cell: (provider) => provider.url ?? <span className="muted">vendor default</span>,
+              },
+              { header: 'Connection', cell: (provider) => <TestConnection provider={provider} /> },
+              {
+                header: <span className="visually-hidden">Remove</span>,
+                cell: (provider) => (
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Remove ${provider.nickname ?? provider.provider}`}
+                    onClick={() => {
+                      if (window.confirm('Remove this provider and its key?')) remove.mutate(provider.guid);
+                    }}
+                  >
+                    Remove
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
       <h3 className="section-title">Models</h3>
-      {models.isPending ? (
-        <Loading what="the models" />
-      ) : models.isError ? (
-        <Failure what="the models" error={models.error} />
-      ) : models.data.length === 0 ? (
-        <p className="muted">No model records. An Action may name any model as provider/model.</p>
-      ) : (
-        <ul className="chips">
-          {models.data.map((model) => (
-            <li key={model.guid}>
-              <code>{model.reference}</code>
-              {model.default && ' (default)'}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={models}
+        what="the models"
+        isEmpty={(data) => data.length === 0}
+        empty={<p className="muted">No model records. An Action may name any model as provider/model.</p>}
+      >
+        {(data) => (
+          <ul className="chips">
+            {data.map((model) => (
+              <li key={model.guid}>
+                <code>{model.reference}</code>
+                {model.default && ' (default)'}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }

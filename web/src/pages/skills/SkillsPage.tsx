@@ -2,8 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useActionNames } from '../../action-names';
 import { api, type Context, type ListEnvelope } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
-import { Empty, Failure, Loading } from '../../components/states';
+import { Empty, QueryView } from '../../components/states';
 
 type Definition = {
   name: string;
@@ -200,43 +201,33 @@ export default function SkillsPage() {
       <header className="page-header">
         <h1 id="skills-title">Skills</h1>
       </header>
-      {types.isPending ? (
-        <Loading what="the Skill types" />
-      ) : types.isError ? (
-        <Failure what="the Skill types" error={types.error} />
-      ) : (
-        <NewSkillForm types={types.data.data} />
-      )}
-      {skills.isPending ? (
-        <Loading what="the Skills" />
-      ) : skills.isError ? (
-        <Failure what="the Skills" error={skills.error} />
-      ) : skills.data.data.length === 0 ? (
-        <Empty title="No Skills yet">
-          <p>Attach a Skill to an Action in its editor; the model may call it as a tool.</p>
-        </Empty>
-      ) : (
-        <div className="table-frame short">
-          <table aria-label="Skills">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {skills.data.data.map((skill) => (
-                <tr key={skill.guid}>
-                  <td className="name">{skill.name}</td>
-                  <td>{skill.type}</td>
-                  <td>{new Date(skill.created_at).toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryView query={types} what="the Skill types">
+        {(data) => <NewSkillForm types={data.data} />}
+      </QueryView>
+      <QueryView
+        query={skills}
+        what="the Skills"
+        isEmpty={(data) => data.data.length === 0}
+        empty={
+          <Empty title="No Skills yet">
+            <p>Attach a Skill to an Action in its editor; the model may call it as a tool.</p>
+          </Empty>
+        }
+      >
+        {(data) => (
+          <DataTable
+            label="Skills"
+            short
+            rows={data.data}
+            rowKey={(skill) => skill.guid}
+            columns={[
+              { header: 'Name', cell: (skill) => <span className="name">{skill.name}</span> },
+              { header: 'Type', cell: (skill) => skill.type },
+              { header: 'Created', cell: (skill) => new Date(skill.created_at).toLocaleString() },
+            ]}
+          />
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -2,8 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type App, api, type ListEnvelope } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
-import { Empty, Failure, Loading } from '../../components/states';
+import { Empty, QueryView } from '../../components/states';
 
 export type Workflow = { guid: string; name: string; slug: string; app: string; created_at: string };
 
@@ -57,40 +58,36 @@ export default function WorkflowsList() {
         </button>
         <FormError error={create.error} fields={['name', 'app']} />
       </form>
-      {workflows.isPending ? (
-        <Loading what="the Workflows" />
-      ) : workflows.isError ? (
-        <Failure what="the Workflows" error={workflows.error} />
-      ) : workflows.data.data.length === 0 ? (
-        <Empty title="No Workflows yet">
-          <p>A Workflow chains Actions: each block's output can feed the next block's variables.</p>
-        </Empty>
-      ) : (
-        <div className="table-frame">
-          <table aria-label="Workflows">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">App</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {workflows.data.data.map((workflow) => (
-                <tr key={workflow.guid}>
-                  <td>
-                    <Link className="name" to={`/workflows/${workflow.guid}`}>
-                      {workflow.name}
-                    </Link>
-                  </td>
-                  <td>{appName.get(workflow.app) ?? workflow.app}</td>
-                  <td>{new Date(workflow.created_at).toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryView
+        query={workflows}
+        what="the Workflows"
+        isEmpty={(data) => data.data.length === 0}
+        empty={
+          <Empty title="No Workflows yet">
+            <p>A Workflow chains Actions: each block's output can feed the next block's variables.</p>
+          </Empty>
+        }
+      >
+        {(data) => (
+          <DataTable
+            label="Workflows"
+            rows={data.data}
+            rowKey={(workflow) => workflow.guid}
+            columns={[
+              {
+                header: 'Name',
+                cell: (workflow) => (
+                  <Link className="name" to={`/workflows/${workflow.guid}`}>
+                    {workflow.name}
+                  </Link>
+                ),
+              },
+              { header: 'App', cell: (workflow) => appName.get(workflow.app) ?? workflow.app },
+              { header: 'Created', cell: (workflow) => new Date(workflow.created_at).toLocaleString() },
+            ]}
+          />
+        )}
+      </QueryView>
     </section>
   );
 }

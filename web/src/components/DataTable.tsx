@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+
+export type Column<Row> = {
+  header: ReactNode;
+  cell: (row: Row) => ReactNode;
+  /** Figures: right-aligned, header and cells alike. */
+  numeric?: boolean;
+};
+
+/** A table of records with a sticky header in a scrolling frame; one row per record. */
+export function DataTable<Row>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  rowClass,
+  short = false,
+}: {
+  label: string;
+  columns: Column<Row>[];
+  rows: Row[];
+  rowKey: (row: Row) => string;
+  rowClass?: (row: Row) => string | undefined;
+  /** A table among other sections: a lower frame. */
+  short?: boolean;
+}) {
+  return (
+    <div className={short ? 'table-frame short' : 'table-frame'}>
+      <table aria-label={label}>
+        <thead>
+          <tr>
+            {columns.map((column, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed for a table
+              <th scope="col" key={index} className={column.numeric ? 'number' : undefined}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className={rowClass?.(row)}>
+              {columns.map((column, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed for a table
+                <td key={index} className={column.numeric ? 'number' : undefined}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
