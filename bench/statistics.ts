@@ -11,7 +11,8 @@ import { format, measure, percentile } from './measure.js';
 
 /**
  * The dashboard's aggregate (`GET /v1/statistics`: per-day runs, tokens, cost, feedback; per-Action
- * p50/p95 latency) over a workspace of 10k and then 1M generations spread over 30 days, on the
+ * p50/p95 latency) over a workspace of 10k and then 1M generations spread over 30 days (the first read
+ * rolls the finished days up, timed on its own; the figures after it read the rollups), on the
  * embedded database unless DATABASE_URL is set. Baseline measured in the same run: one page of the
  * log view (`GET /v1/data?limit=50`), an indexed read whose cost does not grow with the table.
  * In process (Fastify inject), so the figures are the service's, not a socket's.
@@ -75,14 +76,19 @@ for (const size of sizes) {
   }
   stored = size;
   await database.execute(sql`ANALYZE generations`);
+  // The rows went in around the API, so no day was marked changed: forget the earlier size's rollups.
+  await database.execute(sql`DELETE FROM generation_days_computed WHERE workspace_id = ${workspace.id}`);
   const loadSeconds = (performance.now() - started) / 1000;
+  // The first read sums the finished days into generation_days; later reads use them.
+  const firstStarted = performance.now();
   await call('/v1/statistics');
+  const first = performance.now() - firstStarted;
   const statistics = await measure(() => call('/v1/statistics'), requests, 1);
   const page = await measure(() => call('/v1/data?limit=50'), requests, 1);
   const p50 = percentile(statistics, 0.5);
   const baseline = percentile(page, 0.5);
   console.log(
-    `  ${size.toLocaleString('en')} generations (loaded in ${loadSeconds.toFixed(1)} s): statistics p50 ${format(p50)}, ` +
+    `  ${size.toLocaleString('en')} generations (loaded in ${loadSeconds.toFixed(1)} s): first read (rolls up) ${format(first)}; statistics p50 ${format(p50)}, ` +
       `p95 ${format(percentile(statistics, 0.95))}; log page p50 ${format(baseline)}; ratio ${(p50 / baseline).toFixed(1)}×`,
   );
 }

@@ -110,15 +110,20 @@ export function createServices(platform: Platform) {
   const attachments = createAttachmentValidator({ contexts, skills: skillRepository });
   const actions = createActionService(createActionRepository(database), apps, models, attachments);
   const sessions = createSessionService(createSessionRepository(database), actions.require);
-  // Feedback asks data whether a generation exists, and data lists a generation's feedback.
-  const feedback = createFeedbackService(createFeedbackRepository(database), (workspaceId, id) =>
-    data.exists(workspaceId, id),
+  // Feedback and edits of stored generations tell the dashboard which finished day to sum again.
+  const dashboard = createStatisticsService(createStatisticsRepository(database), actions.require);
+  // Feedback asks data when a generation was made (whether it exists), and data lists its feedback.
+  const feedback = createFeedbackService(
+    createFeedbackRepository(database),
+    (workspaceId, id) => data.createdAt(workspaceId, id),
+    dashboard.generationChanged,
   );
-  const data = createDataService(createGenerationRepository(database), feedback, {
-    requireApp: apps.require,
-    requireAction: actions.require,
-    requireSession: sessions.requireForRun,
-  });
+  const data = createDataService(
+    createGenerationRepository(database),
+    feedback,
+    { requireApp: apps.require, requireAction: actions.require, requireSession: sessions.requireForRun },
+    dashboard.generationChanged,
+  );
   const { baseUrl, fileLimitBytes } = config;
   const files = createFileService({
     repository: createFileRepository(database),
@@ -204,7 +209,7 @@ export function createServices(platform: Platform) {
     contextSearch,
     experiments,
     workspaces,
-    statistics: createStatisticsService(createStatisticsRepository(database), actions.require),
+    statistics: dashboard,
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,

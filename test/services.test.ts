@@ -77,7 +77,7 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   );
   expect(answer).toMatchObject({ msg: 'wired' });
   const generationId = (answer as { data_guid: string }).data_guid;
-  expect(await services.data.exists(workspaceId, generationId)).toBe(true);
+  expect(await services.data.createdAt(workspaceId, generationId)).toBeInstanceOf(Date);
   const feedback = await services.feedback.create(
     workspaceId,
     key!.apiKeyId,
@@ -91,5 +91,5 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   const other = await services.workspaces.authenticate(
     (await services.workspaces.createWorkspace('x')).apiKey,
   );
-  expect(await services.data.exists(other!.id, generationId)).toBe(false);
+  expect(await services.data.createdAt(other!.id, generationId)).toBeUndefined();
 });

@@ -88,7 +88,8 @@ export interface DataService {
   /** Counts a run that failed at the model call. */
   recordFailure(failure: RunFailureRecord): Promise<void>;
   find(workspaceId: string, id: string): Promise<Generation | undefined>;
-  exists(workspaceId: string, id: string): Promise<boolean>;
+  /** When the generation was made, or undefined when the workspace has none such. */
+  createdAt(workspaceId: string, id: string): Promise<Date | undefined>;
   /** The record with its non-deleted feedback, or 404. */
   get(workspaceId: string, id: string): Promise<{ generation: Generation; feedback: Feedback[] }>;
   log(workspaceId: string, input: LogDataInput): Promise<Generation>;
@@ -143,6 +144,8 @@ export function createDataService(
   repository: GenerationRepository,
   feedback: Pick<FeedbackService, 'listForGenerations'>,
   owners: DataOwners,
+  /** Told after a stored generation is edited or deleted: its day's dashboard rollup is stale. */
+  changed: (workspaceId: string, createdAt: Date) => Promise<void>,
 ): DataService {
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
   async function loggedRow(workspaceId: string, input: LogDataInput, prefix = ''): Promise<NewGeneration> {
@@ -186,8 +189,8 @@ export function createDataService(
 
     find: (workspaceId, id) => repository.find(workspaceId, id),
 
-    async exists(workspaceId, id) {
-      return (await repository.find(workspaceId, id)) !== undefined;
+    async createdAt(workspaceId, id) {
+      return (await repository.find(workspaceId, id))?.createdAt;
     },
 
     async get(workspaceId, id) {
@@ -235,12 +238,14 @@ export function createDataService(
         throw new ValidationError('a generation stays in its session', 'session');
       const updated = await repository.update(workspaceId, id, loggedColumns(input, stored.fullPromptSent));
       if (!updated) throw new NotFoundError('Data not found');
+      await changed(workspaceId, updated.createdAt);
       return updated;
     },
 
     async remove(workspaceId, id) {
       const removed = await repository.remove(workspaceId, id);
       if (!removed) throw new NotFoundError('Data not found');
+      await changed(workspaceId, removed.createdAt);
       return removed;
     },
 

@@ -6,8 +6,11 @@ import type { FeedbackInput, UpdateFeedbackInput } from './schemas.js';
 /** Feedback: a type and value attached to one generation. */
 export type Feedback = FeedbackRow;
 
-/** Whether a generation exists in a workspace; the data feature answers it. */
-export type GenerationLookup = (workspaceId: string, generationId: string) => Promise<boolean>;
+/** When a generation of the workspace was made, or undefined when there is none; the data feature answers it. */
+export type GenerationLookup = (workspaceId: string, generationId: string) => Promise<Date | undefined>;
+
+/** Told after feedback is added or removed: the dashboard's rollup of that generation's day is stale. */
+export type GenerationChanged = (workspaceId: string, createdAt: Date) => Promise<void>;
 
 export interface FeedbackService {
   /** One record per request; `createdBy` is the API key that wrote it. */
@@ -27,11 +30,19 @@ export interface FeedbackService {
 
 export function createFeedbackService(
   repository: FeedbackRepository,
-  generationExists: GenerationLookup,
+  generationCreatedAt: GenerationLookup,
+  changed: GenerationChanged,
 ): FeedbackService {
+  /** After the feedback is stored, so a rollup computed meanwhile is stamped stale. */
+  async function generationChanged(workspaceId: string, generationId: string): Promise<void> {
+    const createdAt = await generationCreatedAt(workspaceId, generationId);
+    if (createdAt) await changed(workspaceId, createdAt);
+  }
+
   return {
     async create(workspaceId, createdBy, generationId, input) {
-      if (!(await generationExists(workspaceId, generationId))) throw new NotFoundError('Data not found');
+      const createdAt = await generationCreatedAt(workspaceId, generationId);
+      if (!createdAt) throw new NotFoundError('Data not found');
       const row = await repository.insert({
         id: randomUUID(),
         workspaceId,
@@ -42,6 +53,7 @@ export function createFeedbackService(
         createdById: createdBy,
         metadata: input.metadata ?? {},
       });
+      await changed(workspaceId, createdAt);
       return row;
     },
 
@@ -70,6 +82,7 @@ export function createFeedbackService(
     async remove(workspaceId, id) {
       const row = await repository.update(workspaceId, id, { deleted: true });
       if (!row) throw new NotFoundError('Feedback not found');
+      await generationChanged(workspaceId, row.generationId);
       return row;
     },
 

@@ -3,6 +3,8 @@ import {
   bigint,
   boolean,
   customType,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -302,6 +304,51 @@ export const runFailures = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('run_failures_workspace_created_index').on(table.workspaceId, table.createdAt)],
+);
+
+/**
+ * The dashboard's figures of one finished UTC day and Action, computed from the generations when first
+ * asked for (docs/api.md#data-records): a month of a million runs is then a few hundred rows. The
+ * latencies are kept as their distinct values with counts, so percentiles over many days stay exact.
+ */
+export const generationDays = pgTable(
+  'generation_days',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    runs: integer('runs').notNull(),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull(),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
+    cost: doublePrecision('cost').notNull(),
+    withFeedback: integer('with_feedback').notNull(),
+    errors: integer('errors').notNull(),
+    latencyValues: integer('latency_values').array().notNull(),
+    latencyCounts: integer('latency_counts').array().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.day, table.actionId] })],
+);
+
+/**
+ * Which days of a workspace are in `generation_days`, and when they were computed. A change to a
+ * finished day (feedback, an edited or deleted record) stamps `changed_at`; a rollup computed before
+ * that stamp is computed again on the next read.
+ */
+export const generationDaysComputed = pgTable(
+  'generation_days_computed',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+    changedAt: timestamp('changed_at', { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.day] })],
 );
 
 /** One stored generation (the API's "data record"); only complete generations are stored. */
