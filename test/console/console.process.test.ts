@@ -230,6 +230,9 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await screenshot(page, 'generations');
   await page.keyboard.press('Escape');
   await drawer.waitFor({ state: 'detached' });
+  // The list counts the record's feedback (the ninth column).
+  const rated = page.getByRole('row', { name: /limerick about glaciers/ });
+  await expect.poll(() => rated.getByRole('cell').nth(8).textContent()).toBe('1');
   await expectAccessible(page, 'generations');
 
   // Filters: by text and by Action; the export link carries them.
@@ -424,6 +427,10 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.getByRole('button', { name: 'Add provider' }).click();
   await page.getByRole('button', { name: 'Test connection of offline' }).click();
   await page.getByText('✓ the mock provider needs no connection').waitFor();
+  await page.getByLabel('Model provider').selectOption({ label: 'offline' });
+  await page.getByLabel('Model name').fill('echo');
+  await page.getByRole('button', { name: 'Add model' }).click();
+  await page.getByText('offline/echo').waitFor();
   await expectAccessible(page, 'settings');
   await screenshot(page, 'settings');
   await page.context().close();

@@ -44,6 +44,18 @@ it('lists every record of the workspace newest first, filtered by each field and
   expect((await listed('?q=GLACIERS')).map((record) => record.guid)).toEqual([second]);
   expect(await listed('?q=%25')).toEqual([]);
   expect((await listed(`?q=Hello&action=${greeter.guid}`)).length).toBe(3);
+
+  // Each listed record says how much feedback it has; a deleted one does not count.
+  await client.post(`/v1/feedback/${third}`, { type: 'rating', value: 'good' });
+  const removed = await client.post(`/v1/feedback/${third}`, { type: 'issue', value: 'typo' });
+  await client.post(`/v1/feedback/${first}`, { type: 'rating', value: 'bad' });
+  await client.delete(`/v1/feedback/${removed.body.guid}`);
+  const counts = Object.fromEntries(
+    (await context.client.get('/v1/data')).body.data.map(
+      (record: { guid: string; feedback_count: number }) => [record.guid, record.feedback_count],
+    ),
+  );
+  expect(counts).toEqual({ [first]: 1, [second]: 0, [third]: 1, [fourth]: 0 });
 });
 
 it('filters by a date range: from is inclusive, to exclusive', async () => {

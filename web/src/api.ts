@@ -98,6 +98,8 @@ export type DataRecord = {
   metadata: Record<string, unknown> | null;
   created_at: string;
   feedback?: Feedback[];
+  /** In the log's list: how many feedback records it has. */
+  feedback_count?: number;
 };
 
 export type Feedback = {

@@ -32,6 +32,11 @@ export function presentGeneration(row: Generation) {
   };
 }
 
+/** A record in the workspace's log (`GET /v1/data`): how many (non-deleted) feedback records it has. */
+export function presentListedGeneration(row: Generation & { feedbackCount: number }) {
+  return { ...presentGeneration(row), feedback_count: row.feedbackCount };
+}
+
 /** A data record with its feedback (`GET /v1/data/{guid}`). */
 export function presentGenerationWithFeedback(found: { generation: Generation; feedback: Feedback[] }) {
   return { ...presentGeneration(found.generation), feedback: found.feedback.map(presentFeedback) };

@@ -5,7 +5,12 @@ import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { exportLines } from './export.js';
-import { presentGeneration, presentGenerationWithFeedback, presentStatistics } from './presenters.js';
+import {
+  presentGeneration,
+  presentGenerationWithFeedback,
+  presentListedGeneration,
+  presentStatistics,
+} from './presenters.js';
 import type { GenerationFilter } from './repository.js';
 import {
   type DataSearchQuery,
@@ -58,7 +63,7 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       async (request) => {
         const { query } = request;
         const { rows, total } = await data.search(workspaceOf(request).id, generationFilterOf(query), query);
-        return listEnvelope(rows.map(presentGeneration), total, query);
+        return listEnvelope(rows.map(presentListedGeneration), total, query);
       },
     );
 

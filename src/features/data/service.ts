@@ -101,7 +101,11 @@ export interface DataService {
   remove(workspaceId: string, id: string): Promise<Generation>;
   listForAction(workspaceId: string, actionId: string, pagination: Pagination): Promise<Page<Generation>>;
   /** Every generation of the workspace that matches the filter, newest first (the console's log view). */
-  search(workspaceId: string, filter: GenerationFilter, pagination: Pagination): Promise<Page<Generation>>;
+  search(
+    workspaceId: string,
+    filter: GenerationFilter,
+    pagination: Pagination,
+  ): Promise<Page<Generation & { feedbackCount: number }>>;
   /** The same set as `search`, read in batches for an export of any size. */
   scan(workspaceId: string, filter: GenerationFilter): AsyncIterable<Generation>;
   /** Generations of an App's Actions, newest first. */
@@ -249,8 +253,17 @@ export function createDataService(
       return removed;
     },
 
-    search(workspaceId, filter, pagination) {
-      return repository.search(workspaceId, filter, pagination.skip, pagination.limit);
+    async search(workspaceId, filter, pagination) {
+      const page = await repository.search(workspaceId, filter, pagination.skip, pagination.limit);
+      // One read of the page's feedback: the log view shows how much each record has.
+      const counts = new Map<string, number>();
+      for (const each of await feedback.listForGenerations(
+        workspaceId,
+        page.rows.map((row) => row.id),
+      )) {
+        counts.set(each.generationId, (counts.get(each.generationId) ?? 0) + 1);
+      }
+      return { ...page, rows: page.rows.map((row) => ({ ...row, feedbackCount: counts.get(row.id) ?? 0 })) };
     },
 
     scan(workspaceId, filter) {

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { api } from '../../api';
 import { DailyChart } from '../../components/DailyChart';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Empty, Failure, Loading } from '../../components/states';
 
@@ -46,6 +47,7 @@ const integer = (value: number) => Math.round(value).toLocaleString();
 const dollars = (value: number) =>
   value === 0 ? '$0' : value >= 0.01 ? `$${value.toFixed(2)}` : `$${Number(value.toPrecision(2))}`;
 const rateRange: [number, number] = [0, 1];
+const milliseconds = (value: number | null) => (value === null ? '—' : `${Math.round(value)} ms`);
 
 /** Runs, tokens, cost and feedback per day, and latency per Action, over a chosen span. */
 export default function DashboardPage() {
@@ -173,36 +175,22 @@ export default function DashboardPage() {
             />
           </div>
           <h2 className="section-title">Per Action</h2>
-          <div className="table-frame short">
-            <table aria-label="Latency and feedback per Action">
-              <thead>
-                <tr>
-                  <th scope="col">Action</th>
-                  <th scope="col">Runs</th>
-                  <th scope="col">Latency p50</th>
-                  <th scope="col">Latency p95</th>
-                  <th scope="col">Feedback rate</th>
-                </tr>
-              </thead>
-              <tbody>
-                {statistics.data.actions.map((row) => (
-                  <tr key={row.action}>
-                    <td>
-                      <Link to={`/generations?action=${row.action}`}>{name(row.action)}</Link>
-                    </td>
-                    <td className="number">{integer(row.runs)}</td>
-                    <td className="number">
-                      {row.latency_p50_ms === null ? '—' : `${Math.round(row.latency_p50_ms)} ms`}
-                    </td>
-                    <td className="number">
-                      {row.latency_p95_ms === null ? '—' : `${Math.round(row.latency_p95_ms)} ms`}
-                    </td>
-                    <td className="number">{percent(row.feedback_rate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Latency and feedback per Action"
+            short
+            rows={statistics.data.actions}
+            rowKey={(row) => row.action}
+            columns={[
+              {
+                header: 'Action',
+                cell: (row) => <Link to={`/generations?action=${row.action}`}>{name(row.action)}</Link>,
+              },
+              { header: 'Runs', numeric: true, cell: (row) => integer(row.runs) },
+              { header: 'Latency p50', numeric: true, cell: (row) => milliseconds(row.latency_p50_ms) },
+              { header: 'Latency p95', numeric: true, cell: (row) => milliseconds(row.latency_p95_ms) },
+              { header: 'Feedback rate', numeric: true, cell: (row) => percent(row.feedback_rate) },
+            ]}
+          />
         </>
       )}
     </section>

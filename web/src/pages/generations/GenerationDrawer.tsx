@@ -17,6 +17,7 @@ function FeedbackForm({ dataGuid }: { dataGuid: string }) {
       setValue('');
       void queries.invalidateQueries({ queryKey: ['data', dataGuid] });
       void queries.invalidateQueries({ queryKey: ['statistics'] });
+      void queries.invalidateQueries({ queryKey: ['generations'] });
     },
   });
   const submit = (event: FormEvent) => {

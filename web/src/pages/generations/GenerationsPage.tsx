@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { type Action, api, type DataRecord, type ListEnvelope, versionLabel } from '../../api';
 import { DataTable } from '../../components/DataTable';
@@ -182,6 +182,17 @@ export default function GenerationsPage() {
                   </>
                 ),
               },
+              {
+                header: 'Session',
+                cell: (record) =>
+                  record.session ? (
+                    <Link to={`/sessions/${record.session}`} title={record.session}>
+                      {record.session.slice(0, 8)}…
+                    </Link>
+                  ) : (
+                    <span className="muted">—</span>
+                  ),
+              },
               { header: 'Model', cell: (record) => <code>{record.model ?? '—'}</code> },
               {
                 header: 'Tokens',
@@ -199,6 +210,7 @@ export default function GenerationsPage() {
                 cell: (record) =>
                   record.cost?.generation === undefined ? '—' : `$${record.cost.generation.toFixed(5)}`,
               },
+              { header: 'Feedback', numeric: true, cell: (record) => record.feedback_count ?? '—' },
               { header: 'Source', cell: (record) => record.source ?? '—' },
               { header: 'Output', cell: (record) => <div className="clip">{record.output}</div> },
             ]}

@@ -106,6 +106,55 @@ function TestConnection({ provider }: { provider: Provider }) {
   );
 }
 
+/** A model record of one of the workspace's providers: Actions may then name it `provider/model`. */
+function AddModel({ providers }: { providers: Provider[] }) {
+  const queries = useQueryClient();
+  const [provider, setProvider] = useState('');
+  const [name, setName] = useState('');
+  const [makeDefault, setMakeDefault] = useState(false);
+  const chosen = provider || providers[0]?.guid || '';
+  const add = useMutation({
+    mutationFn: () => api('POST', '/v1/models', { provider: chosen, name, default: makeDefault }),
+    onSuccess: () => {
+      setName('');
+      void queries.invalidateQueries({ queryKey: ['models'] });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate();
+  };
+  if (providers.length === 0) return null;
+  return (
+    <form className="form-row" onSubmit={submit} aria-label="Add a model">
+      <Field label="Model provider" name="provider" error={add.error}>
+        <select value={chosen} onChange={(event) => setProvider(event.target.value)}>
+          {providers.map((each) => (
+            <option key={each.guid} value={each.guid}>
+              {each.nickname ?? each.provider}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Model name" name="name" error={add.error} hint="e.g. gpt-4o-mini">
+        <input value={name} required onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={makeDefault}
+          onChange={(event) => setMakeDefault(event.target.checked)}
+        />
+        Workspace default
+      </label>
+      <button type="submit" disabled={add.isPending}>
+        Add model
+      </button>
+      <FormError error={add.error} fields={['provider', 'name']} />
+    </form>
+  );
+}
+
 /** Provider records (keys write-only, shown masked) and the model records made from them. */
 export function Providers() {
   const queries = useQueryClient();
@@ -193,6 +242,7 @@ export function Providers() {
         )}
       </QueryView>
       <h3 className="section-title">Models</h3>
+      <AddModel providers={providers.data?.data ?? []} />
       <QueryView
         query={models}
         what="the models"
