@@ -52,13 +52,13 @@ export interface ActionService {
    * The Action and version a run uses (docs/api.md#actions): `version` runs that version, `environment` the
    * version deployed there, neither the default environment's; a missing one is a 400.
    */
-  /** The latest version with a draft's fields over it, checked as a save checks them and not saved. */
-  resolveDraft(workspaceId: string, guidOrSlug: string, draft: DraftVersionInput): Promise<ResolvedAction>;
   resolveForRun(
     workspaceId: string,
     guidOrSlug: string,
     selection: { version?: number; environment?: string },
   ): Promise<ResolvedAction>;
+  /** The latest version with a draft's fields over it, checked as a save checks them and not saved. */
+  resolveDraft(workspaceId: string, guidOrSlug: string, draft: DraftVersionInput): Promise<ResolvedAction>;
   setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<Action>;
   /** Soft delete: the Action no longer reads or runs; its generations and feedback stay stored. */
   remove(workspaceId: string, id: string): Promise<void>;
