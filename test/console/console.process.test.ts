@@ -317,6 +317,7 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   const sources = page.getByRole('table', { name: 'Sources' });
   await sources.getByText('INDEXED').waitFor({ timeout: 60_000 });
   await expect(sources.locator('tbody tr').count()).resolves.toBe(1);
+  await sources.getByRole('cell', { name: 'handbook.pdf' }).waitFor();
   await page.getByRole('table', { name: 'Documents' }).getByText('Glaciers calve icebergs').waitFor();
   await page.getByLabel('Query').fill('icebergs fjord');
   await page.getByLabel('Mode').selectOption('lexical');

@@ -154,6 +154,26 @@ describe('Context Sources', () => {
     expect(stolen.status).toBe(400);
   });
 
+  it('names a source as asked (an upload keeps its file name), and its Documents carry that name', async () => {
+    const library = await createLibrary();
+    const uploaded = await context.client.post('/v1/files/upload', { data: docx.toString('base64') });
+    const created = await context.client.post(`/v1/contexts/${library}/context_sources`, {
+      url: uploaded.body.url,
+      name: 'minutes.docx',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('minutes.docx');
+    expect((await settled(library, created.body.guid)).indexing_status).toBe('INDEXED');
+    const hits = await context.client.post(`/v1/contexts/${library}/search`, { prompt: 'bakery revenue' });
+    expect(hits.body[0].metadata).toMatchObject({ source: created.body.guid, filename: 'minutes.docx' });
+    const unnamed = await context.client.post(`/v1/contexts/${library}/context_sources`, {
+      url: uploaded.body.url,
+      name: '',
+    });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.message).toContain('name');
+  });
+
   it('reprocessing replaces the earlier Documents; delete removes them', async () => {
     const library = await createLibrary();
     const created = await context.client.post(`/v1/contexts/${library}/context_sources`, {

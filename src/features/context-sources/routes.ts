@@ -35,6 +35,7 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
           caller.apiKeyId,
           request.params.contextGuid,
           request.body.url,
+          request.body.name,
         );
         return reply.status(201).send(presentContextSource(created));
       },

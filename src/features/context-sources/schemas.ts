@@ -5,7 +5,16 @@ import { splitterConfig } from '../contexts/index.js';
 /** http(s) only; a signed URL of this service or any reachable address (checked when fetched). */
 export const sourceUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(4096);
 
-export const createSourceBody = z.strictObject({ url: sourceUrl });
+export const createSourceBody = z.strictObject({
+  url: sourceUrl,
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('what the source is called; by default the last part of its URL (an uploaded file’s GUID)'),
+});
 
 const loaderConfigItem = z
   .strictObject({

@@ -40,7 +40,14 @@ export type ContextSource = ContextSourceRow;
 
 export interface ContextSourceService {
   /** A source for `url` (an uploaded file's signed URL or an allowed web URL), processed asynchronously. */
-  create(workspaceId: string, createdById: string, contextId: string, url: string): Promise<ContextSource>;
+  /** `name` defaults to the last part of the URL. */
+  create(
+    workspaceId: string,
+    createdById: string,
+    contextId: string,
+    url: string,
+    name?: string,
+  ): Promise<ContextSource>;
   /** docs/api.md#how-the-parts-behave add_files: one source per uploaded file URL, processed asynchronously. */
   addFiles(
     workspaceId: string,
@@ -147,12 +154,12 @@ export function createContextSourceService(
   }
 
   /** Stores a source for a checked URL of an existing Context and starts its processing. */
-  async function insertAndDispatch(context: Context, createdById: string, url: string) {
+  async function insertAndDispatch(context: Context, createdById: string, url: string, name?: string) {
     const row = await repository.insert({
       id: randomUUID(),
       workspaceId: context.workspaceId,
       contextId: context.id,
-      name: nameOf(url),
+      name: name ?? nameOf(url),
       url,
       // docs/api.md: a public create fixes the file loader with an empty loader configuration.
       loaderId: 'file',
@@ -221,10 +228,10 @@ export function createContextSourceService(
   );
 
   return {
-    async create(workspaceId, createdById, contextId, url) {
+    async create(workspaceId, createdById, contextId, url, name) {
       const context = await requireContext(workspaceId, contextId);
       await checkUrl(workspaceId, url);
-      return insertAndDispatch(context, createdById, url);
+      return insertAndDispatch(context, createdById, url, name);
     },
 
     async addFiles(workspaceId, createdById, contextId, urls) {

@@ -1,26 +1,20 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { api, type Context, type ContextDocument, type ListEnvelope } from '../../api';
+import { api, type Context, type ContextDocument } from '../../api';
 import { DataTable } from '../../components/DataTable';
-import { Pager } from '../../components/Pager';
 import { Failure, Loading, QueryView } from '../../components/states';
+import { usePagedList } from '../../paged-list';
 import { SearchTester } from './SearchTester';
 import { SourcesPanel } from './SourcesPanel';
 
 const pageSize = 20;
 
 function Documents({ contextGuid }: { contextGuid: string }) {
-  const [skip, setSkip] = useState(0);
-  const documents = useQuery({
-    queryKey: ['documents', contextGuid, skip],
-    queryFn: () =>
-      api<ListEnvelope<ContextDocument>>(
-        'GET',
-        `/v1/contexts/${contextGuid}/documents?skip=${skip}&limit=${pageSize}`,
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const { query: documents, pager } = usePagedList<ContextDocument>(
+    ['documents', contextGuid],
+    `/v1/contexts/${contextGuid}/documents`,
+    pageSize,
+  );
   return (
     <section aria-labelledby="documents-title">
       <h2 id="documents-title" className="section-title">
@@ -52,13 +46,7 @@ function Documents({ contextGuid }: { contextGuid: string }) {
                 },
               ]}
             />
-            <Pager
-              skip={skip}
-              pageSize={pageSize}
-              total={data.total_count}
-              hasNext={data.has_next_page}
-              onSkip={setSkip}
-            />
+            {pager}
           </>
         )}
       </QueryView>

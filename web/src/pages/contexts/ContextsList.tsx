@@ -1,11 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, type Context, type ListEnvelope } from '../../api';
+import { api, type Context } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
-import { Pager } from '../../components/Pager';
 import { Empty, QueryView } from '../../components/states';
+import { usePagedList } from '../../paged-list';
 
 function NewContextForm() {
   const queries = useQueryClient();
@@ -43,11 +43,7 @@ function NewContextForm() {
 
 /** The workspace's document libraries; a new one opens its page to add files. */
 export default function ContextsList() {
-  const [skip, setSkip] = useState(0);
-  const contexts = useQuery({
-    queryKey: ['contexts', skip],
-    queryFn: () => api<ListEnvelope<Context>>('GET', `/v1/contexts?skip=${skip}&limit=50`),
-  });
+  const { query: contexts, pager } = usePagedList<Context>(['contexts'], '/v1/contexts');
   return (
     <section aria-labelledby="contexts-title">
       <header className="page-header">
@@ -89,13 +85,7 @@ export default function ContextsList() {
                 { header: 'Created', cell: (context) => new Date(context.createdAt).toLocaleString() },
               ]}
             />
-            <Pager
-              skip={skip}
-              pageSize={50}
-              total={data.total_count}
-              hasNext={data.has_next_page}
-              onSkip={setSkip}
-            />
+            {pager}
           </>
         )}
       </QueryView>

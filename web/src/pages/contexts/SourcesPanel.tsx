@@ -44,15 +44,19 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
     void queries.invalidateQueries({ queryKey: ['sources', contextGuid] });
     void queries.invalidateQueries({ queryKey: ['documents', contextGuid] });
   };
-  const addSource = (sourceUrl: string) =>
-    api<ContextSource>('POST', `/v1/contexts/${contextGuid}/context_sources`, { url: sourceUrl });
+  const addSource = (sourceUrl: string, name?: string) =>
+    api<ContextSource>('POST', `/v1/contexts/${contextGuid}/context_sources`, {
+      url: sourceUrl,
+      ...(name && { name }),
+    });
   const upload = useMutation({
     mutationFn: async (files: File[]) => {
       for (const file of files) {
         const { url: fileUrl } = await api<{ url: string }>('POST', '/v1/files/upload', {
           data: await dataUrlOf(file),
         });
-        await addSource(fileUrl);
+        // The upload carries no file name; the source keeps it, and its Documents say where they came from.
+        await addSource(fileUrl, file.name);
       }
     },
     onSettled: refresh,

@@ -6,6 +6,7 @@ import { type App, api, type ListEnvelope } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { Empty, QueryView } from '../../components/states';
+import { usePagedList } from '../../paged-list';
 
 export type Experiment = {
   guid: string;
@@ -110,10 +111,7 @@ function NewExperimentForm() {
 
 /** A/B experiments between two Actions of an App. */
 export default function ExperimentsList() {
-  const experiments = useQuery({
-    queryKey: ['experiments'],
-    queryFn: () => api<ListEnvelope<Experiment>>('GET', '/v1/experiments?limit=1000'),
-  });
+  const { query: experiments, pager } = usePagedList<Experiment>(['experiments'], '/v1/experiments');
   const { name } = useActionNames();
   return (
     <section aria-labelledby="experiments-title">
@@ -132,33 +130,36 @@ export default function ExperimentsList() {
         }
       >
         {(data) => (
-          <DataTable
-            label="Experiments"
-            rows={data.data}
-            rowKey={(experiment) => experiment.guid}
-            columns={[
-              {
-                header: 'Name',
-                cell: (experiment) => (
-                  <Link className="name" to={`/experiments/${experiment.guid}`}>
-                    {experiment.name}
-                  </Link>
-                ),
-              },
-              { header: 'Primary', cell: (experiment) => name(experiment.action_primary_guid) },
-              { header: 'Secondary', cell: (experiment) => name(experiment.action_secondary_guid) },
-              {
-                header: 'Split',
-                cell: (experiment) => `${Math.round(experiment.split * 100)}% to secondary`,
-              },
-              {
-                header: 'Status',
-                cell: (experiment) => (
-                  <span className={`status status-${experiment.status}`}>{experiment.status}</span>
-                ),
-              },
-            ]}
-          />
+          <>
+            <DataTable
+              label="Experiments"
+              rows={data.data}
+              rowKey={(experiment) => experiment.guid}
+              columns={[
+                {
+                  header: 'Name',
+                  cell: (experiment) => (
+                    <Link className="name" to={`/experiments/${experiment.guid}`}>
+                      {experiment.name}
+                    </Link>
+                  ),
+                },
+                { header: 'Primary', cell: (experiment) => name(experiment.action_primary_guid) },
+                { header: 'Secondary', cell: (experiment) => name(experiment.action_secondary_guid) },
+                {
+                  header: 'Split',
+                  cell: (experiment) => `${Math.round(experiment.split * 100)}% to secondary`,
+                },
+                {
+                  header: 'Status',
+                  cell: (experiment) => (
+                    <span className={`status status-${experiment.status}`}>{experiment.status}</span>
+                  ),
+                },
+              ]}
+            />
+            {pager}
+          </>
         )}
       </QueryView>
     </section>

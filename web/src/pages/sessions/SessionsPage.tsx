@@ -1,11 +1,10 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { api, type DataRecord, type ListEnvelope } from '../../api';
 import { DataTable } from '../../components/DataTable';
-import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading, QueryView } from '../../components/states';
+import { usePagedList } from '../../paged-list';
 
 type Session = {
   guid: string;
@@ -15,8 +14,6 @@ type Session = {
   created_at: string;
   updated_at: string;
 };
-
-const pageSize = 50;
 
 /** What the person said in a turn: the last user message sent, or the input as given. */
 function userText(record: DataRecord): string {
@@ -86,12 +83,7 @@ export function SessionPage() {
 
 /** Multi-turn sessions, newest first. */
 export default function SessionsPage() {
-  const [skip, setSkip] = useState(0);
-  const sessions = useQuery({
-    queryKey: ['sessions', skip],
-    queryFn: () => api<ListEnvelope<Session>>('GET', `/v1/sessions?skip=${skip}&limit=${pageSize}`),
-    placeholderData: keepPreviousData,
-  });
+  const { query: sessions, pager } = usePagedList<Session>(['sessions'], '/v1/sessions');
   const { name } = useActionNames();
   return (
     <section aria-labelledby="sessions-title">
@@ -133,13 +125,7 @@ export default function SessionsPage() {
                 { header: 'Last active', cell: (session) => new Date(session.updated_at).toLocaleString() },
               ]}
             />
-            <Pager
-              skip={skip}
-              pageSize={pageSize}
-              total={data.total_count}
-              hasNext={data.has_next_page}
-              onSkip={setSkip}
-            />
+            {pager}
           </>
         )}
       </QueryView>

@@ -5,6 +5,7 @@ import { api, type Context, type ListEnvelope } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { Empty, QueryView } from '../../components/states';
+import { usePagedList } from '../../paged-list';
 
 type Definition = {
   name: string;
@@ -192,10 +193,7 @@ export default function SkillsPage() {
     queryKey: ['skill-types'],
     queryFn: () => api<ListEnvelope<SkillType>>('GET', '/v1/skills/types'),
   });
-  const skills = useQuery({
-    queryKey: ['/v1/skills', 'all'],
-    queryFn: () => api<ListEnvelope<Skill>>('GET', '/v1/skills?limit=1000'),
-  });
+  const { query: skills, pager } = usePagedList<Skill>(['/v1/skills'], '/v1/skills');
   return (
     <section aria-labelledby="skills-title">
       <header className="page-header">
@@ -215,17 +213,20 @@ export default function SkillsPage() {
         }
       >
         {(data) => (
-          <DataTable
-            label="Skills"
-            short
-            rows={data.data}
-            rowKey={(skill) => skill.guid}
-            columns={[
-              { header: 'Name', cell: (skill) => <span className="name">{skill.name}</span> },
-              { header: 'Type', cell: (skill) => skill.type },
-              { header: 'Created', cell: (skill) => new Date(skill.created_at).toLocaleString() },
-            ]}
-          />
+          <>
+            <DataTable
+              label="Skills"
+              short
+              rows={data.data}
+              rowKey={(skill) => skill.guid}
+              columns={[
+                { header: 'Name', cell: (skill) => <span className="name">{skill.name}</span> },
+                { header: 'Type', cell: (skill) => skill.type },
+                { header: 'Created', cell: (skill) => new Date(skill.created_at).toLocaleString() },
+              ]}
+            />
+            {pager}
+          </>
         )}
       </QueryView>
     </section>

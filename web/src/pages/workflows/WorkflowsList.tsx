@@ -5,6 +5,7 @@ import { type App, api, type ListEnvelope } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { Empty, QueryView } from '../../components/states';
+import { usePagedList } from '../../paged-list';
 
 export type Workflow = { guid: string; name: string; slug: string; app: string; created_at: string };
 
@@ -16,10 +17,7 @@ export default function WorkflowsList() {
     queryKey: ['apps'],
     queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=1000'),
   });
-  const workflows = useQuery({
-    queryKey: ['workflows'],
-    queryFn: () => api<ListEnvelope<Workflow>>('GET', '/v1/workflows?limit=1000'),
-  });
+  const { query: workflows, pager } = usePagedList<Workflow>(['workflows'], '/v1/workflows');
   const [name, setName] = useState('');
   const [appChoice, setAppChoice] = useState('');
   const app = appChoice || apps.data?.data[0]?.guid || '';
@@ -69,23 +67,26 @@ export default function WorkflowsList() {
         }
       >
         {(data) => (
-          <DataTable
-            label="Workflows"
-            rows={data.data}
-            rowKey={(workflow) => workflow.guid}
-            columns={[
-              {
-                header: 'Name',
-                cell: (workflow) => (
-                  <Link className="name" to={`/workflows/${workflow.guid}`}>
-                    {workflow.name}
-                  </Link>
-                ),
-              },
-              { header: 'App', cell: (workflow) => appName.get(workflow.app) ?? workflow.app },
-              { header: 'Created', cell: (workflow) => new Date(workflow.created_at).toLocaleString() },
-            ]}
-          />
+          <>
+            <DataTable
+              label="Workflows"
+              rows={data.data}
+              rowKey={(workflow) => workflow.guid}
+              columns={[
+                {
+                  header: 'Name',
+                  cell: (workflow) => (
+                    <Link className="name" to={`/workflows/${workflow.guid}`}>
+                      {workflow.name}
+                    </Link>
+                  ),
+                },
+                { header: 'App', cell: (workflow) => appName.get(workflow.app) ?? workflow.app },
+                { header: 'Created', cell: (workflow) => new Date(workflow.created_at).toLocaleString() },
+              ]}
+            />
+            {pager}
+          </>
         )}
       </QueryView>
     </section>
