@@ -107,6 +107,12 @@ async function signedInPage(): Promise<Page> {
   const page = await context.newPage();
   // What the page showed when a step failed is the quickest way to see why.
   onTestFailed(async ({ task }) => {
+    // A server that died says why only in its own output.
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      console.error(
+        `lectern serve exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
+      );
+    }
     const name = task.name.replace(/\W+/g, '-').slice(0, 60);
     await page
       .screenshot({ path: path.join(screenshots, `failed-${name}.png`), fullPage: true })
