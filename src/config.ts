@@ -34,6 +34,10 @@ const environmentSchema = z.object({
     .positive()
     .default(16 * 1024 * 1024),
   LECTERN_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  LECTERN_PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, 'a size such as 32MB')
+    .optional(),
   LECTERN_SOURCE_TIME_LIMIT_MS: z.coerce.number().int().positive().default(120_000),
   LECTERN_SOURCE_TEXT_LIMIT: z.coerce.number().int().positive().default(20_000_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
@@ -97,6 +101,8 @@ export type Config = {
   /** Largest uploaded or fetched file. */
   fileLimitBytes: number;
   fetchTimeoutMs: number;
+  /** The embedded database's buffer cache (PostgreSQL `shared_buffers`); PGlite's 128MB when unset. */
+  pgliteSharedBuffers: string | undefined;
   /** Extracting and splitting one Context Source's file may take this long (a worker thread does it). */
   sourceTimeLimitMs: number;
   /** Characters of text one Context Source may have. */
@@ -193,6 +199,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bodyLimitBytes: values.LECTERN_BODY_LIMIT_BYTES,
     fileLimitBytes: values.LECTERN_FILE_LIMIT_BYTES,
     fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,
+    pgliteSharedBuffers: values.LECTERN_PGLITE_SHARED_BUFFERS,
     sourceTimeLimitMs: values.LECTERN_SOURCE_TIME_LIMIT_MS,
     sourceTextLimit: values.LECTERN_SOURCE_TEXT_LIMIT,
     outboundAllow: parseAllowList(values.LECTERN_OUTBOUND_ALLOW),
@@ -265,4 +272,11 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     bodyLimitBytes: values.LECTERN_GATEWAY_BODY_LIMIT_BYTES,
     logLevel: values.LOG_LEVEL,
   };
+}
+
+/** Where the service's database is: PostgreSQL when `DATABASE_URL` is set, else the embedded one. */
+export function databaseLocationOf(config: Config) {
+  return config.databaseUrl
+    ? { databaseUrl: config.databaseUrl }
+    : { dataDirectory: config.dataDirectory, sharedBuffers: config.pgliteSharedBuffers };
 }

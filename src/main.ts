@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import pino from 'pino';
-import { ConfigError, loadConfig, loadGatewayConfig } from './config.js';
+import { ConfigError, databaseLocationOf, loadConfig, loadGatewayConfig } from './config.js';
 import { AppError } from './errors.js';
 import { createLogger, flushLogs } from './platform/logger.js';
 import type { Services } from './services.js';
@@ -128,11 +128,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'gateway') return gateway();
   if (command === 'migrate') {
     const config = loadConfig();
-    const location = config.databaseUrl
-      ? { databaseUrl: config.databaseUrl }
-      : { dataDirectory: config.dataDirectory };
     const { openDatabase } = await import('./platform/database/connection.js');
-    const handle = await openDatabase(location, (message) => console.warn(message));
+    const handle = await openDatabase(databaseLocationOf(config), (message) => console.warn(message));
     await handle.close();
     console.log(`Migrations applied (${handle.kind}).`);
     return;

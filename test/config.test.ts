@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { databaseLocationOf, loadConfig } from '../src/config.js';
+import { openDatabase, rowsOf } from '../src/platform/database/connection.js';
 
 describe('bucket configuration (S3_*)', () => {
   it('has no bucket unless S3_BUCKET is set, and refuses other S3_ variables without it', () => {
@@ -44,5 +46,37 @@ describe('bucket configuration (S3_*)', () => {
     expect(() => loadConfig({ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(
       'S3_FORCE_PATH_STYLE',
     );
+  });
+});
+
+describe('embedded database memory (LECTERN_PGLITE_SHARED_BUFFERS)', () => {
+  it('passes a size on to the embedded database only, and refuses what is not a size', () => {
+    expect(databaseLocationOf(loadConfig({ LECTERN_DATA_DIR: '/data' }))).toEqual({
+      dataDirectory: '/data',
+      sharedBuffers: undefined,
+    });
+    expect(
+      databaseLocationOf(loadConfig({ LECTERN_DATA_DIR: '/data', LECTERN_PGLITE_SHARED_BUFFERS: '32MB' })),
+    ).toEqual({ dataDirectory: '/data', sharedBuffers: '32MB' });
+    expect(
+      databaseLocationOf(
+        loadConfig({ DATABASE_URL: 'postgres://db/lectern', LECTERN_PGLITE_SHARED_BUFFERS: '32MB' }),
+      ),
+    ).toEqual({ databaseUrl: 'postgres://db/lectern' });
+    expect(() => loadConfig({ LECTERN_PGLITE_SHARED_BUFFERS: 'lots' })).toThrow(
+      'LECTERN_PGLITE_SHARED_BUFFERS',
+    );
+  });
+
+  it('sizes the embedded buffer cache as configured', async () => {
+    const handle = await openDatabase({ dataDirectory: 'memory', sharedBuffers: '16MB' }, () => undefined);
+    try {
+      const [row] = rowsOf<{ shared_buffers: string }>(
+        await handle.database.execute(sql`SHOW shared_buffers`),
+      );
+      expect(row!.shared_buffers).toBe('16MB');
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import { type Config, databaseLocationOf } from '../config.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
@@ -66,9 +66,7 @@ export async function createPlatform(
   logger: Logger,
   options: PlatformOptions = {},
 ): Promise<Platform> {
-  const location: DatabaseLocation = config.databaseUrl
-    ? { databaseUrl: config.databaseUrl }
-    : { dataDirectory: config.dataDirectory };
+  const location: DatabaseLocation = databaseLocationOf(config);
   prepareDataDirectory(config.dataDirectory);
   const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
