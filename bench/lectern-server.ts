@@ -6,6 +6,12 @@ import { serve } from '../test/helpers/lectern-process.js';
 import { createPostgresDatabase } from '../test/helpers/postgres-database.js';
 
 /** The key every bench's Lectern starts with (a fixed value, so a kept data dir can be reused). */
+/** Every bench's data directory is new: the offline models' compact form is kept across runs here. */
+export const benchModelCacheDirectory = path.resolve(
+  import.meta.dirname,
+  '../node_modules/.cache/lectern-bench-models',
+);
+
 export const benchApiKey = 'lec_bench_key_0123456789abcdefghijklmnopqrstuv';
 
 /** With DATABASE_URL, a database of the bench's own (bootstrap needs an empty one), dropped afterwards. */
@@ -38,6 +44,7 @@ export async function startBenchLectern(
   const environment = {
     // A bench sends one key's requests as fast as it can: measure the service, not its rate limit.
     LECTERN_RATE_LIMIT_PER_MINUTE: '0',
+    LECTERN_MODEL_CACHE_DIR: benchModelCacheDirectory,
     ...(process.env as Record<string, string>),
     ...overrides,
     ...(database.url && { DATABASE_URL: database.url }),

@@ -38,6 +38,7 @@ const environmentSchema = z.object({
     .string()
     .regex(/^\d+(kB|MB|GB)$/, 'a size such as 32MB')
     .optional(),
+  LECTERN_MODEL_CACHE_DIR: optionalText,
   LECTERN_SOURCE_TIME_LIMIT_MS: z.coerce.number().int().positive().default(120_000),
   LECTERN_SOURCE_TEXT_LIMIT: z.coerce.number().int().positive().default(20_000_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
@@ -103,6 +104,8 @@ export type Config = {
   fetchTimeoutMs: number;
   /** The embedded database's buffer cache (PostgreSQL `shared_buffers`); PGlite's 128MB when unset. */
   pgliteSharedBuffers: string | undefined;
+  /** Where offline models keep their compact form between starts (`<data dir>/models` by default). */
+  modelCacheDirectory: string;
   /** Extracting and splitting one Context Source's file may take this long (a worker thread does it). */
   sourceTimeLimitMs: number;
   /** Characters of text one Context Source may have. */
@@ -200,6 +203,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     fileLimitBytes: values.LECTERN_FILE_LIMIT_BYTES,
     fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,
     pgliteSharedBuffers: values.LECTERN_PGLITE_SHARED_BUFFERS,
+    modelCacheDirectory: path.resolve(
+      values.LECTERN_MODEL_CACHE_DIR ?? path.join(values.LECTERN_DATA_DIR, 'models'),
+    ),
     sourceTimeLimitMs: values.LECTERN_SOURCE_TIME_LIMIT_MS,
     sourceTextLimit: values.LECTERN_SOURCE_TEXT_LIMIT,
     outboundAllow: parseAllowList(values.LECTERN_OUTBOUND_ALLOW),

@@ -3,25 +3,30 @@ import { createGuardedFetch } from './platform/guarded-fetch.js';
 import { reportingUnavailable } from './platform/jobs/reporting-unavailable.js';
 import { createOutboundFetch } from './platform/outbound-fetch.js';
 import type { Platform } from './platform/platform.js';
-import { createOfflineEmbedder } from './retrieval/embedders/offline-embedder.js';
+import { createSentenceEncoderEmbedder } from './retrieval/embedders/offline-embedder.js';
+import { createWordVectorEmbedder } from './retrieval/embedders/word-vector-embedder.js';
 import { createTextIndexer } from './retrieval/text-indexer.js';
 import { createVectorStore } from './retrieval/vector-store.js';
 
 /**
  * What features share below them, built once per process from the platform and its configuration:
- * the worker threads (offline embedder, text indexer), the vector store, search statistics upkeep,
+ * the worker threads (offline embedders, text indexer), the vector store, search statistics upkeep,
  * outbound HTTP within the configured allow-list, and the job queue as features see it.
  */
 export function createEngines(platform: Platform) {
   const { config } = platform;
-  const offlineEmbedder = createOfflineEmbedder();
+  // Both offline models start their worker thread on first use: an idle service holds no weights.
+  const offlineEmbedders = [
+    createWordVectorEmbedder({ cacheDirectory: config.modelCacheDirectory }),
+    createSentenceEncoderEmbedder(),
+  ];
   const textIndexer = createTextIndexer({
     timeLimitMs: config.sourceTimeLimitMs,
     maximumTextLength: config.sourceTextLimit,
   });
   const statistics = createStatisticsKeeper(platform.database, platform.logger);
   return {
-    offlineEmbedder,
+    offlineEmbedders,
     textIndexer,
     statistics,
     vectors: createVectorStore(platform.database.hasVectorExtension),
@@ -35,7 +40,7 @@ export function createEngines(platform: Platform) {
     /** Stops the worker threads and the statistics timer. */
     async close() {
       statistics.close();
-      await Promise.all([offlineEmbedder.close(), textIndexer.close()]);
+      await Promise.all([...offlineEmbedders.map((embedder) => embedder.close()), textIndexer.close()]);
     },
   };
 }

@@ -87,7 +87,7 @@ export function createServices(platform: Platform) {
     providerFetch: engines.providerFetch,
   });
   const apps = createAppService(createAppRepository(database));
-  const embedders = createEmbedderResolver(models, engines.offlineEmbedder);
+  const embedders = createEmbedderResolver(models, engines.offlineEmbedders);
   const contextRepository = createContextRepository(database);
   const indexer = engines.textIndexer;
   const documentSearch = createDocumentSearchRepository(database, engines.vectors);

@@ -6,6 +6,7 @@ import { feedbackBody } from '../src/features/feedback/schemas.js';
 import { runBody } from '../src/features/runs/schemas.js';
 import { createPlatform, type Platform } from '../src/platform/platform.js';
 import { createServices, type Services } from '../src/services.js';
+import { testModelCacheDirectory } from './helpers/model-cache.js';
 import { openTestDatabase, temporaryDirectory } from './helpers/test-app.js';
 
 // The composition root alone, without Fastify: every service is built, the callbacks that tie
@@ -17,6 +18,7 @@ let services: Services;
 beforeAll(async () => {
   const config = loadConfig({
     LECTERN_DATA_DIR: temporaryDirectory(),
+    LECTERN_MODEL_CACHE_DIR: testModelCacheDirectory,
     LECTERN_BASE_URL: 'http://lectern.test',
   });
   const database = await openTestDatabase();

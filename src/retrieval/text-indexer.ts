@@ -1,33 +1,11 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { SplitterConfig } from '../core/json-columns.js';
 import { PermanentError } from '../errors.js';
 import type { IndexingAnswer, IndexingRequest, SplitPiece } from './indexing-worker.js';
 import { UnsupportedFileError } from './loaders/extract-text.js';
 import type { FileType } from './loaders/file-types.js';
 import { createSplitter } from './splitters.js';
-
-// From the compiled package the worker is JavaScript. From source (tests, `npm run dev`) it is
-// TypeScript, and the worker registers tsx's loader before importing it.
-const workerBootstrap = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.typescriptLoader) (await import(workerData.typescriptLoader)).register();
-  await import(workerData.url);
-})();
-`;
-
-function workerEntry(): { url: string; typescriptLoader?: string } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`./indexing-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href;
-  if (!fromSource) return { url };
-  // tsx's ESM API (its CommonJS build registers a path that does not exist from a worker).
-  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
-  const loader = pathToFileURL(path.join(path.dirname(packageJson), 'dist/esm/api/index.mjs')).href;
-  return { url, typescriptLoader: loader };
-}
+import { startModuleWorker } from './worker-entry.js';
 
 /** Characters split on the calling thread: below this, handing the text to the worker costs more. */
 const inlineSplitLength = 32_768;
@@ -70,7 +48,7 @@ export function createTextIndexer(options: TextIndexerOptions): TextIndexer {
   const waiting: Waiting[] = [];
 
   function start(): Worker {
-    const started = new Worker(workerBootstrap, { eval: true, workerData: workerEntry() });
+    const started = startModuleWorker(import.meta.url, 'indexing-worker');
     started.unref();
     started.on('message', (answer: IndexingAnswer) => settle(answer));
     started.on('error', (error) => stopped(started, error));

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProviders, startFakeProviders } from '../helpers/fake-providers.js';
 import { type Client, eventually, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
@@ -118,12 +120,76 @@ describe('provider embedding models per Context', () => {
     });
     expect(hits.body[0].content).toBe('Seals swim in cold water.');
     const back = await client.put(`/v1/contexts/${library}`, { embeddingModel: null });
-    expect(back.body.embeddingModel).toBe('offline/universal-sentence-encoder-lite');
+    expect(back.body.embeddingModel).toBe('offline/glove-sif-100d');
     await processed(client, library);
     const offline = await client.post(`/v1/contexts/${library}/search`, {
       prompt: 'marine animals swimming',
       mode: 'vector',
     });
     expect(offline.body[0].content).toBe('Seals swim in cold water.');
+  });
+});
+
+describe('offline embedding models', () => {
+  it('embeds with the default word vectors and finds a Document by meaning, not by its words', async () => {
+    const client = await newWorkspace(context.test);
+    const library = (await client.post('/v1/contexts', { name: 'Default', description: 'x' })).body.guid;
+    expect((await client.get(`/v1/contexts/${library}`)).body.embeddingModel).toBe('offline/glove-sif-100d');
+    for (const content of ['Seals swim in cold water.', 'Quarterly revenue grew by four percent.']) {
+      await client.post(`/v1/contexts/${library}/documents`, { content });
+    }
+    await processed(client, library);
+    const hits = await client.post(`/v1/contexts/${library}/search`, {
+      prompt: 'marine animals diving in the ocean',
+      mode: 'vector',
+    });
+    expect(hits.body[0].content).toBe('Seals swim in cold water.');
+  });
+
+  it('keeps the sentence encoder for a Context that names it', async () => {
+    const client = await newWorkspace(context.test);
+    const created = await client.post('/v1/contexts', {
+      name: 'Encoder',
+      description: 'x',
+      embeddingModel: 'offline/universal-sentence-encoder-lite',
+    });
+    expect(created.body.embeddingModel).toBe('offline/universal-sentence-encoder-lite');
+    await client.post(`/v1/contexts/${created.body.guid}/documents`, { content: 'Seals swim in cold water.' });
+    await client.post(`/v1/contexts/${created.body.guid}/documents`, { content: 'Invoices are due in May.' });
+    await processed(client, created.body.guid);
+    const hits = await client.post(`/v1/contexts/${created.body.guid}/search`, {
+      prompt: 'marine animals swimming',
+      mode: 'vector',
+    });
+    expect(hits.body[0].content).toBe('Seals swim in cold water.');
+  });
+
+  it('refuses an offline model that does not exist, naming the field and both models', async () => {
+    const client = await newWorkspace(context.test);
+    const refused = await client.post('/v1/contexts', {
+      name: 'Unknown',
+      description: 'x',
+      embeddingModel: 'offline/word2vec',
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('embeddingModel');
+    expect(JSON.stringify(refused.body)).toContain('offline/glove-sif-100d');
+    expect(JSON.stringify(refused.body)).toContain('offline/universal-sentence-encoder-lite');
+  });
+
+  it('migration 0011 pins a Context made under the old default to the sentence encoder that embedded it', async () => {
+    const client = await newWorkspace(context.test);
+    const library = (await client.post('/v1/contexts', { name: 'Old', description: 'x' })).body.guid;
+    const { database } = context.test.platform.database;
+    // As the release before stored it: no model named, meaning the sentence encoder of that time.
+    await database.execute(sql`UPDATE contexts SET embedding_model = NULL WHERE id = ${library}`);
+    const migration = readFileSync(
+      new URL('../../drizzle/0011_pin_offline_embedding_model.sql', import.meta.url),
+      'utf8',
+    );
+    await database.execute(sql.raw(migration));
+    expect((await client.get(`/v1/contexts/${library}`)).body.embeddingModel).toBe(
+      'offline/universal-sentence-encoder-lite',
+    );
   });
 });

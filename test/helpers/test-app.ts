@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/database/connection.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createPlatform, type Platform } from '../../src/platform/platform.js';
+import { testModelCacheDirectory } from './model-cache.js';
 import { createPostgresDatabase } from './postgres-database.js';
 
 /** Tests run on PostgreSQL when DATABASE_URL is set (CI's second pass), else on PGlite. */
@@ -68,6 +69,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const config = loadConfig({
     LECTERN_DATA_DIR: temporaryDirectory(),
+    LECTERN_MODEL_CACHE_DIR: testModelCacheDirectory,
     LOG_LEVEL: 'trace',
     LECTERN_BASE_URL: 'http://lectern.test',
     // The PostgreSQL pass runs the scale-out parts too: file bytes in PostgreSQL, streams in Redis.
@@ -277,6 +279,7 @@ export function useProcessEnvironment(extra: Record<string, string> = {}): {
     environment.values = {
       ...(process.env as Record<string, string>),
       LECTERN_DATA_DIR: temporaryDirectory(),
+      LECTERN_MODEL_CACHE_DIR: testModelCacheDirectory,
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       ...extra,

@@ -1,4 +1,4 @@
-import { offlineEmbeddingModel } from '../../retrieval/embedders/offline-embedder.js';
+import { defaultEmbeddingModel } from '../../retrieval/embedders/offline-models.js';
 import type { ContextPromptAnswer } from './context-prompt.js';
 import type { SearchHit } from './search.js';
 import type { ContextWithState } from './service.js';
@@ -16,7 +16,7 @@ export function presentContext(row: ContextWithState) {
     metadata: row.metadata ?? null,
     responseLength: row.responseLength,
     splitterConfig: row.splitterConfig,
-    embeddingModel: row.embeddingModel ?? offlineEmbeddingModel,
+    embeddingModel: row.embeddingModel ?? defaultEmbeddingModel,
   };
 }
 

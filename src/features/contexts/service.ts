@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
-import { offlineEmbeddingModel } from '../../retrieval/embedders/offline-embedder.js';
+import { defaultEmbeddingModel } from '../../retrieval/embedders/offline-models.js';
 import { defaultSplitterConfig } from '../../retrieval/splitters.js';
 import type { EmbedderResolver } from './embedders.js';
 import type { ContextRepository, ContextRow, ContextWithState } from './repository.js';
@@ -56,9 +56,11 @@ export function createContextService(dependencies: ContextServiceDependencies): 
     return row;
   }
 
-  /** Stored as null when it is the offline default, so the default can change with a release. */
-  const storedModel = (reference: string | null | undefined) =>
-    !reference || reference === offlineEmbeddingModel ? null : reference;
+  /**
+   * Stored by name, the default included: a Context's vectors belong to its model, so a release that
+   * changes the default must not change the model of a Context that already has vectors.
+   */
+  const storedModel = (reference: string | null | undefined) => reference || defaultEmbeddingModel;
 
   return {
     require,

