@@ -154,7 +154,9 @@ describe('offline embedding models', () => {
       embeddingModel: 'offline/universal-sentence-encoder-lite',
     });
     expect(created.body.embeddingModel).toBe('offline/universal-sentence-encoder-lite');
-    await client.post(`/v1/contexts/${created.body.guid}/documents`, { content: 'Seals swim in cold water.' });
+    await client.post(`/v1/contexts/${created.body.guid}/documents`, {
+      content: 'Seals swim in cold water.',
+    });
     await client.post(`/v1/contexts/${created.body.guid}/documents`, { content: 'Invoices are due in May.' });
     await processed(client, created.body.guid);
     const hits = await client.post(`/v1/contexts/${created.body.guid}/search`, {

@@ -44,7 +44,10 @@ describe('word vectors', () => {
     expect(vectors.rows.get('swim')).toBe(2);
     expect(vectors.rows.get('say "hi"')).toBe(5);
     const row = vectors.rows.get('swim')!;
-    const restored = Array.from(vectors.values.subarray(row * 4, row * 4 + 4), (value) => value * vectors.scales[row]!);
+    const restored = Array.from(
+      vectors.values.subarray(row * 4, row * 4 + 4),
+      (value) => value * vectors.scales[row]!,
+    );
     model.swim.forEach((value, index) => {
       expect(Math.abs(restored[index]! - value)).toBeLessThanOrEqual(3 / 127 / 2 + 1e-6);
     });

@@ -1,5 +1,6 @@
 import type { MetadataFilter } from '../../core/metadata-filter.js';
 import { createReadCache } from '../../platform/read-cache.js';
+import type { Embedder } from '../../retrieval/embedders/embedder.js';
 import { type RankedCandidate, rank } from '../../retrieval/hybrid-ranking.js';
 import type { SearchMode } from '../../retrieval/hybrid-search.js';
 import type { DocumentSearchRepository } from '../documents/index.js';
@@ -37,8 +38,7 @@ export function createContextSearch(dependencies: {
   // Applications repeat questions; a repeated query skips the embedder (~15 ms offline, a round trip otherwise).
   const queryVectors = createReadCache<Float32Array | undefined>({ ttlMs: 10 * 60_000, maxEntries: 2_000 });
 
-  async function queryVector(workspaceId: string, context: Context, text: string) {
-    const embedder = await embedders.forContext(workspaceId, context.embeddingModel);
+  async function queryVector(workspaceId: string, embedder: Embedder, text: string) {
     return queryVectors.get(`${workspaceId}:${embedder.model}:${text}`, async () => {
       const [vector] = await embedder.embed([text], 'query');
       return vector;
@@ -48,10 +48,12 @@ export function createContextSearch(dependencies: {
   async function searchContext(workspaceId: string, context: Context, request: SearchRequest) {
     const mode = request.mode ?? 'hybrid';
     const limit = request.limit ?? defaultNumberOfResults;
+    const embedder =
+      mode === 'lexical' ? undefined : await embedders.forContext(workspaceId, context.embeddingModel);
     const vector =
-      mode === 'lexical' || request.text.trim() === ''
+      embedder === undefined || request.text.trim() === ''
         ? undefined
-        : await queryVector(workspaceId, context, request.text);
+        : await queryVector(workspaceId, embedder, request.text);
     const candidates = await documents.candidates({
       contextId: context.id,
       text: request.text,
@@ -60,7 +62,7 @@ export function createContextSearch(dependencies: {
       candidates: candidatesFor(limit),
       lexicalCandidates: mode !== 'vector',
     });
-    return rank(candidates, mode, limit, request.threshold ?? 0);
+    return rank(candidates, mode, limit, request.threshold ?? 0, embedder?.fusion);
   }
 
   return {

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { Fusion } from '../hybrid-ranking.js';
 import { type Embedder, type EmbeddingPurpose, normalise } from './embedder.js';
 
 /** What an embedding worker thread is sent, and what it answers (vectors in the order of `texts`). */
@@ -19,6 +20,7 @@ export type WorkerEmbedderOptions = {
   start: () => Worker;
   /** Texts per call when indexing: a search waits at most one such batch. */
   documentBatchSize: number;
+  fusion?: Fusion;
 };
 
 /**
@@ -95,6 +97,7 @@ export function createWorkerEmbedder(options: WorkerEmbedderOptions): WorkerEmbe
 
   return {
     model: options.model,
+    fusion: options.fusion,
     async embed(texts, purpose) {
       if (texts.length === 0) return [];
       if (purpose === 'query') return enqueue(texts, purpose);
