@@ -1,9 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createGroq } from '@ai-sdk/groq';
-import { createMistral } from '@ai-sdk/mistral';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
 import { ValidationError } from '../errors.js';
 import { isMockModelName, MockLanguageModel } from './mock-model.js';
@@ -16,34 +10,39 @@ export type ProviderCredentials = {
   fetch?: typeof fetch;
 };
 
+// Each provider's SDK is imported the first time a model of its kind is resolved (~20 MB and ~70 ms
+// each): a service that only uses one provider, or the mock, never loads the others.
+
 /** An AI SDK model for one provider kind; every kind answers through the same interface. */
-export function createLanguageModel(
+export async function createLanguageModel(
   kind: ProviderKind,
   modelName: string,
   credentials: ProviderCredentials,
-): LanguageModelV3 {
+): Promise<LanguageModelV3> {
   const { apiKey, baseUrl: baseURL, fetch } = credentials;
   switch (kind) {
     case 'openai':
       // .chat(): the default model id goes to the Responses API, which OpenAI-compatible servers lack.
-      return createOpenAI({ apiKey, baseURL, fetch }).chat(modelName);
+      return (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL, fetch }).chat(modelName);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL, fetch })(modelName);
+      return (await import('@ai-sdk/anthropic')).createAnthropic({ apiKey, baseURL, fetch })(modelName);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, baseURL, fetch })(modelName);
+      return (await import('@ai-sdk/google')).createGoogleGenerativeAI({ apiKey, baseURL, fetch })(modelName);
     case 'mistral':
-      return createMistral({ apiKey, baseURL, fetch })(modelName);
+      return (await import('@ai-sdk/mistral')).createMistral({ apiKey, baseURL, fetch })(modelName);
     case 'groq':
-      return createGroq({ apiKey, baseURL, fetch })(modelName);
+      return (await import('@ai-sdk/groq')).createGroq({ apiKey, baseURL, fetch })(modelName);
     case 'openai-compatible':
       if (!baseURL) throw new ValidationError('an openai-compatible provider needs a url', 'provider.url');
-      return createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL,
-        apiKey,
-        fetch,
-        includeUsage: true,
-      }).chatModel(modelName);
+      return (await import('@ai-sdk/openai-compatible'))
+        .createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL,
+          apiKey,
+          fetch,
+          includeUsage: true,
+        })
+        .chatModel(modelName);
     case 'mock':
       if (!isMockModelName(modelName))
         throw new ValidationError(`unknown mock model "${modelName}"`, 'model');
@@ -60,24 +59,26 @@ export const embeddingKinds: ReadonlySet<ProviderKind> = new Set([
 ]);
 
 /** An AI SDK embedding model for a Context's configured embedder. */
-export function createEmbeddingModel(
+export async function createEmbeddingModel(
   kind: ProviderKind,
   modelName: string,
   credentials: ProviderCredentials,
-): EmbeddingModelV3 {
+): Promise<EmbeddingModelV3> {
   const { apiKey, baseUrl: baseURL, fetch } = credentials;
   switch (kind) {
     case 'openai':
-      return createOpenAI({ apiKey, baseURL, fetch }).embedding(modelName);
+      return (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL, fetch }).embedding(modelName);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, baseURL, fetch }).embedding(modelName);
+      return (await import('@ai-sdk/google'))
+        .createGoogleGenerativeAI({ apiKey, baseURL, fetch })
+        .embedding(modelName);
     case 'mistral':
-      return createMistral({ apiKey, baseURL, fetch }).embedding(modelName);
+      return (await import('@ai-sdk/mistral')).createMistral({ apiKey, baseURL, fetch }).embedding(modelName);
     case 'openai-compatible':
       if (!baseURL) throw new ValidationError('an openai-compatible provider needs a url', 'provider.url');
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, fetch }).embeddingModel(
-        modelName,
-      );
+      return (await import('@ai-sdk/openai-compatible'))
+        .createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, fetch })
+        .embeddingModel(modelName);
     default:
       throw new ValidationError(`provider "${kind}" has no embedding models`, 'embeddingModel');
   }

@@ -1,4 +1,5 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 
 const repeatIntervalMs = 30_000;
@@ -36,7 +37,9 @@ export function connectRedis(
   logger: Logger | undefined,
   role: string,
 ): Redis {
-  return watchRedisErrors(new Redis(url, options), logger, role);
+  // Required on first use: a service without Redis (the embedded default) never loads ioredis.
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  return watchRedisErrors(new RedisClient(url, options), logger, role);
 }
 
 /** QUIT when connected (pending replies arrive first); while Redis is away, just drop the connection. */

@@ -2,8 +2,8 @@ import type { Worker } from 'node:worker_threads';
 import type { SplitterConfig } from '../core/json-columns.js';
 import { PermanentError } from '../errors.js';
 import type { IndexingAnswer, IndexingRequest, SplitPiece } from './indexing-worker.js';
-import { UnsupportedFileError } from './loaders/extract-text.js';
 import type { FileType } from './loaders/file-types.js';
+import { UnsupportedFileError } from './loaders/unsupported-file-error.js';
 import { createSplitter } from './splitters.js';
 import { startModuleWorker } from './worker-entry.js';
 

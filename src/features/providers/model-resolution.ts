@@ -134,7 +134,7 @@ export function createModelResolver(
     return {
       kind: found.kind,
       modelName: found.modelName,
-      embeddingModel: createEmbeddingModel(found.kind, found.modelName, credentials),
+      embeddingModel: await createEmbeddingModel(found.kind, found.modelName, credentials),
     };
   }
 
@@ -185,7 +185,7 @@ export function createModelResolver(
       kind: found.kind,
       modelName: found.modelName,
       providerGuid: found.provider?.id,
-      languageModel: createLanguageModel(found.kind, found.modelName, credentials),
+      languageModel: await createLanguageModel(found.kind, found.modelName, credentials),
       credentials,
       credentialOwner: owner,
     };

@@ -4,12 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { restrictToOwner } from '../data-directory.js';
 import * as schema from './schema.js';
 
@@ -120,6 +117,10 @@ async function openPglite(
 }
 
 async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise<DatabaseHandle> {
+  // Imported here: the embedded default never loads the PostgreSQL client.
+  const { default: pg } = await import('pg');
+  const { drizzle: drizzleNodePostgres } = await import('drizzle-orm/node-postgres');
+  const { migrate: migrateNodePostgres } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   let hasVectorExtension = false;
   pool.on('connect', (connection) => {

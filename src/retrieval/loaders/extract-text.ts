@@ -1,14 +1,13 @@
 import { convert as htmlToText } from 'html-to-text';
 import mammoth from 'mammoth';
 import { extractText as extractPdfText } from 'unpdf';
-import { PermanentError } from '../../errors.js';
 import type { FileType } from './file-types.js';
+import { UnsupportedFileError } from './unsupported-file-error.js';
 
 /** A loaded piece of a file: a PDF page (numbered from 1), or the whole text of other types. */
 export type LoadedText = { text: string; page?: number };
 
-/** A file whose type cannot be indexed: no other attempt will read it. */
-export class UnsupportedFileError extends PermanentError {}
+export { UnsupportedFileError };
 
 const docxType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
