@@ -3,7 +3,11 @@ import path from 'node:path';
 import { createWordVectorEmbedder } from '../src/retrieval/embedders/word-vector-embedder.js';
 import { type Fusion, scoreOf } from '../src/retrieval/hybrid-ranking.js';
 import type { SearchCandidate } from '../src/retrieval/hybrid-search.js';
-import { type BenchLectern, startBenchLecternWithUpstream } from './lectern-server.js';
+import {
+  type BenchLectern,
+  benchModelCacheDirectory,
+  startBenchLecternWithUpstream,
+} from './lectern-server.js';
 import { measure } from './measure.js';
 import { ndcgAt10 } from './ranking-metrics.js';
 
@@ -100,25 +104,51 @@ async function search(lectern: BenchLectern, context: string, claim: Claim, mode
 }
 
 /**
- * The fusion (lexical weight, similarity floor) with the best hybrid nDCG@10 over `claims`, fusing
- * each claim's top 100 of both rankings here (a Document missing from one list scores 0 there: below
- * that list's 100th), as retrieval/hybrid-ranking.ts fuses them.
+ * The fusion (lexical weight, similarity floor) with the best hybrid nDCG@10 over `claims`. As the
+ * service does, candidates are the lexical top 100 (from the service) and the vector top 100, each
+ * with its exact similarity: the word vectors embed every abstract here in under a second, with the
+ * service's own code. A candidate outside the lexical top 100 scores 0 lexically (below the 100th).
  */
 async function tuneFusion(
   lectern: BenchLectern,
   context: string,
+  abstracts: Abstract[],
   claims: Claim[],
   judgments: Map<string, Map<string, number>>,
 ): Promise<Fusion & { ndcg: number; lexical: number }> {
+  const embedder = createWordVectorEmbedder({ cacheDirectory: benchModelCacheDirectory });
+  const documentVectors = await embedder.embed(
+    abstracts.map((abstract) => `${abstract.title}\n${abstract.text}`),
+    'document',
+  );
+  const claimVectors = await embedder.embed(
+    claims.map((claim) => claim.text),
+    'query',
+  );
+  await embedder.close();
+  const dot = (left: Float32Array, right: Float32Array) => {
+    let sum = 0;
+    for (let index = 0; index < left.length; index++) sum += left[index]! * right[index]!;
+    return sum;
+  };
   const scored: Array<{ claim: Claim; scores: Map<string, { lexical: number; semantic: number }> }> = [];
-  for (const claim of claims) {
+  for (const [position, claim] of claims.entries()) {
+    const similarities = documentVectors.map((vector) => dot(vector, claimVectors[position]!));
     const scores = new Map<string, { lexical: number; semantic: number }>();
     for (const hit of await search(lectern, context, claim, 'lexical', 100)) {
       scores.set(hit.metadata.doc_id ?? '', { lexical: hit.score, semantic: 0 });
     }
-    for (const hit of await search(lectern, context, claim, 'vector', 100)) {
-      const id = hit.metadata.doc_id ?? '';
-      scores.set(id, { lexical: scores.get(id)?.lexical ?? 0, semantic: hit.score });
+    const nearest = similarities
+      .map((similarity, index) => ({ similarity, index }))
+      .sort((left, right) => right.similarity - left.similarity)
+      .slice(0, 100);
+    for (const { index } of nearest) {
+      const id = abstracts[index]!._id;
+      scores.set(id, { lexical: scores.get(id)?.lexical ?? 0, semantic: 0 });
+    }
+    for (const [index, abstract] of abstracts.entries()) {
+      const score = scores.get(abstract._id);
+      if (score) score.semantic = Math.max(0, similarities[index]!);
     }
     scored.push({ claim, scores });
   }
@@ -136,13 +166,13 @@ async function tuneFusion(
   const weights = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98];
   console.log(`    lexical weight   ${weights.map((weight) => weight.toFixed(2).padStart(6)).join('')}`);
   let best = { lexicalWeight: 1, similarityFloor: 0, ndcg: -1 };
-  for (const similarityFloor of [0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8]) {
+  for (const similarityFloor of [0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85]) {
     const row = weights.map((lexicalWeight) => {
       const ndcg = ndcgOf({ lexicalWeight, similarityFloor });
       if (ndcg > best.ndcg) best = { lexicalWeight, similarityFloor, ndcg };
       return ndcg.toFixed(3).padStart(6);
     });
-    console.log(`    floor ${similarityFloor.toFixed(1)}        ${row.join('')}`);
+    console.log(`    floor ${similarityFloor.toFixed(2)}       ${row.join('')}`);
   }
   return { ...best, lexical: ndcgOf({ lexicalWeight: 1, similarityFloor: 0 }) };
 }
@@ -197,7 +227,7 @@ async function main(): Promise<void> {
     console.log(
       `  fusion of the offline default, tuned on ${tuning.length} claims (configured: ${configured}):`,
     );
-    const tuned = await tuneFusion(lectern, offline.context, tuning, judgments);
+    const tuned = await tuneFusion(lectern, offline.context, abstracts, tuning, judgments);
     console.log(
       `    best: weight ${tuned.lexicalWeight}, floor ${tuned.similarityFloor}: ${tuned.ndcg.toFixed(4)} ` +
         `(lexical alone ${tuned.lexical.toFixed(4)} on this half)`,

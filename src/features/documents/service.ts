@@ -5,6 +5,7 @@ import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import type { StatisticsKeeper } from '../../platform/database/statistics.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import { createWriteCoalescer } from '../../platform/write-coalescer.js';
 import type { Embedder } from '../../retrieval/embedders/embedder.js';
 import type { TextIndexer } from '../../retrieval/text-indexer.js';
 import { type EmbedDocumentsPayload, embedDocumentsJob, embeddingBatchSize } from './embedding-job.js';
@@ -126,6 +127,34 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     }
   }
 
+  /**
+   * Adds to one Context take turns anyway (they lock its row). Adds that arrive while one is being
+   * written wait in memory, before any query, and then go together: one Context read, one
+   * transaction and one embedding job for all of them (group commit; docs/performance.md).
+   */
+  type AddRequest = { workspaceId: string; contextId: string; input: AddDocumentInput };
+  const adds = createWriteCoalescer<AddRequest, string[]>({
+    maximumItems: 64,
+    async write(_key, requests) {
+      const { workspaceId, contextId } = requests[0]!;
+      const context = await requireContext(workspaceId, contextId);
+      const rowsOfEach = await Promise.all(
+        requests.map(async ({ input }) => {
+          const content = input.content ?? input.text ?? '';
+          const chunks = await indexer.split(content, context.splitterConfig);
+          return (chunks.length > 0 ? chunks : [content]).map((piece) => ({
+            id: randomUUID(),
+            content: piece,
+            filter: input.filter ?? null,
+            metadata: input.metadata ?? {},
+          }));
+        }),
+      );
+      await store(workspaceId, contextId, null, rowsOfEach.flat());
+      return rowsOfEach.map((rows) => rows.map((row) => row.id));
+    },
+  });
+
   jobs.register(
     embedDocumentsJob,
     async (payload, context) => {
@@ -139,23 +168,8 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
   );
 
   return {
-    async add(workspaceId, contextId, input) {
-      const context = await requireContext(workspaceId, contextId);
-      const content = input.content ?? input.text ?? '';
-      const chunks = await indexer.split(content, context.splitterConfig);
-      const pieces = chunks.length > 0 ? chunks : [content];
-      const ids = await store(
-        workspaceId,
-        contextId,
-        null,
-        pieces.map((piece) => ({
-          id: randomUUID(),
-          content: piece,
-          filter: input.filter ?? null,
-          metadata: input.metadata ?? {},
-        })),
-      );
-      return ids;
+    add(workspaceId, contextId, input) {
+      return adds.write(`${workspaceId}:${contextId}`, { workspaceId, contextId, input });
     },
 
     async addFromSource(workspaceId, contextId, sourceId, chunks) {
