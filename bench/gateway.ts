@@ -1,6 +1,5 @@
 import autocannon from 'autocannon';
-import { lectern } from '../test/helpers/lectern-process.js';
-import { benchApiKey, startBenchLectern, startUpstream } from './lectern-server.js';
+import { benchApiKey, startBenchLectern, startGateway, startUpstream } from './lectern-server.js';
 import { format, percentile } from './measure.js';
 
 /**
@@ -49,31 +48,6 @@ async function load(
   });
   const result = await finished;
   return { samples, errors: errors + result.errors + result.timeouts, requests: result.requests.total };
-}
-
-function startGateway(upstreamUrl: string, serviceUrl: string): Promise<{ url: string; stop(): void }> {
-  const child = lectern(['gateway'], {
-    ...(process.env as Record<string, string>),
-    GATEWAY_PORT: '0',
-    HOST: '127.0.0.1',
-    LECTERN_GATEWAY_UPSTREAM: upstreamUrl,
-    LECTERN_SERVICE_URL: serviceUrl,
-    LOG_LEVEL: 'warn',
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${output}`)), 60_000);
-    const scan = (chunk: Buffer) => {
-      output += chunk;
-      const found = /Gateway listening at (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
-      if (found) {
-        clearTimeout(timer);
-        resolve({ url: found, stop: () => child.kill('SIGTERM') });
-      }
-    };
-    child.stdout!.on('data', scan);
-    child.stderr!.on('data', (chunk) => (output += chunk));
-  });
 }
 
 async function main(): Promise<void> {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { serve } from '../test/helpers/lectern-process.js';
+import { lectern, serve } from '../test/helpers/lectern-process.js';
 import { createPostgresDatabase } from '../test/helpers/postgres-database.js';
 
 /** The key every bench's Lectern starts with (a fixed value, so a kept data dir can be reused). */
@@ -100,7 +100,8 @@ export async function startBenchLecternWithUpstream(
   nickname: string,
 ): Promise<BenchLectern & { upstreamUrl: string }> {
   const upstream = await startUpstream();
-  const lectern = await startBenchLectern();
+  // The upstream listens on loopback, which the outbound guard refuses unless the operator allows it.
+  const lectern = await startBenchLectern(undefined, { LECTERN_OUTBOUND_ALLOW: '127.0.0.1' });
   await lectern.post('/v1/providers', { provider: 'openai-compatible', url: upstream.url, nickname });
   return {
     ...lectern,
@@ -110,4 +111,33 @@ export async function startBenchLecternWithUpstream(
       await upstream.stop();
     },
   };
+}
+
+/** `lectern gateway` as its own process in front of `upstreamUrl`, logging to the service at `serviceUrl`. */
+export function startGateway(
+  upstreamUrl: string,
+  serviceUrl: string,
+): Promise<{ url: string; stop(): void }> {
+  const child = lectern(['gateway'], {
+    ...(process.env as Record<string, string>),
+    GATEWAY_PORT: '0',
+    HOST: '127.0.0.1',
+    LECTERN_GATEWAY_UPSTREAM: upstreamUrl,
+    LECTERN_SERVICE_URL: serviceUrl,
+    LOG_LEVEL: 'warn',
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${output}`)), 60_000);
+    const scan = (chunk: Buffer) => {
+      output += chunk;
+      const found = /Gateway listening at (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
+      if (found) {
+        clearTimeout(timer);
+        resolve({ url: found, stop: () => child.kill('SIGTERM') });
+      }
+    };
+    child.stdout!.on('data', scan);
+    child.stderr!.on('data', (chunk) => (output += chunk));
+  });
 }

@@ -120,7 +120,7 @@ describe('provider embedding models per Context', () => {
     });
     expect(hits.body[0].content).toBe('Seals swim in cold water.');
     const back = await client.put(`/v1/contexts/${library}`, { embeddingModel: null });
-    expect(back.body.embeddingModel).toBe('offline/glove-sif-100d');
+    expect(back.body.embeddingModel).toBe('offline/universal-sentence-encoder-lite');
     await processed(client, library);
     const offline = await client.post(`/v1/contexts/${library}/search`, {
       prompt: 'marine animals swimming',
@@ -131,28 +131,9 @@ describe('provider embedding models per Context', () => {
 });
 
 describe('offline embedding models', () => {
-  it('embeds with the default word vectors and finds a Document by meaning, not by its words', async () => {
+  it('embeds with the sentence encoder when a Context names no model, and finds a Document by meaning', async () => {
     const client = await newWorkspace(context.test);
-    const library = (await client.post('/v1/contexts', { name: 'Default', description: 'x' })).body.guid;
-    expect((await client.get(`/v1/contexts/${library}`)).body.embeddingModel).toBe('offline/glove-sif-100d');
-    for (const content of ['Seals swim in cold water.', 'Quarterly revenue grew by four percent.']) {
-      await client.post(`/v1/contexts/${library}/documents`, { content });
-    }
-    await processed(client, library);
-    const hits = await client.post(`/v1/contexts/${library}/search`, {
-      prompt: 'marine animals diving in the ocean',
-      mode: 'vector',
-    });
-    expect(hits.body[0].content).toBe('Seals swim in cold water.');
-  });
-
-  it('keeps the sentence encoder for a Context that names it', async () => {
-    const client = await newWorkspace(context.test);
-    const created = await client.post('/v1/contexts', {
-      name: 'Encoder',
-      description: 'x',
-      embeddingModel: 'offline/universal-sentence-encoder-lite',
-    });
+    const created = await client.post('/v1/contexts', { name: 'Default', description: 'x' });
     expect(created.body.embeddingModel).toBe('offline/universal-sentence-encoder-lite');
     await client.post(`/v1/contexts/${created.body.guid}/documents`, {
       content: 'Seals swim in cold water.',
@@ -164,6 +145,39 @@ describe('offline embedding models', () => {
       mode: 'vector',
     });
     expect(hits.body[0].content).toBe('Seals swim in cold water.');
+  });
+
+  it('embeds with the word vectors when a Context names them, also after switching to them', async () => {
+    const client = await newWorkspace(context.test);
+    const created = await client.post('/v1/contexts', {
+      name: 'Fast',
+      description: 'x',
+      embeddingModel: 'offline/glove-sif-100d',
+    });
+    expect(created.body.embeddingModel).toBe('offline/glove-sif-100d');
+    const library = created.body.guid;
+    for (const content of ['Seals swim in cold water.', 'Quarterly revenue grew by four percent.']) {
+      await client.post(`/v1/contexts/${library}/documents`, { content });
+    }
+    await processed(client, library);
+    const search = async () =>
+      (
+        await client.post(`/v1/contexts/${library}/search`, {
+          prompt: 'marine animals diving in the ocean',
+          mode: 'vector',
+        })
+      ).body[0].content;
+    expect(await search()).toBe('Seals swim in cold water.');
+    // To the sentence encoder and back: every Document is embedded again by the named model.
+    await client.put(`/v1/contexts/${library}`, {
+      embeddingModel: 'offline/universal-sentence-encoder-lite',
+    });
+    await processed(client, library);
+    expect(await search()).toBe('Seals swim in cold water.');
+    const back = await client.put(`/v1/contexts/${library}`, { embeddingModel: 'offline/glove-sif-100d' });
+    expect(back.body.embeddingModel).toBe('offline/glove-sif-100d');
+    await processed(client, library);
+    expect(await search()).toBe('Seals swim in cold water.');
   });
 
   it('refuses an offline model that does not exist, naming the field and both models', async () => {

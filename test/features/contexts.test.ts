@@ -26,7 +26,7 @@ describe('Contexts', () => {
       metadata: null,
       responseLength: 300,
       splitterConfig: { splitter: 'sentence', chunkSize: 1024, chunkOverlap: 128 },
-      embeddingModel: 'offline/glove-sif-100d',
+      embeddingModel: 'offline/universal-sentence-encoder-lite',
       createdById: expect.any(String),
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

