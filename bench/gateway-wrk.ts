@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { benchApiKey, startBenchLectern, startGateway, startUpstream } from './lectern-server.js';
+import { benchApiKey, startGatewayBench } from './lectern-server.js';
 
 /**
  * The gateway against the upstream it proxies, measured with wrk (Debian's `wrk` package) as
@@ -68,15 +68,7 @@ function luaScript(headers: Record<string, string>, body: string): string {
 }
 
 async function main(): Promise<void> {
-  const upstream = await startUpstream();
-  const service = await startBenchLectern();
-  const app = await service.post('/v1/apps', { name: 'gateway bench' });
-  const action = await service.post('/v1/actions/create', {
-    app: app.guid,
-    name: 'gateway',
-    model: 'mock/echo',
-  });
-  const gateway = await startGateway(upstream.url, service.baseUrl);
+  const { upstream, service, action, gateway, stop } = await startGatewayBench();
   try {
     const body = JSON.stringify({
       model: 'bench-model',
@@ -107,9 +99,7 @@ async function main(): Promise<void> {
       `  logged to the service: ${(await loggedCount(service.baseUrl, action.guid)) - before} interactions`,
     );
   } finally {
-    gateway.stop();
-    await service.stop();
-    await upstream.stop();
+    await stop();
   }
 }
 

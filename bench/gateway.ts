@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { benchApiKey, startBenchLectern, startGateway, startUpstream } from './lectern-server.js';
+import { benchApiKey, startGatewayBench } from './lectern-server.js';
 import { format, percentile } from './measure.js';
 
 /**
@@ -51,16 +51,7 @@ async function load(
 }
 
 async function main(): Promise<void> {
-  const upstream = await startUpstream();
-  const service = await startBenchLectern();
-  const app = await service.post('/v1/apps', { name: 'gateway bench' });
-  const action = await service.post('/v1/actions/create', {
-    app: app.guid,
-    name: 'gateway',
-    model: 'mock/echo',
-  });
-  // LOG_LEVEL=warn: the gateway logs nothing per request; warnings (dropped logs) still show.
-  const gateway = await startGateway(upstream.url, service.baseUrl);
+  const { upstream, service, action, gateway, stop } = await startGatewayBench();
   try {
     const direct: Target = {
       url: `${upstream.url}/chat/completions`,
@@ -108,9 +99,7 @@ async function main(): Promise<void> {
     });
     console.log(`  logged to the service: ${logged.headers.get('x-total-count')} interactions`);
   } finally {
-    gateway.stop();
-    await service.stop();
-    await upstream.stop();
+    await stop();
   }
 }
 

@@ -98,10 +98,11 @@ export async function startUpstream(): Promise<{ url: string; stop(): Promise<nu
  */
 export async function startBenchLecternWithUpstream(
   nickname: string,
+  dataDirectory?: string,
 ): Promise<BenchLectern & { upstreamUrl: string }> {
   const upstream = await startUpstream();
   // The upstream listens on loopback, which the outbound guard refuses unless the operator allows it.
-  const lectern = await startBenchLectern(undefined, { LECTERN_OUTBOUND_ALLOW: '127.0.0.1' });
+  const lectern = await startBenchLectern(dataDirectory, { LECTERN_OUTBOUND_ALLOW: '127.0.0.1' });
   await lectern.post('/v1/providers', { provider: 'openai-compatible', url: upstream.url, nickname });
   return {
     ...lectern,
@@ -140,4 +141,32 @@ export function startGateway(
     child.stdout!.on('data', scan);
     child.stderr!.on('data', (chunk) => (output += chunk));
   });
+}
+
+/**
+ * What a gateway bench measures: a local OpenAI-compatible server, a Lectern service with an Action
+ * for the gateway to log to, and `lectern gateway` in front of the server; `stop` ends all three.
+ */
+export async function startGatewayBench() {
+  const upstream = await startUpstream();
+  const service = await startBenchLectern();
+  const app = await service.post('/v1/apps', { name: 'gateway bench' });
+  const action = await service.post('/v1/actions/create', {
+    app: app.guid,
+    name: 'gateway',
+    model: 'mock/echo',
+  });
+  // LOG_LEVEL=warn: the gateway logs nothing per request; warnings (dropped logs) still show.
+  const gateway = await startGateway(upstream.url, service.baseUrl);
+  return {
+    upstream,
+    service,
+    action,
+    gateway,
+    async stop() {
+      gateway.stop();
+      await service.stop();
+      await upstream.stop();
+    },
+  };
 }
