@@ -15,7 +15,7 @@ import { benchApiKey, startGatewayBench } from './lectern-server.js';
 const seconds = Number(process.env.BENCH_GATEWAY_SECONDS ?? 8);
 const run = promisify(execFile);
 
-type WrkResult = { requestsPerSecond: number; p50: number; p99: number; errors: number };
+type WrkResult = { requests: number; requestsPerSecond: number; p50: number; p99: number; errors: number };
 
 /** Milliseconds from wrk's `1.23ms` / `456.00us` / `1.2s`. */
 function milliseconds(text: string): number {
@@ -39,6 +39,7 @@ async function wrk(url: string, script: string, connections: number): Promise<Wr
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
   const socketErrors = /Socket errors: (.*)/.exec(stdout)?.[1];
   return {
+    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0),
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
     p50: percentile('50'),
     p99: percentile('99'),
@@ -81,9 +82,11 @@ async function main(): Promise<void> {
     );
     const before = await loggedCount(service.baseUrl, action.guid);
     console.log(`gateway-wrk: wrk -t1 -d${seconds}s --latency, POST of a small chat completion, logging on`);
+    let sent = 0;
     for (const connections of [1, 32]) {
       const baseline = await wrk(`${upstream.url}/chat/completions`, direct, connections);
       const candidate = await wrk(`${gateway.url}/v1/chat/completions`, through, connections);
+      sent += candidate.requests;
       const row = (name: string, result: WrkResult) =>
         `    ${name.padEnd(8)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(3)} ms  p99 ${result.p99.toFixed(3)} ms  (${result.errors} errors)`;
       console.log(`  c${connections}:`);
@@ -93,11 +96,13 @@ async function main(): Promise<void> {
         `    overhead p50 +${(candidate.p50 - baseline.p50).toFixed(3)} ms; throughput ${(candidate.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}× direct`,
       );
     }
-    // The log is shipped in batches: give the last ones a moment to land.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    console.log(
-      `  logged to the service: ${(await loggedCount(service.baseUrl, action.guid)) - before} interactions`,
-    );
+    // The log is shipped in batches behind the proxy: wait until the count stops growing.
+    let logged = -1;
+    for (let count = 0; count !== logged; await new Promise((resolve) => setTimeout(resolve, 2_000))) {
+      logged = count;
+      count = (await loggedCount(service.baseUrl, action.guid)) - before;
+    }
+    console.log(`  logged to the service: ${logged} of ${sent} proxied interactions`);
   } finally {
     await stop();
   }
