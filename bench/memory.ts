@@ -6,10 +6,10 @@ import path from 'node:path';
 /**
  * Idle memory and start-up of `lectern serve` on the embedded database (the built `dist/main.js`):
  * a first start (initdb) and a restart on the same data directory, for each size of PGlite's buffer
- * cache (`LECTERN_PGLITE_SHARED_BUFFERS`; `default` is PGlite's own). Baseline measured in the same
+ * cache (`LECTERN_PGLITE_SHARED_BUFFERS`; `default` is the service's own, 32MB). Baseline measured in the same
  * run: a bare Node process that only waits.
  */
-const sizes = (process.env.BENCH_MEMORY_SIZES ?? 'default,32MB,16MB').split(',');
+const sizes = (process.env.BENCH_MEMORY_SIZES ?? '128MB,default,16MB').split(',');
 const settleMs = Number(process.env.BENCH_MEMORY_SETTLE_MS ?? 3_000);
 const projectRoot = new URL('..', import.meta.url).pathname;
 

@@ -50,10 +50,10 @@ describe('bucket configuration (S3_*)', () => {
 });
 
 describe('embedded database memory (LECTERN_PGLITE_SHARED_BUFFERS)', () => {
-  it('passes a size on to the embedded database only, and refuses what is not a size', () => {
+  it('passes a size on to the embedded database only (32MB unless set), and refuses what is not a size', () => {
     expect(databaseLocationOf(loadConfig({ LECTERN_DATA_DIR: '/data' }))).toEqual({
       dataDirectory: '/data',
-      sharedBuffers: undefined,
+      sharedBuffers: '32MB',
     });
     expect(
       databaseLocationOf(loadConfig({ LECTERN_DATA_DIR: '/data', LECTERN_PGLITE_SHARED_BUFFERS: '32MB' })),
