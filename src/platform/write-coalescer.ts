@@ -1,7 +1,7 @@
 /**
  * Group commit for writes that share a key: while one write of a key runs, later writes of that key
  * wait and then go together in a single call of `write`. Under load a call carries many items and
- * their per-statement costs are paid once; alone, a write goes at once and waits for nothing.
+ * their per-statement costs are paid once; alone, a write waits one turn of the event loop.
  *
  * A group that fails is written again one item at a time, so one bad item fails only its own caller.
  */
@@ -53,7 +53,7 @@ export function createWriteCoalescer<Item, Result>(options: {
             key,
             group.map((entry) => entry.item),
           );
-          group.forEach((entry, index) => entry.resolve(results[index] as Result));
+          for (const [index, entry] of group.entries()) entry.resolve(results[index] as Result);
         } catch {
           for (const entry of group) await writeAlone(key, entry);
         }
