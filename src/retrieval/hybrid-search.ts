@@ -89,7 +89,8 @@ export function candidatesStatement(vectors: VectorStore, request: HybridSearchR
     : sql`NULL::float8`;
   // A posting `p`'s contribution: query frequency × idf × saturated term frequency.
   const bm25 = sql`w.query_frequency * w.idf * ${termWeight(sql`p.frequency`, sql`p.document_length`, sql`s.average_length`)}`;
-  // With a filter every posting of the query terms is read (a filter can leave too few in the top lists).
+  // With a filter every posting of the query terms is read (a filter can leave too few in the top lists),
+  // and the filter is checked in score order (lexical_top).
   const lexicalPool =
     request.lexicalCandidates === false
       ? sql`SELECT NULL::uuid AS document_id, 0::float8 AS score WHERE false`
@@ -97,7 +98,6 @@ export function candidatesStatement(vectors: VectorStore, request: HybridSearchR
         ? sql`SELECT p.document_id, sum(${bm25}) AS score
           FROM term_weights w CROSS JOIN statistics s
           JOIN document_terms p ON p.context_id = ${contextId} AND p.term = w.term
-          JOIN documents d ON d.id = p.document_id AND ${filter}
           GROUP BY p.document_id`
         : sql`SELECT p.document_id, sum(${bm25}) AS score
           FROM term_weights w CROSS JOIN statistics s
@@ -124,7 +124,16 @@ export function candidatesStatement(vectors: VectorStore, request: HybridSearchR
       LEFT JOIN context_terms t ON t.context_id = ${contextId} AND t.term = q.term
     ),
     lexical_pool AS (${lexicalPool}),
-    lexical_top AS (SELECT document_id AS id FROM lexical_pool ORDER BY score DESC LIMIT ${candidates}),
+    lexical_top AS (${
+      filtered
+        ? // Every posting scored, best first, then the filter checked in that order until enough pass:
+          // a Document is looked up only until the candidates are found, not once per posting.
+          sql`SELECT ranked.document_id AS id
+            FROM (SELECT document_id, score FROM lexical_pool ORDER BY score DESC) ranked
+            WHERE EXISTS (SELECT 1 FROM documents d WHERE d.id = ranked.document_id AND ${filter})
+            LIMIT ${candidates}`
+        : sql`SELECT document_id AS id FROM lexical_pool ORDER BY score DESC LIMIT ${candidates}`
+    }),
     vector_top AS (${nearest}),
     candidate_ids AS (SELECT id FROM lexical_top UNION SELECT id FROM vector_top),
     -- Per candidate, an index lookup of exactly its postings of the query terms.

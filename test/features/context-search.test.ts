@@ -129,6 +129,29 @@ describe('Context search', () => {
     expect(nothing.body).toEqual([]);
   });
 
+  it('finds the filtered Documents even when every better match is filtered out', async () => {
+    const { client } = context;
+    const crowded = (await client.post('/v1/contexts', { name: 'Crowded', description: 'x' })).body.guid;
+    // 60 strong matches outside the filter, 5 weak ones inside it: the filter must not come after a cut.
+    const adds = [
+      ...Array.from({ length: 60 }, (_, index) => ({
+        content: `zephyr zephyr zephyr note ${index}`,
+        metadata: { team: 'a' },
+      })),
+      ...Array.from({ length: 5 }, (_, index) => ({
+        content: `A long memo that mentions zephyr once among many other words, number ${index}.`,
+        metadata: { team: 'b' },
+      })),
+    ];
+    for (const add of adds) await client.post(`/v1/contexts/${crowded}/documents`, add);
+    const found = await search(
+      { prompt: 'zephyr', mode: 'lexical', number_of_results: 10, metadata_filter: { team: 'b' } },
+      `/v1/contexts/${crowded}/search`,
+    );
+    expect(found.body).toHaveLength(5);
+    expect(found.body.every((hit: { metadata: { team: string } }) => hit.metadata.team === 'b')).toBe(true);
+  });
+
   it('refuses every invalid metadata filter with a 400 naming it', async () => {
     const tooMany = Array.from({ length: 101 }, (_, index) => `v${index}`);
     const invalid: unknown[] = [
