@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -41,6 +42,7 @@ const environmentSchema = z.object({
     .regex(/^\d+(kB|MB|GB)$/, 'a size such as 32MB')
     .default('32MB'),
   LECTERN_MODEL_CACHE_DIR: optionalText,
+  LECTERN_EMBEDDING_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   LECTERN_SOURCE_TIME_LIMIT_MS: z.coerce.number().int().positive().default(120_000),
   LECTERN_SOURCE_TEXT_LIMIT: z.coerce.number().int().positive().default(20_000_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
@@ -108,6 +110,8 @@ export type Config = {
   pgliteSharedBuffers: string;
   /** Where offline models keep their compact form between starts (`<data dir>/models` by default). */
   modelCacheDirectory: string;
+  /** Worker threads of the sentence encoder (one core is left to the requests by default). */
+  embeddingThreads: number;
   /** Extracting and splitting one Context Source's file may take this long (a worker thread does it). */
   sourceTimeLimitMs: number;
   /** Characters of text one Context Source may have. */
@@ -205,6 +209,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     fileLimitBytes: values.LECTERN_FILE_LIMIT_BYTES,
     fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,
     pgliteSharedBuffers: values.LECTERN_PGLITE_SHARED_BUFFERS,
+    embeddingThreads: values.LECTERN_EMBEDDING_THREADS ?? Math.max(1, availableParallelism() - 1),
     modelCacheDirectory: path.resolve(
       values.LECTERN_MODEL_CACHE_DIR ?? path.join(values.LECTERN_DATA_DIR, 'models'),
     ),

@@ -18,7 +18,7 @@ export function createEngines(platform: Platform) {
   // Both offline models start their worker thread on first use: an idle service holds no weights.
   const offlineEmbedders = [
     createWordVectorEmbedder({ cacheDirectory: config.modelCacheDirectory }),
-    createSentenceEncoderEmbedder(),
+    createSentenceEncoderEmbedder(config.embeddingThreads),
   ];
   const textIndexer = createTextIndexer({
     timeLimitMs: config.sourceTimeLimitMs,

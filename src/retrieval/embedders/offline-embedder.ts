@@ -25,13 +25,17 @@ parentPort.on('message', async ({ id, texts }) => {
 });
 `;
 
-/** The sentence encoder; its worker starts on first use and loads the weights once. */
-export function createSentenceEncoderEmbedder(): WorkerEmbedder {
+/**
+ * The sentence encoder; a worker starts when there is work for it and loads the weights once.
+ * `threads` workers embed document batches side by side (each holds its own copy of the model).
+ */
+export function createSentenceEncoderEmbedder(threads = 1): WorkerEmbedder {
   const require = createRequire(import.meta.url);
   return createWorkerEmbedder({
     model: sentenceEncoderModel,
     // The model's cost is per text whatever the batch (~1 s for 8 abstracts): a search waits at most that.
     documentBatchSize: 8,
+    threads,
     start: () =>
       new Worker(workerSource, {
         eval: true,

@@ -20,44 +20,50 @@ export type WorkerEmbedderOptions = {
   start: () => Worker;
   /** Texts per call when indexing: a search waits at most one such batch. */
   documentBatchSize: number;
+  /** Worker threads at most (1 by default); each loads the model when it is first needed. */
+  threads?: number;
   fusion?: Fusion;
 };
 
+/** One worker thread of the embedder and the call it is running. */
+type Thread = { worker?: Worker; inFlight?: { id: number; requests: Pending[] } };
+
 /**
- * An offline model in a worker thread, so that inference never stalls the requests of the process.
- * One call at a time: every waiting query goes in the next call, before any document batch. The
- * thread holds the process open only while it has work.
+ * An offline model in worker threads, so that inference never stalls the requests of the process.
+ * Each thread runs one call at a time: every waiting query goes in the next call, before any
+ * document batch. A thread starts when there is work for it and holds the process open only while
+ * it has work.
  */
 export function createWorkerEmbedder(options: WorkerEmbedderOptions): WorkerEmbedder {
-  let worker: Worker | undefined;
+  const threads: Thread[] = Array.from({ length: Math.max(1, options.threads ?? 1) }, () => ({}));
   let nextId = 0;
-  let inFlight: { id: number; requests: Pending[] } | undefined;
   const queries: Pending[] = [];
   const documents: Pending[] = [];
 
-  function start(): Worker {
+  function start(thread: Thread): Worker {
     const started = options.start();
     started.unref();
-    started.on('message', (answer: EmbeddingWorkerAnswer) => settle(answer));
-    started.on('error', (error) => fail(error));
+    started.on('message', (answer: EmbeddingWorkerAnswer) => settle(thread, answer));
+    started.on('error', (error) => fail(thread, error));
     started.on('exit', () => {
-      if (worker === started) worker = undefined;
-      fail(new Error('the embedding worker stopped'));
+      if (thread.worker === started) thread.worker = undefined;
+      fail(thread, new Error('the embedding worker stopped'));
     });
     return started;
   }
 
-  function fail(error: Error) {
-    const requests = inFlight?.requests ?? [];
-    inFlight = undefined;
+  function fail(thread: Thread, error: Error) {
+    const requests = thread.inFlight?.requests ?? [];
+    thread.inFlight = undefined;
     for (const request of requests) request.reject(error);
     dispatch();
   }
 
-  function settle(answer: EmbeddingWorkerAnswer) {
+  function settle(thread: Thread, answer: EmbeddingWorkerAnswer) {
+    const { inFlight } = thread;
     if (!inFlight || inFlight.id !== answer.id) return;
     const { requests } = inFlight;
-    inFlight = undefined;
+    thread.inFlight = undefined;
     if (answer.error !== undefined || !answer.vectors) {
       for (const request of requests) request.reject(new Error(`Embedding failed: ${answer.error}`));
     } else {
@@ -71,21 +77,26 @@ export function createWorkerEmbedder(options: WorkerEmbedderOptions): WorkerEmbe
     dispatch();
   }
 
+  /** Gives every idle thread the next call: all waiting queries, else one document batch. */
   function dispatch() {
-    if (inFlight) return;
-    const requests = queries.length > 0 ? queries.splice(0) : documents.splice(0, 1);
-    if (requests.length === 0) {
-      worker?.unref();
-      return;
+    // A thread already running keeps its worker warm: start another only when every running one is busy.
+    const idle = [...threads].sort((left, right) => Number(!left.worker) - Number(!right.worker));
+    for (const thread of idle) {
+      if (thread.inFlight) continue;
+      const requests = queries.length > 0 ? queries.splice(0) : documents.splice(0, 1);
+      if (requests.length === 0) {
+        thread.worker?.unref();
+        continue;
+      }
+      thread.worker ??= start(thread);
+      thread.worker.ref();
+      thread.inFlight = { id: nextId++, requests };
+      const request: EmbeddingWorkerRequest = {
+        id: thread.inFlight.id,
+        texts: requests.flatMap((pending) => pending.texts),
+      };
+      thread.worker.postMessage(request);
     }
-    worker ??= start();
-    worker.ref();
-    inFlight = { id: nextId++, requests };
-    const request: EmbeddingWorkerRequest = {
-      id: inFlight.id,
-      texts: requests.flatMap((pending) => pending.texts),
-    };
-    worker.postMessage(request);
   }
 
   function enqueue(texts: string[], purpose: EmbeddingPurpose): Promise<Float32Array[]> {
@@ -108,9 +119,9 @@ export function createWorkerEmbedder(options: WorkerEmbedderOptions): WorkerEmbe
       return (await Promise.all(batches)).flat();
     },
     async close() {
-      const running = worker;
-      worker = undefined;
-      if (running) await running.terminate();
+      const running = threads.flatMap((thread) => (thread.worker ? [thread.worker] : []));
+      for (const thread of threads) thread.worker = undefined;
+      await Promise.all(running.map((worker) => worker.terminate()));
     },
   };
 }
