@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors.js';
 import type { Embedder } from '../../retrieval/embedders/embedder.js';
-import { defaultEmbeddingModel, offlineEmbeddingModels } from '../../retrieval/embedders/offline-models.js';
+import { defaultEmbeddingModel } from '../../retrieval/embedders/offline-models.js';
 import { createProviderEmbedder } from '../../retrieval/embedders/provider-embedder.js';
 import type { ModelResolver } from '../providers/index.js';
 
@@ -17,7 +17,7 @@ export function createEmbedderResolver(models: ModelResolver, offline: Embedder[
     async validate(workspaceId, reference) {
       if (!reference || offlineByModel.has(reference)) return;
       if (reference.startsWith('offline/')) {
-        const names = offlineEmbeddingModels.map((model) => `"${model}"`).join(' or ');
+        const names = [...offlineByModel.keys()].map((model) => `"${model}"`).join(' or ');
         throw new ValidationError(`an offline model is ${names}`, 'embeddingModel');
       }
       await models.resolveEmbedding(workspaceId, reference);

@@ -138,18 +138,22 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     async write(_key, requests) {
       const { workspaceId, contextId } = requests[0]!;
       const context = await requireContext(workspaceId, contextId);
-      const rowsOfEach = await Promise.all(
-        requests.map(async ({ input }) => {
-          const content = input.content ?? input.text ?? '';
-          const chunks = await indexer.split(content, context.splitterConfig);
-          return (chunks.length > 0 ? chunks : [content]).map((piece) => ({
+      const rowsOfEach: NewDocument[][] = [];
+      for (const { input } of requests) {
+        // A short text is split on this thread: one text a turn of the event loop, so a group of
+        // many adds does not hold the other requests up for all of them at once.
+        if (rowsOfEach.length > 0) await new Promise((resolve) => setImmediate(resolve));
+        const content = input.content ?? input.text ?? '';
+        const chunks = await indexer.split(content, context.splitterConfig);
+        rowsOfEach.push(
+          (chunks.length > 0 ? chunks : [content]).map((piece) => ({
             id: randomUUID(),
             content: piece,
             filter: input.filter ?? null,
             metadata: input.metadata ?? {},
-          }));
-        }),
-      );
+          })),
+        );
+      }
       await store(workspaceId, contextId, null, rowsOfEach.flat());
       return rowsOfEach.map((rows) => rows.map((row) => row.id));
     },

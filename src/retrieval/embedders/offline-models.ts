@@ -1,5 +1,4 @@
 import { sentenceEncoderModel } from './offline-embedder.js';
-import { wordVectorModel } from './word-vector-embedder.js';
 
 /**
  * The model of a Context that names none. Contexts store their model, so changing this moves none.
@@ -7,6 +6,3 @@ import { wordVectorModel } from './word-vector-embedder.js';
  * docs/performance.md), which embed ~600× faster and are the choice when indexing speed matters more.
  */
 export const defaultEmbeddingModel = sentenceEncoderModel;
-
-/** The models that run in the process, with no provider. */
-export const offlineEmbeddingModels: readonly string[] = [wordVectorModel, sentenceEncoderModel];
