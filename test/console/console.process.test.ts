@@ -79,6 +79,8 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
   await page.getByRole('cell', { name: /Refund reply/ }).waitFor();
+  // App names come from a second request: the column shows the App's GUID until it answers.
+  await page.getByRole('cell', { name: 'Support' }).waitFor();
   await expect(page.getByRole('cell', { name: 'Support' }).count()).resolves.toBe(1);
   await expectAccessible(page, 'actions');
   await screenshot(page, 'actions');
