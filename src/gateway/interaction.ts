@@ -1,4 +1,4 @@
-import { countTokens } from '../llm/tokens.js';
+import { countTokens } from '../llm/token-count.js';
 
 /** One proxied exchange, captured on the hot path and turned into a data record later, off it. */
 export type CompletedExchange = {

@@ -1,21 +1,8 @@
-import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { startModuleWorker } from '../platform/module-worker.js';
 import { type CompletedExchange, exchangeBytes } from './interaction.js';
 import type { FromLogWorker, LogWorkerData, ToLogWorker } from './log-worker.js';
 import type { GatewayMetrics } from './metrics.js';
-
-/**
- * The worker, built (`dist/…/log-worker.js`) or from the sources (tests, `npm run dev`): a worker
- * thread does not inherit tsx's loader, so a `.ts` worker first registers tsx, then loads the file.
- */
-function startWorker(workerData: LogWorkerData): Worker {
-  const fromSources = import.meta.url.endsWith('.ts');
-  const url = new URL(`./log-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSources) return new Worker(url, { workerData });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const source = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(source, { eval: true, workerData });
-}
 
 /**
  * The proxy's side of logging: an ended exchange is handed to the log worker (one message, copied)
@@ -33,12 +20,12 @@ export function createLogPipeline(options: {
   logger: Logger;
 }) {
   const { metrics, logger } = options;
-  const worker = startWorker({
+  const worker = startModuleWorker('gateway/log-worker', {
     serviceUrl: options.serviceUrl,
     queueLimit: options.queueLimit,
     queueBytes: options.queueBytes,
     textLimit: options.textLimit,
-  });
+  } satisfies LogWorkerData);
   worker.unref();
   let inFlight = 0;
   let inFlightBytes = 0;

@@ -29,7 +29,7 @@ export type FromLogWorker =
   | { type: 'warn'; data: Record<string, unknown>; message: string }
   | { type: 'closed' };
 
-const { serviceUrl, queueLimit, queueBytes, textLimit } = workerData as LogWorkerData;
+const { serviceUrl, queueLimit, queueBytes, textLimit } = workerData.data as LogWorkerData;
 const port = parentPort!;
 const service = createServiceClient(serviceUrl);
 let received = 0;

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { packagePath } from '../platform/install-paths.js';
 import type { NotFoundFallback } from './error-handler.js';
 
-/** Where `npm run build` puts the console: dist/web, from src/http or dist/http alike. */
-const consoleDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+/** Where `npm run build` puts the console, found from the sources and the build alike. */
+const consoleDirectory = packagePath('dist', 'web');
 
 /** Paths that belong to the API: an unknown one is the API's JSON 404, never the console's page. */
 const apiPaths = /^\/(v1|admin|console\/v1|api|docs|openapi\.json|healthz|readyz)(\/|$)/;

@@ -1,4 +1,3 @@
-import { calcPrice } from '@pydantic/genai-prices';
 import type { GenerationCost } from '../core/json-columns.js';
 import type { ProviderKind } from './provider-kinds.js';
 
@@ -14,18 +13,20 @@ function rounded(value: number): number {
 /**
  * The USD cost of one generation from the bundled `@pydantic/genai-prices` table (offline; it is
  * never told to update). An OpenAI-compatible server's model is looked up by name across providers.
- * Undefined when the price is unknown, so `cost` is left out rather than reported as zero.
+ * Undefined when the price is unknown, so `cost` is left out rather than reported as zero. The table
+ * (0.8 MB of JavaScript) is loaded by the first priced generation, not at start.
  */
-export function generationCost(
+export async function generationCost(
   kind: ProviderKind,
   modelName: string,
   usage: TokenUsage,
-): GenerationCost | undefined {
+): Promise<GenerationCost | undefined> {
   if (kind === 'mock') {
     const input = (usage.inputTokens * mockPricePerMillion.input) / 1_000_000;
     const output = (usage.outputTokens * mockPricePerMillion.output) / 1_000_000;
     return { input: rounded(input), output: rounded(output), generation: rounded(input + output) };
   }
+  const { calcPrice } = await import('@pydantic/genai-prices');
   const price = calcPrice(
     {
       input_tokens: usage.inputTokens,

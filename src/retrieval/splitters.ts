@@ -1,10 +1,5 @@
-import {
-  CharacterTextSplitter,
-  MarkdownTextSplitter,
-  RecursiveCharacterTextSplitter,
-} from '@langchain/textsplitters';
+import type { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import type { SplitterConfig, SplitterName } from '../core/json-columns.js';
-import { countTokens } from '../llm/tokens.js';
 
 export const splitterNames = [
   'sentence',
@@ -23,28 +18,46 @@ export const defaultSplitterConfig: SplitterConfig = {
 
 export type Splitter = (text: string) => Promise<string[]>;
 
-/** Cuts text into chunks of at most `chunkSize` (tokens for `token`, characters otherwise). */
+/**
+ * Cuts text into chunks of at most `chunkSize` (tokens for `token`, characters otherwise). LangChain's
+ * splitters (and the token counter's rank table, 1 MB) are loaded by the first split, not at start.
+ */
 export function createSplitter(config: SplitterConfig): Splitter {
-  const sizes = { chunkSize: config.chunkSize, chunkOverlap: config.chunkOverlap };
-  const recursive = new RecursiveCharacterTextSplitter(sizes);
+  let splitter: Promise<Splitter> | undefined;
   const withoutBlanks = (chunks: string[]) =>
     chunks.map((chunk) => chunk.trim()).filter((chunk) => chunk.length > 0);
+  return async (text) => {
+    splitter ??= loadSplitter(config);
+    return withoutBlanks(await (await splitter)(text));
+  };
+}
+
+async function loadSplitter(config: SplitterConfig): Promise<Splitter> {
+  const { CharacterTextSplitter, MarkdownTextSplitter, RecursiveCharacterTextSplitter } = await import(
+    '@langchain/textsplitters'
+  );
+  const sizes = { chunkSize: config.chunkSize, chunkOverlap: config.chunkOverlap };
   switch (config.splitter) {
-    case 'sentence':
-      return async (text) => withoutBlanks(await packSentences(text, config, recursive));
-    case 'token': {
-      const splitter = new RecursiveCharacterTextSplitter({ ...sizes, lengthFunction: countTokens });
-      return async (text) => withoutBlanks(await splitter.splitText(text));
+    case 'sentence': {
+      const recursive = new RecursiveCharacterTextSplitter(sizes);
+      return (text) => packSentences(text, config, recursive);
     }
-    case 'recursive':
-      return async (text) => withoutBlanks(await recursive.splitText(text));
+    case 'token': {
+      const { countTokens } = await import('../llm/token-count.js');
+      const splitter = new RecursiveCharacterTextSplitter({ ...sizes, lengthFunction: countTokens });
+      return (text) => splitter.splitText(text);
+    }
+    case 'recursive': {
+      const splitter = new RecursiveCharacterTextSplitter(sizes);
+      return (text) => splitter.splitText(text);
+    }
     case 'character': {
       const splitter = new CharacterTextSplitter({ ...sizes, separator: '' });
-      return async (text) => withoutBlanks(await splitter.splitText(text));
+      return (text) => splitter.splitText(text);
     }
     case 'markdown': {
       const splitter = new MarkdownTextSplitter(sizes);
-      return async (text) => withoutBlanks(await splitter.splitText(text));
+      return (text) => splitter.splitText(text);
     }
   }
 }

@@ -1,11 +1,11 @@
 import type { Worker } from 'node:worker_threads';
 import type { SplitterConfig } from '../core/json-columns.js';
 import { PermanentError } from '../errors.js';
+import { startModuleWorker } from '../platform/module-worker.js';
 import type { IndexingAnswer, IndexingRequest, SplitPiece } from './indexing-worker.js';
 import type { FileType } from './loaders/file-types.js';
 import { UnsupportedFileError } from './loaders/unsupported-file-error.js';
 import { createSplitter } from './splitters.js';
-import { startModuleWorker } from './worker-entry.js';
 
 /** Characters split on the calling thread: below this, handing the text to the worker costs more. */
 const inlineSplitLength = 32_768;
@@ -48,7 +48,7 @@ export function createTextIndexer(options: TextIndexerOptions): TextIndexer {
   const waiting: Waiting[] = [];
 
   function start(): Worker {
-    const started = startModuleWorker(import.meta.url, 'indexing-worker');
+    const started = startModuleWorker('retrieval/indexing-worker');
     started.unref();
     started.on('message', (answer: IndexingAnswer) => settle(answer));
     started.on('error', (error) => stopped(started, error));

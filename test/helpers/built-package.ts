@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { databaseTemplateDirectory } from '../../src/platform/database/template.js';
 
 const projectRoot = new URL('../..', import.meta.url).pathname;
 
@@ -28,14 +29,15 @@ const run = (script: string, ...args: string[]) =>
   });
 
 /**
- * Process tests run `dist/main.js`, as a user does; starting compiled JavaScript takes a fraction of
- * what starting the sources through tsx takes, and the console tests need its build in `dist/web`.
- * `npm ci` builds both; this rebuilds either when a source file changed since, so a developer's
- * edit is what the tests run.
+ * Process tests run `dist/main.js`, as a user does; starting the bundle takes a fraction of what
+ * starting the sources through tsx takes, and the console tests need its build in `dist/web`.
+ * `npm ci` builds both, and the database template new data dirs are copied from; this rebuilds any
+ * of them when a source file (or a migration) changed since, so a developer's edit is what the tests run.
  */
 export function ensureBuilt(): void {
-  if (stale(path.join(projectRoot, 'dist/main.js'), path.join(projectRoot, 'src')))
-    run('node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json');
+  if (stale(path.join(projectRoot, 'dist/main.js'), path.join(projectRoot, 'src'))) run('scripts/bundle.mjs');
+  if (stale(path.join(databaseTemplateDirectory(), 'PG_VERSION'), path.join(projectRoot, 'drizzle')))
+    run('dist/platform/database/write-template.js');
   if (stale(path.join(projectRoot, 'dist/web/index.html'), path.join(projectRoot, 'web/src')))
     run('node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn');
 }

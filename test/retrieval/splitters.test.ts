@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/llm/tokens.js';
+import { countTokens } from '../../src/llm/token-count.js';
 import { createSplitter, splitterNames } from '../../src/retrieval/splitters.js';
 
 const text = Array.from(

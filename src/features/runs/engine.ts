@@ -291,7 +291,7 @@ export function createRunEngine(dependencies: {
       throw error;
     });
     const latencyMs = Math.round(performance.now() - started);
-    const cost = generationCost(run.model.kind, run.model.modelName, answer.usage);
+    const cost = await generationCost(run.model.kind, run.model.modelName, answer.usage);
     await data.recordRun(runRecord(run, answer, { cached: false, cost: cost ?? null, latencyMs }));
     return {
       generationId: run.generationId,

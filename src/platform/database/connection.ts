@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { sql } from 'drizzle-orm';
@@ -8,7 +7,9 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { restrictToOwner } from '../data-directory.js';
+import { packagePath } from '../install-paths.js';
 import * as schema from './schema.js';
+import { copyDatabaseTemplate, databaseTemplateDirectory } from './template.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -27,8 +28,7 @@ export type DatabaseHandle = {
   dump?: () => Promise<Blob>;
 };
 
-// src/platform/database and dist/platform/database sit at the same depth below the project root.
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+const migrationsFolder = packagePath('drizzle');
 
 /** Closing twice (a platform and its owner both closing on shutdown) is harmless. */
 function once(close: () => Promise<void>): () => Promise<void> {
@@ -68,6 +68,8 @@ export type DatabaseLocation =
       snapshot?: Blob;
       /** The embedded PostgreSQL's buffer cache (`shared_buffers`, e.g. `32MB`); PGlite's own default otherwise. */
       sharedBuffers?: string;
+      /** The data dir a new database is copied from (template.ts); the build's by default. */
+      template?: string;
     };
 
 export type DatabaseWarning = (message: string) => void;
@@ -77,27 +79,43 @@ export async function openDatabase(
   warn: DatabaseWarning,
 ): Promise<DatabaseHandle> {
   if ('databaseUrl' in location) return openPostgres(location.databaseUrl, warn);
-  return openPglite(location.dataDirectory, location.snapshot, location.sharedBuffers);
+  return openPglite(location, warn);
 }
 
 async function openPglite(
-  dataDirectory: string | 'memory',
-  snapshot?: Blob,
-  sharedBuffers?: string,
+  { dataDirectory, snapshot, sharedBuffers, template }: Exclude<DatabaseLocation, { databaseUrl: string }>,
+  warn: DatabaseWarning,
 ): Promise<DatabaseHandle> {
   let dataDir: string | undefined;
   if (dataDirectory !== 'memory') {
     dataDir = path.join(dataDirectory, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create({
-    dataDir,
-    loadDataDir: snapshot,
-    extensions: { vector },
-    // The buffer cache lives in the WASM heap and is most of an idle service's memory; the files
-    // underneath are still cached by the operating system (bench/memory.ts measures both sizes).
-    ...(sharedBuffers && { postgresqlconf: [`shared_buffers = ${sharedBuffers}`] }),
-  });
+  const create = () =>
+    PGlite.create({
+      dataDir,
+      loadDataDir: snapshot,
+      extensions: { vector },
+      // The buffer cache lives in the WASM heap and is most of an idle service's memory; the files
+      // underneath are still cached by the operating system (bench/memory.ts measures both sizes).
+      ...(sharedBuffers && { postgresqlconf: [`shared_buffers = ${sharedBuffers}`] }),
+    });
+  const fromTemplate =
+    !snapshot &&
+    dataDir !== undefined &&
+    !existsSync(path.join(dataDir, 'PG_VERSION')) &&
+    copyDatabaseTemplate(dataDir, template ?? databaseTemplateDirectory());
+  let client: PGlite;
+  try {
+    client = await create();
+  } catch (error) {
+    if (!fromTemplate || !dataDir) throw error;
+    // A template that does not open (a damaged build) costs this first start initdb, nothing more.
+    warn(`The database template did not open (${(error as Error).message}); creating the database instead.`);
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+    client = await create();
+  }
   if (dataDir) restrictToOwner(dataDir);
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
   await client.exec(iterativeScan);

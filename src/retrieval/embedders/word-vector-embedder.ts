@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { startModuleWorker } from '../worker-entry.js';
+import { startModuleWorker } from '../../platform/module-worker.js';
 import type { WordVectorsWorkerData } from './word-vectors-worker.js';
 import { createWorkerEmbedder, type WorkerEmbedder } from './worker-embedder.js';
 
@@ -34,6 +34,6 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions): Wo
     // abstracts sit at a similarity of ~0.5 and related ones at ~0.8, so the part of a similarity
     // above 0.4 carries the meaning, and it adds most beside BM25 at 5%.
     fusion: { lexicalWeight: 0.95, similarityFloor: 0.4 },
-    start: () => startModuleWorker(import.meta.url, 'word-vectors-worker', data),
+    start: () => startModuleWorker('retrieval/embedders/word-vectors-worker', data),
   });
 }

@@ -1,5 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
-
 export type FileType = { mimeType: string; extension: string };
 
 export const textTypes = {
@@ -31,6 +29,8 @@ function decodedText(bytes: Uint8Array): string | undefined {
  * unrecognised binary data.
  */
 export async function detectFileType(bytes: Uint8Array, hint: TypeHint = {}): Promise<FileType | undefined> {
+  // Loaded by the first upload, not at start.
+  const { fileTypeFromBuffer } = await import('file-type');
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed) return { mimeType: sniffed.mime, extension: sniffed.ext };
   const text = decodedText(bytes);
