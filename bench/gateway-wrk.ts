@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { benchApiKey, startGatewayBench } from './lectern-server.js';
+import { benchApiKey, settledLogCount, startGatewayBench } from './lectern-server.js';
 
 /**
  * The gateway against the upstream it proxies, measured with wrk (Debian's `wrk` package) as
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       { authorization: 'Bearer sk-bench', 'x-svc-api-key': benchApiKey, 'x-svc-action-guid': action.guid },
       body,
     );
-    const before = await loggedCount(service.baseUrl, action.guid);
+    const before = await settledLogCount(service.baseUrl, action.guid);
     console.log(`gateway-wrk: wrk -t1 -d${seconds}s --latency, POST of a small chat completion, logging on`);
     let sent = 0;
     for (const connections of [1, 32]) {
@@ -96,23 +96,11 @@ async function main(): Promise<void> {
         `    overhead p50 +${(candidate.p50 - baseline.p50).toFixed(3)} ms; throughput ${(candidate.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}× direct`,
       );
     }
-    // The log is shipped in batches behind the proxy: wait until the count stops growing.
-    let logged = -1;
-    for (let count = 0; count !== logged; await new Promise((resolve) => setTimeout(resolve, 2_000))) {
-      logged = count;
-      count = (await loggedCount(service.baseUrl, action.guid)) - before;
-    }
+    const logged = (await settledLogCount(service.baseUrl, action.guid)) - before;
     console.log(`  logged to the service: ${logged} of ${sent} proxied interactions`);
   } finally {
     await stop();
   }
-}
-
-async function loggedCount(serviceUrl: string, actionGuid: string): Promise<number> {
-  const response = await fetch(`${serviceUrl}/v1/actions/${actionGuid}/data?limit=1`, {
-    headers: { authorization: `Bearer ${benchApiKey}` },
-  });
-  return Number(response.headers.get('x-total-count') ?? 0);
 }
 
 await main();

@@ -170,3 +170,22 @@ export async function startGatewayBench() {
     },
   };
 }
+
+/**
+ * How many of an Action's generations the service holds once the gateway's log has drained: the log
+ * is shipped in batches behind the proxy, so the count is read until it stops growing (2 s apart).
+ */
+export async function settledLogCount(serviceUrl: string, actionGuid: string): Promise<number> {
+  const count = async () => {
+    const response = await fetch(`${serviceUrl}/v1/actions/${actionGuid}/data?limit=1`, {
+      headers: { authorization: `Bearer ${benchApiKey}` },
+    });
+    return Number(response.headers.get('x-total-count') ?? 0);
+  };
+  let previous = -1;
+  for (let current = await count(); ; current = await count()) {
+    if (current === previous) return current;
+    previous = current;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
