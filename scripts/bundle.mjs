@@ -1,7 +1,7 @@
 // Builds the service into dist/ as a few bundled ES modules (esbuild): starting it loads a handful of
 // files instead of ~3,000 modules, which was a third of the time to the first answer. Every module a
 // worker thread or the build runs by path is an entry of its own, at the path it has under src/.
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -30,9 +30,9 @@ const external = [
 
 // What an older build left (the console and the database template are built by their own steps).
 const distribution = path.join(root, 'dist');
-for (const entry of readdirSync(distribution, { withFileTypes: true }).filter(Boolean)) {
-  if (entry.name === 'web' || entry.name === 'database-template') continue;
-  rmSync(path.join(distribution, entry.name), { recursive: true, force: true });
+const kept = new Set(['web', 'database-template']);
+for (const name of existsSync(distribution) ? readdirSync(distribution) : []) {
+  if (!kept.has(name)) rmSync(path.join(distribution, name), { recursive: true, force: true });
 }
 
 const result = await build({
@@ -58,6 +58,7 @@ const result = await build({
     ].join(' '),
   },
   logLevel: 'warning',
+  // BUNDLE_METAFILE=file.json writes what went into each output (for finding what start-up loads).
   metafile: Boolean(process.env.BUNDLE_METAFILE),
 });
 if (process.env.BUNDLE_METAFILE)

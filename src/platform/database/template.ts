@@ -14,11 +14,19 @@ import { packagePath } from '../install-paths.js';
 // A service run from the sources (tsx) finds the template the last build made too.
 const templateFolder = packagePath('dist', 'database-template');
 
-/** The installed PGlite's version: a template made by another one is not used. */
+/** The installed PGlite's version (its package.json is not exported): a template made by another one is not used. */
 function pgliteVersion(): string {
   let folder = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-  while (!existsSync(path.join(folder, 'package.json'))) folder = path.dirname(folder);
-  return (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { version: string }).version;
+  for (;;) {
+    const file = path.join(folder, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === '@electric-sql/pglite' && manifest.version) return manifest.version;
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder) throw new Error('Cannot find the version of @electric-sql/pglite');
+    folder = parent;
+  }
 }
 
 export function databaseTemplateDirectory(): string {
