@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -53,6 +53,50 @@ const iterativeScan = 'SET hnsw.iterative_scan = relaxed_order';
  * managed PostgreSQL may not let the application change an extension's function.
  */
 const realisticCastCost = 'ALTER FUNCTION array_to_vector(real[], integer, boolean) COST 2000';
+
+/**
+ * The type parsers drizzle hands PGlite with every query (dates, timestamps and intervals kept as the
+ * text PostgreSQL sends; drizzle maps them itself). PGlite merges per-query parsers into its table of
+ * every type's parser (an object spread of hundreds of entries) on each call: 0.16 ms of a 0.2 ms
+ * INSERT. They are set on the client once instead, and the client drizzle holds leaves them out.
+ */
+const drizzleTextParsers = Object.fromEntries(
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
+    (type) => [type, (value: string) => value],
+  ),
+);
+
+type QueryOptions = Parameters<PGlite['query']>[2];
+
+function withoutParsers(options: QueryOptions): QueryOptions {
+  if (!options?.parsers) return options;
+  const { parsers: _sameAsTheClients, ...rest } = options;
+  return rest;
+}
+
+/** What drizzle's PGlite session calls (`query`, and `query` inside `transaction`), without the per-query parsers. */
+function drizzleFacingClient(client: PGlite): PGlite {
+  Object.assign(client.parsers, drizzleTextParsers);
+  const facing = {
+    query: (text: string, params?: unknown[], options?: QueryOptions) =>
+      client.query(text, params, withoutParsers(options)),
+    transaction: <T>(callback: (transaction: Transaction) => Promise<T>) =>
+      client.transaction((transaction) =>
+        callback(
+          new Proxy(transaction, {
+            get: (target, property) =>
+              property === 'query'
+                ? (text: string, params?: unknown[], options?: QueryOptions) =>
+                    target.query(text, params, withoutParsers(options))
+                : Reflect.get(target, property),
+          }),
+        ),
+      ),
+  };
+  return facing as unknown as PGlite;
+}
+
+type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
 
 /** Serialises migrations when several nodes start against one PostgreSQL at once. */
 const migrationLockKey = 4_242_001;
@@ -120,7 +164,7 @@ async function openPglite(
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
   await client.exec(iterativeScan);
   await client.exec(realisticCastCost);
-  const database = drizzlePglite(client, { schema }) as unknown as Database;
+  const database = drizzlePglite({ client: drizzleFacingClient(client), schema }) as unknown as Database;
   await migratePglite(database as never, { migrationsFolder });
   return {
     kind: 'pglite',
