@@ -5,9 +5,9 @@ import path from 'node:path';
 
 /**
  * Idle memory and start-up of `lectern serve` on the embedded database (the built `dist/main.js`):
- * a first start (from the build's database template) and a restart on the same data directory, for each size of PGlite's buffer
- * cache (`LECTERN_PGLITE_SHARED_BUFFERS`; `default` is the service's own, 32MB). Baseline measured in the same
- * run: a bare Node process that only waits.
+ * a first start (from the build's database template) and a restart on the same data directory, for
+ * each size of PGlite's buffer cache (`LECTERN_PGLITE_SHARED_BUFFERS`; `default` is the service's
+ * own, 32MB). Baseline measured in the same run: a bare Node process that only waits.
  */
 const sizes = (process.env.BENCH_MEMORY_SIZES ?? '128MB,default,16MB').split(',');
 const settleMs = Number(process.env.BENCH_MEMORY_SETTLE_MS ?? 3_000);
