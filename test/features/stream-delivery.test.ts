@@ -66,18 +66,19 @@ afterEach(() => {
 });
 
 describe('stream delivery pacing', () => {
-  it('merges tokens that were ready while an event was held back, keeps events 20 ms apart, and pauses 50 ms before END_STREAM', async () => {
+  it('merges tokens that were ready while an event was held back, keeps events apart, and pauses longer before END_STREAM', async () => {
     const source = feed();
     source.push({ type: 'token', token: 'Hel' });
     source.push({ type: 'token', token: 'lo' });
     const { sent, done } = start(source);
-    await vi.advanceTimersByTimeAsync(25);
+    // After the first token event (at the spacing), then after the second (at twice the spacing).
+    await vi.advanceTimersByTimeAsync(Math.round(1.25 * eventSpacingMs));
     source.push({ type: 'token', token: ' wor' });
-    await vi.advanceTimersByTimeAsync(16);
+    await vi.advanceTimersByTimeAsync(Math.round(0.8 * eventSpacingMs));
     source.push({ type: 'token', token: 'ld' });
     source.push({ type: 'token', token: '!' });
     source.push({ type: 'end' });
-    await vi.advanceTimersByTimeAsync(200);
+    await vi.advanceTimersByTimeAsync(2 * eventSpacingMs + endPauseMs);
     await done;
 
     expect(sent).toEqual([
@@ -101,7 +102,7 @@ describe('stream delivery pacing', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(sent.at(-1)).toEqual({ at: 400, frame: tokenFrame(2, ' and slow') });
     source.push({ type: 'end' });
-    await vi.advanceTimersByTimeAsync(100);
+    await vi.advanceTimersByTimeAsync(endPauseMs + 10);
     await done;
     expect(sent.at(-1)).toEqual({ at: 400 + endPauseMs, frame: 'id: 3\ndata: END_STREAM\n\n' });
   });
@@ -111,11 +112,11 @@ describe('stream delivery pacing', () => {
     for (const word of ['a', 'b', 'c', 'd']) source.push({ type: 'token', token: word });
     const { sent, done } = start(source, { clock: fakeClock(7) });
     for (const word of ['e', 'f', 'g']) {
-      await vi.advanceTimersByTimeAsync(21);
+      await vi.advanceTimersByTimeAsync(eventSpacingMs + 1);
       source.push({ type: 'token', token: word });
     }
     source.push({ type: 'end' });
-    await vi.advanceTimersByTimeAsync(300);
+    await vi.advanceTimersByTimeAsync(8 * eventSpacingMs + endPauseMs);
     await done;
     const gaps = sent.slice(1).map((item, index) => item.at - sent[index]!.at);
     expect(gaps.slice(0, -1).every((gap) => gap >= eventSpacingMs)).toBe(true);
@@ -132,7 +133,7 @@ describe('stream delivery pacing', () => {
     source.push({ type: 'token', token: 'partial' });
     source.push({ type: 'error', message: 'provider down' });
     const { sent, done } = start(source, { begin: false });
-    await vi.advanceTimersByTimeAsync(100);
+    await vi.advanceTimersByTimeAsync(endPauseMs + 10);
     await done;
     expect(sent).toEqual([
       { at: 0, frame: tokenFrame(1, 'partial') },
