@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -12,17 +12,23 @@ const here = fileURLToPath(import.meta.url);
 /** Whether this process runs the sources (`.ts` through tsx or vitest) rather than the build. */
 export const runsSources = here.endsWith('.ts');
 
-function packageRoot(): string {
-  let folder = path.dirname(here);
-  while (!existsSync(path.join(folder, 'package.json'))) {
+type Manifest = { name?: string; version?: string };
+
+/** The nearest folder above `file` with a package.json, of the package `name` when one is given. */
+export function packageAbove(file: string, name?: string): { folder: string; manifest: Manifest } {
+  for (let folder = path.dirname(file); ; ) {
+    const manifestFile = path.join(folder, 'package.json');
+    if (existsSync(manifestFile)) {
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+      if (name === undefined || manifest.name === name) return { folder, manifest };
+    }
     const parent = path.dirname(folder);
-    if (parent === folder) throw new Error(`No package.json above ${here}`);
+    if (parent === folder) throw new Error(`No package.json${name ? ` of ${name}` : ''} above ${file}`);
     folder = parent;
   }
-  return folder;
 }
 
-const root = packageRoot();
+const root = packageAbove(here).folder;
 
 /** A path inside the package: `packagePath('drizzle')`. */
 export function packagePath(...parts: string[]): string {

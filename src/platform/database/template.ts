@@ -1,7 +1,7 @@
-import { chmodSync, cpSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { packagePath } from '../install-paths.js';
+import { packageAbove, packagePath } from '../install-paths.js';
 
 /**
  * A new embedded database starts as a copy of a template: a data dir that `npm run build` made with
@@ -16,17 +16,8 @@ const templateFolder = packagePath('dist', 'database-template');
 
 /** The installed PGlite's version (its package.json is not exported): a template made by another one is not used. */
 function pgliteVersion(): string {
-  let folder = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-  for (;;) {
-    const file = path.join(folder, 'package.json');
-    if (existsSync(file)) {
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === '@electric-sql/pglite' && manifest.version) return manifest.version;
-    }
-    const parent = path.dirname(folder);
-    if (parent === folder) throw new Error('Cannot find the version of @electric-sql/pglite');
-    folder = parent;
-  }
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  return packageAbove(entry, '@electric-sql/pglite').manifest.version ?? 'unknown';
 }
 
 export function databaseTemplateDirectory(): string {
