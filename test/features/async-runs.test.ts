@@ -11,14 +11,20 @@ function resultPath(resultUrl: string): string {
 }
 
 describe('async runs', () => {
-  it('answers Running with a result URL that polls PENDING, then SUCCESS with the text', async () => {
+  it('answers Running with a result URL, the generation GUID and its feedback URL; the URL polls PENDING, then SUCCESS with the text', async () => {
     const action = await createAction(context.client, { model: 'mock/slow', prompt: '{{text}}' });
     const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
       input: { text: 'one two three four five six' },
       async_mode: true,
     });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ msg: 'Running', full_prompt_sent: null, result_url: expect.any(String) });
+    expect(response.body).toEqual({
+      msg: 'Running',
+      full_prompt_sent: null,
+      result_url: expect.any(String),
+      data_guid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      feedback_url: `http://lectern.test/v1/feedback/${response.body.data_guid}`,
+    });
     const path = resultPath(response.body.result_url);
 
     const pending = await context.client.get(path);
@@ -30,6 +36,7 @@ describe('async runs', () => {
       return poll.body.status === 'SUCCESS' ? poll.body : undefined;
     });
     expect(done.msg).toBe('one two three four five six');
+    expect(done.data_guid).toBe(response.body.data_guid);
     const record = await context.client.get(`/v1/data/${done.data_guid}`);
     expect(record.body).toMatchObject({ output: done.msg, source: 'async', version: 1 });
   });

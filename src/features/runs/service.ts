@@ -58,8 +58,17 @@ export type StreamRunAnswer = {
   feedback_url: string;
 };
 
-/** An asynchronous run: the URL to poll. */
-export type AsyncRunAnswer = { msg: string; full_prompt_sent: null; result_url: string };
+/**
+ * An asynchronous run: the URL to poll, and the generation's GUID chosen up front, so feedback or a
+ * session can name it before the run finishes (clients that do not know these fields ignore them).
+ */
+export type AsyncRunAnswer = {
+  msg: string;
+  full_prompt_sent: null;
+  result_url: string;
+  data_guid: string;
+  feedback_url: string;
+};
 
 export type RunAnswer = SyncRunAnswer | StreamRunAnswer | AsyncRunAnswer;
 
@@ -202,7 +211,13 @@ export function createRunService(dependencies: {
       });
       throw error;
     });
-    return { msg: 'Running', full_prompt_sent: null, result_url: `${baseUrl}/v1/actions/result/${runId}` };
+    return {
+      msg: 'Running',
+      full_prompt_sent: null,
+      result_url: `${baseUrl}/v1/actions/result/${runId}`,
+      data_guid: run.generationId,
+      feedback_url: feedbackUrl(run.generationId),
+    };
   }
 
   jobs.register(
