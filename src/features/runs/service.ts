@@ -14,7 +14,10 @@ import type { RunRequest } from './schemas.js';
 
 /** docs/api.md#limits: a stream URL lives one hour and is consumed once. */
 const streamLifetimeMs = 60 * 60 * 1000;
-/** docs/streaming.md: a reconnect with `Last-Event-ID` this soon after the claim (or a cut) resumes. */
+/**
+ * docs/streaming.md: a reconnect with `Last-Event-ID` this soon after the first claim resumes. The
+ * window never reopens, so a one-time URL cannot be replayed for ever by reconnecting again and again.
+ */
 const resumeWindowMs = 60_000;
 const streamPurpose = 'stream';
 
@@ -93,8 +96,6 @@ export interface RunService {
     signal: AbortSignal,
     lastEventId?: number,
   ): Promise<{ events: AsyncIterable<NumberedEvent>; resumed: boolean }>;
-  /** A consumer's connection ended: it may reconnect with `Last-Event-ID` for a while. */
-  releaseStream(streamId: string): Promise<void>;
   /** Waits (bounded) for streamed generations still running, so their output is stored. */
   drain(timeoutMs?: number): Promise<void>;
 }
@@ -283,10 +284,6 @@ export function createRunService(dependencies: {
       const events = streams.read(streamId, signal);
       if (lastEventId === undefined) return { events, resumed: false };
       return { events: eventsAfter(events, lastEventId), resumed: true };
-    },
-
-    async releaseStream(streamId) {
-      await streams.keepResumable(streamId, resumeWindowMs);
     },
 
     async drain(timeoutMs = 10_000) {

@@ -21,12 +21,7 @@ export function streamRoutes(runs: RunService): FastifyPluginAsyncZod {
         );
         reply.hijack();
         const response = reply.raw;
-        response.on('close', () => {
-          disconnected.abort();
-          runs.releaseStream(guid).catch((error: unknown) => {
-            request.log.warn({ err: error }, 'could not keep the stream resumable');
-          });
-        });
+        response.on('close', () => disconnected.abort());
         // docs/streaming.md: each event leaves in a packet of its own.
         response.socket?.setNoDelay(true);
         response.writeHead(200, {

@@ -3,7 +3,7 @@ import type { ClaimResult, NumberedEvent, StreamBus, StreamEvent } from './strea
 type Entry = {
   events: StreamEvent[];
   claimed: boolean;
-  /** Until when a reconnect with `Last-Event-ID` may resume (0 before the claim). */
+  /** Until when a reconnect with `Last-Event-ID` may resume: the first claim plus the window (0 before it). */
   resumableUntil: number;
   expiresAt: number;
   wake: Set<() => void>;
@@ -11,7 +11,8 @@ type Entry = {
 
 const sweepIntervalMs = 60_000;
 
-export function createMemoryStreamBus(now: () => number = Date.now): StreamBus {
+// The clock is read at each call (not captured), so a test that sets the system time moves it too.
+export function createMemoryStreamBus(now: () => number = () => Date.now()): StreamBus {
   const streams = new Map<string, Entry>();
   const live = (streamId: string) => {
     const entry = streams.get(streamId);
@@ -51,10 +52,6 @@ export function createMemoryStreamBus(now: () => number = Date.now): StreamBus {
         return 'claimed';
       }
       return options.resume && now() < entry.resumableUntil ? 'resumed' : 'consumed';
-    },
-    async keepResumable(streamId, windowMs) {
-      const entry = live(streamId);
-      if (entry?.claimed) entry.resumableUntil = Math.max(entry.resumableUntil, now() + windowMs);
     },
     async *read(streamId, signal): AsyncGenerator<NumberedEvent> {
       const entry = live(streamId);

@@ -14,7 +14,7 @@ const blockMs = 5_000;
 /**
  * Unknown, claimed, resumed or consumed — decided inside Redis in one step, so two nodes racing for
  * the same URL cannot both win. The claim lives as long as the stream; the resume window is a key
- * of its own that expires (ARGV[1]: '1' when the caller asks to resume; ARGV[2]: the window in ms).
+ * of its own, set once by the first claim, that expires (ARGV[1]: '1' when the caller asks to resume; ARGV[2]: the window in ms).
  */
 const claimScript = `
 local ttl = redis.call('PTTL', KEYS[1])
@@ -25,12 +25,6 @@ if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ttl) then
 end
 if ARGV[1] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return 'resumed' end
 return 'consumed'`;
-
-/** Opens the resume window of a claimed stream again (KEYS: claim, resume window; ARGV[1]: ms). */
-const keepResumableScript = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
-return 1`;
 
 /** Appends only to a stream that still exists: an expired one must not come back without a time to live. */
 const appendScript = `
@@ -49,7 +43,6 @@ type ScriptedRedis = Redis & {
     asked: string,
     window: number,
   ): Promise<ClaimResult>;
-  lecternKeepResumable(claim: string, resume: string, window: number): Promise<number>;
 };
 
 /**
@@ -62,7 +55,6 @@ export function createRedisStreamBus(redisUrl: string, logger?: Logger): StreamB
   // Sent once, then run by SHA (EVALSHA): one round trip per append or claim.
   redis.defineCommand('lecternAppend', { numberOfKeys: 1, lua: appendScript });
   redis.defineCommand('lecternClaim', { numberOfKeys: 3, lua: claimScript });
-  redis.defineCommand('lecternKeepResumable', { numberOfKeys: 2, lua: keepResumableScript });
   const readers = new Set<Redis>();
 
   function decode(fields: string[]): StreamEvent | undefined {
@@ -91,10 +83,6 @@ export function createRedisStreamBus(redisUrl: string, logger?: Logger): StreamB
         options.resume ? '1' : '0',
         options.resumeWindowMs,
       );
-    },
-
-    async keepResumable(streamId, windowMs) {
-      await redis.lecternKeepResumable(claimKey(streamId), resumeKey(streamId), windowMs);
     },
 
     async *read(streamId, signal): AsyncGenerator<NumberedEvent> {

@@ -16,7 +16,7 @@ export type ClaimResult = 'claimed' | 'resumed' | 'consumed' | 'unknown';
 export type ClaimOptions = {
   /** The caller is a reconnect that may continue a claimed stream. */
   resume: boolean;
-  /** How long after the claim (or the last consumer leaving) a reconnect may resume. */
+  /** How long after the first claim a reconnect may resume; nothing extends it. */
   resumeWindowMs: number;
 };
 
@@ -30,8 +30,6 @@ export type StreamBus = {
   append(streamId: string, event: StreamEvent): Promise<void>;
   /** Atomically marks the stream consumed; only the first caller gets 'claimed'. */
   claim(streamId: string, options: ClaimOptions): Promise<ClaimResult>;
-  /** Opens the resume window again for `windowMs`: a consumer's connection has just ended. */
-  keepResumable(streamId: string, windowMs: number): Promise<void>;
   /** Every event from the first, then new ones as they come, ending after 'end' or 'error'. */
   read(streamId: string, signal?: AbortSignal): AsyncIterable<NumberedEvent>;
   /** Throws when the bus's store cannot be reached (readiness). */
