@@ -47,6 +47,8 @@ const environmentSchema = z.object({
   LECTERN_SOURCE_TEXT_LIMIT: z.coerce.number().int().positive().default(20_000_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
   LECTERN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60_000),
+  LECTERN_INTERACTIVE_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(4),
+  LECTERN_BULK_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(2),
   LECTERN_CONSOLE_SESSION_IDLE_HOURS: z.coerce
     .number()
     .positive()
@@ -126,6 +128,11 @@ export type Config = {
   shareEnvironmentProviderKeys: EnvironmentKeySharing;
   /** Requests a minute per API key (a workspace's setting overrides it); 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /**
+   * Jobs a worker node runs at once, per lane: interactive (async runs, workflow blocks) and bulk
+   * (embedding, Context Source indexing), so bulk work never holds an interactive job up.
+   */
+  jobSlots: { interactive: number; bulk: number };
   /** A console sign-in ends after this long without a request (`LECTERN_CONSOLE_SESSION_IDLE_HOURS`). */
   consoleSessionIdleMs: number;
   /** `LECTERN_MOCK_PROVIDER=off` refuses the `mock` provider (a production instance needs no fake model). */
@@ -223,6 +230,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     providerFallbacks,
     shareEnvironmentProviderKeys: values.LECTERN_SHARE_ENV_PROVIDER_KEYS,
     rateLimitPerMinute: values.LECTERN_RATE_LIMIT_PER_MINUTE,
+    jobSlots: { interactive: values.LECTERN_INTERACTIVE_JOB_SLOTS, bulk: values.LECTERN_BULK_JOB_SLOTS },
     consoleSessionIdleMs: Math.round(values.LECTERN_CONSOLE_SESSION_IDLE_HOURS * 60 * 60_000),
     mockProvider: values.LECTERN_MOCK_PROVIDER === 'on',
     openaiBaseUrl: values.OPENAI_BASE_URL,

@@ -78,8 +78,12 @@ export async function createPlatform(
   const jobs = config.redisUrl
     ? (await import('./jobs/bullmq-job-queue.js')).createBullmqJobQueue(config.redisUrl, jobLogger, {
         prefix: queuePrefix(config),
+        slots: config.jobSlots,
       })
-    : createDatabaseJobQueue(database.database, jobLogger, { exclusive: database.kind === 'pglite' });
+    : createDatabaseJobQueue(database.database, jobLogger, {
+        exclusive: database.kind === 'pglite',
+        slots: config.jobSlots,
+      });
   const streams = config.redisUrl
     ? (await import('./streams/redis-stream-bus.js')).createRedisStreamBus(
         config.redisUrl,

@@ -51,6 +51,7 @@ export const uniqueJob = (
 ) =>
   defineJob({
     name: `${prefix}-${randomUUID()}`,
+    lane: 'interactive',
     payload: z.object({}),
     backoffMs: 10,
     timeoutMs: 5_000,

@@ -107,3 +107,15 @@ export function buildDocx(paragraphs: string[]): Buffer {
     ),
   ]);
 }
+
+/** About `bytes` of English-like prose: many sentences, each with a number that makes it unique. */
+export function prose(bytes: number): string {
+  const sentences: string[] = [];
+  let length = 0;
+  for (let index = 0; length < bytes; index++) {
+    const sentence = `Turbine ${index} reported vibration within limits after the inspection. `;
+    sentences.push(sentence);
+    length += sentence.length;
+  }
+  return sentences.join('');
+}

@@ -67,6 +67,7 @@ function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000
 function recordingJob(queue: JobQueue, prefix: string) {
   const definition = defineJob({
     name: `${prefix}-${randomUUID()}`,
+    lane: 'interactive',
     payload: z.object({ value: z.number() }),
     attempts: 1,
     backoffMs: 10,
@@ -188,6 +189,7 @@ describe.each(implementations)('%s job queue', (_name, newCluster) => {
     const queue = newQueue();
     const definition = defineJob({
       name: `typed-${randomUUID()}`,
+      lane: 'interactive',
       payload: z.object({ count: z.number() }),
       attempts: 1,
       backoffMs: 10,
@@ -308,6 +310,7 @@ describe('database job queue', () => {
     queue.register(
       defineJob({
         name,
+        lane: 'interactive',
         payload: z.object({ value: z.string() }),
         attempts: 3,
         backoffMs: 10,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockReplyLimit } from '../../src/llm/mock-model.js';
+import { prose } from '../helpers/documents.js';
 import {
   atAddress,
   createAction,
@@ -47,18 +48,6 @@ function startProbe(): Probe {
       return { answers, worstMs };
     },
   };
-}
-
-/** About `bytes` of English-like prose: many sentences, each with a number that makes it unique. */
-function prose(bytes: number): string {
-  const sentences: string[] = [];
-  let length = 0;
-  for (let index = 0; length < bytes; index++) {
-    const sentence = `Turbine ${index} reported vibration within limits after the inspection. `;
-    sentences.push(sentence);
-    length += sentence.length;
-  }
-  return sentences.join('');
 }
 
 const figures: string[] = [];

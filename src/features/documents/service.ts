@@ -48,9 +48,6 @@ export interface DocumentService {
   removeOfSource(workspaceId: string, contextId: string, sourceId: string, keep?: string[]): Promise<number>;
 }
 
-/** Document ids per embedding job, so a huge load becomes several bounded jobs. */
-const documentsPerJob = 1_000;
-
 /** What Documents need of their Context (the contexts feature owns it): its splitter and embedding model. */
 export type DocumentsContext = { splitterConfig: SplitterConfig; embeddingModel: string | null };
 
@@ -78,11 +75,17 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     return row;
   }
 
+  /** One job per embedding batch, queued together (embedding-job.ts says why they are small). */
   async function queueEmbedding(workspaceId: string, contextId: string, documentIds: string[]) {
-    for (let start = 0; start < documentIds.length; start += documentsPerJob) {
-      const slice = documentIds.slice(start, start + documentsPerJob);
-      await jobs.enqueue(embedDocumentsJob, { workspaceId, contextId, documentIds: slice });
+    const payloads: EmbedDocumentsPayload[] = [];
+    for (let start = 0; start < documentIds.length; start += embeddingBatchSize) {
+      payloads.push({
+        workspaceId,
+        contextId,
+        documentIds: documentIds.slice(start, start + embeddingBatchSize),
+      });
     }
+    await jobs.enqueueMany(embedDocumentsJob, payloads);
   }
 
   /** Stores Documents and queues their embedding; if the job cannot be queued nothing stays stored. */

@@ -23,6 +23,7 @@ const streamPurpose = 'stream';
 
 export const asyncRunJob = defineJob({
   name: 'run-action',
+  lane: 'interactive',
   payload: z.object({
     runId: z.uuid(),
     workspaceId: z.uuid(),

@@ -19,6 +19,7 @@ import type { ResolvedBlock, WorkflowService } from './service.js';
 /** One block of one run. Each block is its own job, so a crash loses at most the block it interrupted. */
 export const workflowBlockJob = defineJob({
   name: 'run-workflow-block',
+  lane: 'interactive',
   payload: z.object({ workspaceId: z.uuid(), runId: z.uuid(), position: z.number().int().min(0) }),
   attempts: 3,
   backoffMs: 1_000,

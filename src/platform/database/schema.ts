@@ -225,6 +225,12 @@ export const jobs = pgTable(
   {
     id: uuid('id').primaryKey(),
     name: text('name').notNull(),
+    /** The capacity it runs on (platform/jobs/job-queue.ts). */
+    lane: text('lane').$type<'interactive' | 'bulk'>().notNull().default('interactive'),
+    /** Whose fair share of the lane it uses: its workspace's GUID ('' for a payload without one). */
+    fairShareKey: text('fair_share_key').notNull().default(''),
+    /** Its turn in the lane's fair order (start-time fair queuing; database-job-queue.ts). */
+    fairPosition: bigint('fair_position', { mode: 'number' }).notNull().default(0),
     payload: jsonb('payload').notNull(),
     status: text('status').$type<'queued' | 'running' | 'succeeded' | 'failed'>().notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -239,6 +245,12 @@ export const jobs = pgTable(
   },
   (table) => [
     index('jobs_ready_index').on(table.status, table.runAt),
+    // The fair claim walks the queued jobs' keys of a lane one by one, then takes each key's next turn.
+    index('jobs_fair_claim_index')
+      .on(table.lane, table.fairShareKey, table.fairPosition)
+      .where(sql`status = 'queued'`),
+    // The lane's virtual clock: the lowest turn still queued.
+    index('jobs_fair_clock_index').on(table.lane, table.fairPosition).where(sql`status = 'queued'`),
     uniqueIndex('jobs_key_unique').on(table.key),
   ],
 );

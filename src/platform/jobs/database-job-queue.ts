@@ -6,9 +6,15 @@ import { jobs } from '../database/schema.js';
 import { storableText } from '../storable-text.js';
 import {
   backoffDelay,
+  defaultJobSlots,
+  fairShareKey,
+  type JobDefinition,
+  type JobLane,
   type JobQueue,
   type JobRegistration,
   JobReleasedError,
+  type JobSlots,
+  jobLanes,
   jobRetention,
   reportFinalFailure,
   runAttempt,
@@ -37,7 +43,8 @@ function storableError(error: Error | undefined): string {
 type ClaimedJob = { id: string; name: string; payload: unknown; attempts: number; max_attempts: number };
 
 export type DatabaseJobQueueOptions = {
-  concurrency?: number;
+  /** Jobs of each lane this node runs at once. */
+  slots?: Partial<JobSlots>;
   pollIntervalMs?: number;
   /** How long stop() waits for running jobs before giving them back to the queue for another node. */
   drainTimeoutMs?: number;
@@ -51,6 +58,36 @@ export type DatabaseJobQueueOptions = {
 };
 
 /**
+ * A new job's turn in its lane (start-time fair queuing): one after the later of the lane's clock
+ * (the lowest turn still queued) and its workspace's last queued turn. A workspace's jobs so keep
+ * their order, and a workspace that queues one job while another has 10,000 queued gets the turn
+ * right after the clock instead of the 10,001st. `offset` numbers the jobs of one insert.
+ */
+function turnOf(lane: JobLane, key: string, offset: number) {
+  return sql`(greatest(
+    (SELECT coalesce(min(fair_position), 0) FROM ${jobs} WHERE status = 'queued' AND lane = ${lane}),
+    (SELECT coalesce(max(fair_position), 0) FROM ${jobs}
+      WHERE status = 'queued' AND lane = ${lane} AND fair_share_key = ${key})) + ${offset + 1})`;
+}
+
+/** A new job's row: its payload checked against the definition, its lane, fair share and turn. */
+function jobRow<Payload>(definition: JobDefinition<Payload>, payload: Payload, runAt: Date, offset = 0) {
+  const parsed = definition.payload.parse(payload);
+  const key = fairShareKey(parsed);
+  return {
+    id: randomUUID(),
+    name: definition.name,
+    lane: definition.lane,
+    fairShareKey: key,
+    fairPosition: turnOf(definition.lane, key, offset),
+    payload: parsed,
+    status: 'queued' as const,
+    maxAttempts: definition.attempts,
+    runAt,
+  };
+}
+
+/**
  * The embedded job queue: jobs are rows, so a restart resumes them. A claim sets `locked_until`;
  * a job whose node died is claimed again once that passes (the visibility timeout).
  */
@@ -59,11 +96,12 @@ export function createDatabaseJobQueue(
   logger: Logger,
   options: DatabaseJobQueueOptions = {},
 ): JobQueue {
-  const concurrency = options.concurrency ?? 4;
+  const slots: JobSlots = { ...defaultJobSlots, ...options.slots };
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const registrations = new Map<string, JobRegistration>();
-  /** Each running job's bookkeeping task and the signal that gives it back on shutdown. */
-  const running = new Map<string, { task: Promise<void>; release: AbortController }>();
+  /** Each running job's lane, bookkeeping task, and the signal that gives it back on shutdown. */
+  const running = new Map<string, { lane: JobLane; task: Promise<void>; release: AbortController }>();
+  const runningIn = (lane: JobLane) => [...running.values()].filter((each) => each.lane === lane).length;
   let started = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
@@ -90,22 +128,60 @@ export function createDatabaseJobQueue(
           sql`, `,
         )})`;
 
-  async function claim(): Promise<ClaimedJob | undefined> {
+  /**
+   * Takes the next job of a lane, fairly between workspaces: each workspace (fair-share key) with a
+   * ready job offers its next turn, and the one whose workspace runs the fewest jobs of the lane now
+   * (on every node) wins, then the earliest turn (see turnOf), then the oldest. A workspace with
+   * 10,000 queued jobs so takes turns with one that has a single job. The keys are found by a skip
+   * scan of the partial index (one index probe per workspace), never by reading every queued row.
+   */
+  async function claim(lane: JobLane): Promise<ClaimedJob | undefined> {
     if (registrations.size === 0) return undefined;
-    // A lapsed lock is taken over only while attempts remain: the last one's node died or froze,
-    // and failExhausted() ends such a job instead of running it for ever.
     const result = await database.execute(sql`
+      WITH RECURSIVE waiting(key) AS (
+        (SELECT fair_share_key FROM ${jobs} WHERE status = 'queued' AND lane = ${lane}
+          ORDER BY fair_share_key LIMIT 1)
+        UNION ALL
+        SELECT (SELECT fair_share_key FROM ${jobs} WHERE status = 'queued' AND lane = ${lane}
+            AND fair_share_key > waiting.key ORDER BY fair_share_key LIMIT 1)
+        FROM waiting WHERE waiting.key IS NOT NULL),
+      busy AS (
+        SELECT fair_share_key AS key, count(*) AS running FROM ${jobs}
+        WHERE status = 'running' AND lane = ${lane} GROUP BY fair_share_key),
+      offered AS (
+        SELECT next.id, next.fair_position, next.run_at, coalesce(busy.running, 0) AS running
+        FROM waiting
+        CROSS JOIN LATERAL (
+          SELECT id, fair_position, run_at FROM ${jobs}
+          WHERE status = 'queued' AND lane = ${lane} AND fair_share_key = waiting.key
+            AND run_at <= now() AND name IN (${jobNames()})
+          ORDER BY fair_position LIMIT 1) next
+        LEFT JOIN busy ON busy.key = waiting.key
+        WHERE waiting.key IS NOT NULL)
       UPDATE ${jobs} SET status = 'running', attempts = attempts + 1, updated_at = now(),
         locked_until = now() + make_interval(secs => ${lockSeconds})
       WHERE id = (
-        SELECT id FROM ${jobs}
-        WHERE name IN (${jobNames()})
-          AND ((status = 'queued' AND run_at <= now())
-            OR (status = 'running' AND locked_until < now() AND attempts < max_attempts))
-          ${notHeldHere()}
-        ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        SELECT candidate.id FROM ${jobs} candidate JOIN offered ON offered.id = candidate.id
+        WHERE candidate.status = 'queued'
+        ORDER BY offered.running, offered.fair_position, offered.run_at LIMIT 1
+        FOR UPDATE OF candidate SKIP LOCKED)
       RETURNING id, name, payload, attempts, max_attempts`);
     return rowsOf<ClaimedJob>(result)[0];
+  }
+
+  /**
+   * Jobs whose node died or froze past its lock go back to the queue while attempts remain, to be
+   * claimed (fairly) like any other; failExhausted() ends the others instead of running them for ever.
+   */
+  async function requeueLapsed(): Promise<void> {
+    if (registrations.size === 0) return;
+    await database.execute(sql`
+      UPDATE ${jobs} SET status = 'queued', locked_until = NULL, run_at = now(), updated_at = now()
+      WHERE id IN (
+        SELECT id FROM ${jobs}
+        WHERE name IN (${jobNames()}) AND status = 'running' AND locked_until < now()
+          AND attempts < max_attempts ${notHeldHere()}
+        FOR UPDATE SKIP LOCKED)`);
   }
 
   /** Jobs whose last attempt's node died or froze past its lock: failed, and reported as final failures. */
@@ -213,20 +289,23 @@ export function createDatabaseJobQueue(
       if (Date.now() - lastExhaustedCheck >= (lockSeconds * 1000) / 3) {
         lastExhaustedCheck = Date.now();
         await failExhausted();
+        await requeueLapsed();
       }
       do {
         pollAgain = false;
-        while (!stopping && running.size < concurrency) {
-          const job = await claim();
-          if (!job) break;
-          const release = new AbortController();
-          const task = execute(job, release.signal)
-            .catch((error: unknown) => logger.error({ err: error }, 'job bookkeeping failed'))
-            .finally(() => {
-              running.delete(job.id);
-              if (!stopping) void poll();
-            });
-          running.set(job.id, { task, release });
+        for (const lane of jobLanes) {
+          while (!stopping && runningIn(lane) < slots[lane]) {
+            const job = await claim(lane);
+            if (!job) break;
+            const release = new AbortController();
+            const task = execute(job, release.signal)
+              .catch((error: unknown) => logger.error({ err: error }, 'job bookkeeping failed'))
+              .finally(() => {
+                running.delete(job.id);
+                if (!stopping) void poll();
+              });
+            running.set(job.id, { lane, task, release });
+          }
         }
       } while (pollAgain && !stopping);
     } catch (error) {
@@ -241,19 +320,10 @@ export function createDatabaseJobQueue(
       registrations.set(definition.name, toRegistration(definition, processor, onFinalFailure));
     },
     async enqueue(definition, payload, options = {}) {
-      const parsed = definition.payload.parse(payload);
       const runAt = new Date(Date.now() + (options.delayMs ?? 0));
       const [inserted] = await database
         .insert(jobs)
-        .values({
-          id: randomUUID(),
-          name: definition.name,
-          payload: parsed,
-          status: 'queued',
-          maxAttempts: definition.attempts,
-          runAt,
-          key: options.key ?? null,
-        })
+        .values({ ...jobRow(definition, payload, runAt), key: options.key ?? null })
         .onConflictDoNothing({ target: jobs.key })
         .returning({ id: jobs.id });
       if (!inserted) {
@@ -265,6 +335,15 @@ export function createDatabaseJobQueue(
       }
       if (started && !stopping && !options.delayMs) void poll();
       return inserted.id;
+    },
+    async enqueueMany(definition, payloads) {
+      if (payloads.length === 0) return [];
+      const runAt = new Date();
+      // One statement: every row reads the same clock, so the offsets number this batch's turns.
+      const rows = payloads.map((payload, index) => jobRow(definition, payload, runAt, index));
+      await database.insert(jobs).values(rows);
+      if (started && !stopping) void poll();
+      return rows.map((row) => row.id);
     },
     async status(jobId) {
       const [row] = await database.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, jobId));

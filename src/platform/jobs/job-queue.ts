@@ -1,9 +1,25 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 
+/**
+ * Which capacity a job runs on. Interactive work (an async run, a workflow block) is what a person or
+ * an application is waiting for; bulk work (embedding, Context Source indexing) can take minutes.
+ * Each lane has slots of its own, so no amount of bulk work delays an interactive job, and within a
+ * lane the workspaces share the slots fairly (docs/architecture.md#jobs).
+ */
+export type JobLane = 'interactive' | 'bulk';
+
+export const jobLanes: readonly JobLane[] = ['interactive', 'bulk'];
+
+/** How many jobs of each lane one worker node runs at once. */
+export type JobSlots = Record<JobLane, number>;
+
+export const defaultJobSlots: JobSlots = { interactive: 4, bulk: 2 };
+
 /** A catalogue entry: what a job is called, what it carries, how often and how long it may run. */
 export type JobDefinition<Payload> = {
   name: string;
+  lane: JobLane;
   payload: z.ZodType<Payload>;
   /** Total attempts, the first included. */
   attempts: number;
@@ -41,6 +57,8 @@ export type JobQueue = {
       key?: string;
     },
   ): Promise<string>;
+  /** Several jobs of one definition at once (one statement or round trip); their ids in order. */
+  enqueueMany<Payload>(definition: JobDefinition<Payload>, payloads: Payload[]): Promise<string[]>;
   /** The job's status, or undefined when no such job is kept (never added, or past its retention). */
   status(jobId: string): Promise<JobStatus | undefined>;
   /** Begins taking jobs (worker role). Enqueueing works without it. */
@@ -51,6 +69,15 @@ export type JobQueue = {
 
 export function defineJob<Payload>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
   return definition;
+}
+
+/**
+ * Whose share of a lane a job uses: the workspace its payload names. Every job of the catalogue
+ * carries `workspaceId`; a payload without one shares a single group.
+ */
+export function fairShareKey(payload: unknown): string {
+  const workspaceId = (payload as { workspaceId?: unknown } | null)?.workspaceId;
+  return typeof workspaceId === 'string' ? workspaceId : '';
 }
 
 /**
