@@ -2,6 +2,7 @@
 import pino from 'pino';
 import { ConfigError, databaseLocationOf, loadConfig, loadGatewayConfig } from './config.js';
 import { AppError } from './errors.js';
+import { DataDirectoryInUseError } from './platform/database/data-directory-lock.js';
 import { createLogger, flushLogs } from './platform/logger.js';
 import type { Services } from './services.js';
 
@@ -24,8 +25,8 @@ const usage = `Usage: lectern <command>
   migrate                   apply database migrations and exit
 
 Configuration comes from the environment; see README.md.
-The CLI opens the database itself: with the embedded default, stop the server first
-(or use the admin API, LECTERN_ADMIN_TOKEN).`;
+The CLI opens the database itself: with the embedded default it refuses while a server holds
+the data directory (stop the server first, or use the admin API, LECTERN_ADMIN_TOKEN).`;
 
 type Role = 'all' | 'api' | 'worker';
 
@@ -156,7 +157,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof AppError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof AppError || error instanceof DataDirectoryInUseError)
+    console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

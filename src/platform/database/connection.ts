@@ -10,6 +10,7 @@ import { restrictToOwner } from '../data-directory.js';
 import { packagePath } from '../install-paths.js';
 import * as schema from './schema.js';
 import { copyDatabaseTemplate, databaseTemplateDirectory } from './template.js';
+import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -131,10 +132,27 @@ async function openPglite(
   warn: DatabaseWarning,
 ): Promise<DatabaseHandle> {
   let dataDir: string | undefined;
+  let lock: DataDirectoryLock | undefined;
   if (dataDirectory !== 'memory') {
+    mkdirSync(dataDirectory, { recursive: true });
+    // Before anything touches the files: a second process on one data dir corrupts the database.
+    lock = lockDataDirectory(dataDirectory, warn);
     dataDir = path.join(dataDirectory, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
   }
+  try {
+    return await openLockedPglite({ dataDir, snapshot, sharedBuffers, template }, warn, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function openLockedPglite(
+  { dataDir, snapshot, sharedBuffers, template }: { dataDir?: string; snapshot?: Blob; sharedBuffers?: string; template?: string },
+  warn: DatabaseWarning,
+  lock: DataDirectoryLock | undefined,
+): Promise<DatabaseHandle> {
   const create = () =>
     PGlite.create({
       dataDir,
@@ -173,6 +191,7 @@ async function openPglite(
     close: once(async () => {
       await client.close();
       if (dataDir) restrictToOwner(dataDir);
+      lock?.release();
     }),
     dump: () => client.dumpDataDir('none'),
   };
