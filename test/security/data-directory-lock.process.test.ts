@@ -95,7 +95,9 @@ describe('lockDataDirectory', () => {
     }
     const warnings: string[] = [];
     const taken = lockDataDirectory(directory, (message) => warnings.push(message));
-    expect(warnings).toEqual([`Took over the data directory lock of PID ${sleeper.pid}, which is no longer running.`]);
+    expect(warnings).toEqual([
+      `Took over the data directory lock of PID ${sleeper.pid}, which is no longer running.`,
+    ]);
     taken.release();
 
     writeFileSync(path.join(directory, 'lectern.lock'), '{"pid":');

@@ -8,9 +8,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { restrictToOwner } from '../data-directory.js';
 import { packagePath } from '../install-paths.js';
+import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import * as schema from './schema.js';
 import { copyDatabaseTemplate, databaseTemplateDirectory } from './template.js';
-import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -149,7 +149,12 @@ async function openPglite(
 }
 
 async function openLockedPglite(
-  { dataDir, snapshot, sharedBuffers, template }: { dataDir?: string; snapshot?: Blob; sharedBuffers?: string; template?: string },
+  {
+    dataDir,
+    snapshot,
+    sharedBuffers,
+    template,
+  }: { dataDir?: string; snapshot?: Blob; sharedBuffers?: string; template?: string },
   warn: DatabaseWarning,
   lock: DataDirectoryLock | undefined,
 ): Promise<DatabaseHandle> {
