@@ -54,9 +54,18 @@ export type AppOptions = {
 /** The HTTP application over a platform; main.ts listens on it, tests inject into it. */
 export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<LecternApp> {
   const services = createServices(platform);
+  const { timeouts } = platform.config;
   const app = Fastify({
     loggerInstance: platform.logger as FastifyBaseLogger,
     bodyLimit: platform.config.bodyLimitBytes,
+    // A client that trickles its request (1 byte every 10 s) is answered 408 and cut off instead of
+    // holding a connection for ever; Node checks its connections against these every interval.
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.min(5_000, Math.max(250, Math.floor(timeouts.headersMs / 4))),
+    },
     // Older clients add a trailing slash (docs/api.md#errors).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maximumParameterLength },
     // One access-log line per request, written when it completes (see the onResponse hook below).

@@ -35,6 +35,9 @@ const environmentSchema = z.object({
     .positive()
     .default(16 * 1024 * 1024),
   LECTERN_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  LECTERN_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
+  LECTERN_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(10_000),
+  LECTERN_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(72_000),
   // 32MB, not PGlite's 128MB: at 100k chunks search is as fast (docs/performance.md) and an idle
   // service holds ~115 MB less.
   LECTERN_PGLITE_SHARED_BUFFERS: z
@@ -128,6 +131,11 @@ export type Config = {
   shareEnvironmentProviderKeys: EnvironmentKeySharing;
   /** Requests a minute per API key (a workspace's setting overrides it); 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /**
+   * How long a client may take to send a whole request (headers and body; `408` and closed after),
+   * to send its headers, and to stay connected idle between requests.
+   */
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
   /**
    * Jobs a worker node runs at once, per lane: interactive (async runs, workflow blocks) and bulk
    * (embedding, Context Source indexing), so bulk work never holds an interactive job up.
@@ -230,6 +238,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     providerFallbacks,
     shareEnvironmentProviderKeys: values.LECTERN_SHARE_ENV_PROVIDER_KEYS,
     rateLimitPerMinute: values.LECTERN_RATE_LIMIT_PER_MINUTE,
+    timeouts: {
+      requestMs: values.LECTERN_REQUEST_TIMEOUT_MS,
+      // Node requires the headers' limit to be within the whole request's.
+      headersMs: Math.min(values.LECTERN_HEADERS_TIMEOUT_MS, values.LECTERN_REQUEST_TIMEOUT_MS),
+      keepAliveMs: values.LECTERN_KEEP_ALIVE_TIMEOUT_MS,
+    },
     jobSlots: { interactive: values.LECTERN_INTERACTIVE_JOB_SLOTS, bulk: values.LECTERN_BULK_JOB_SLOTS },
     consoleSessionIdleMs: Math.round(values.LECTERN_CONSOLE_SESSION_IDLE_HOURS * 60 * 60_000),
     mockProvider: values.LECTERN_MOCK_PROVIDER === 'on',

@@ -39,16 +39,24 @@ const fastifyClientErrors: Record<string, { status: number; code: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
 };
 
-/** How much of a refused body is read and dropped, at most, so that its client hears the 413. */
-const drainLimitBytes = 256 * 1024 * 1024;
-const drainTimeoutMs = 30_000;
+type DrainBound = { limitBytes: number; timeoutMs: number };
+
+/** How much of a body over the limit is read and dropped, at most, so that its client hears the 413. */
+const tooLargeDrain: DrainBound = { limitBytes: 256 * 1024 * 1024, timeoutMs: 30_000 };
 
 /**
- * Reads the rest of a request body and drops it. A server that answers 413 and closes while the
- * client still sends makes the client fail with EPIPE or a reset and never see the answer; once the
- * body has arrived (or the bound is reached) the answer is sent and the connection closed.
+ * How much of any other refused body (a missing or bad key is refused before the body is read) is
+ * read and dropped before the answer: a client sending at a normal rate hears its 401, one that
+ * trickles its body is cut off within a second instead of holding the connection.
  */
-function drainRequest(request: IncomingMessage): Promise<void> {
+const refusedDrain: DrainBound = { limitBytes: 1024 * 1024, timeoutMs: 1_000 };
+
+/**
+ * Reads the rest of a request body and drops it. A server that answers and closes while the client
+ * still sends makes the client fail with EPIPE or a reset and never see the answer; once the body
+ * has arrived (or the bound is reached) the answer is sent and the connection closed.
+ */
+function drainRequest(request: IncomingMessage, bound: DrainBound): Promise<void> {
   if (request.complete || request.readableEnded || request.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     let received = 0;
@@ -59,9 +67,9 @@ function drainRequest(request: IncomingMessage): Promise<void> {
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > drainLimitBytes) done();
+      if (received > bound.limitBytes) done();
     };
-    const timer = setTimeout(done, drainTimeoutMs);
+    const timer = setTimeout(done, bound.timeoutMs);
     request.on('data', onData);
     request.once('end', done);
     request.once('close', done);
@@ -75,9 +83,13 @@ export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) =>
 
 export function registerErrorHandling(app: FastifyInstance, notFoundFallback?: NotFoundFallback): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    // Fastify stopped reading a body over the limit: the client may still be sending it.
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      await drainRequest(request.raw);
+    // Answered before its body arrived (over the limit, or refused before it was read): the client
+    // may still be sending it. The connection is closed after the answer, never kept for the rest.
+    if (!request.raw.complete) {
+      await drainRequest(
+        request.raw,
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? tooLargeDrain : refusedDrain,
+      );
       reply.header('connection', 'close');
     }
     if (error instanceof AppError) {
