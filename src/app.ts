@@ -37,6 +37,7 @@ import { registerConsole } from './http/console-assets.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { createRateLimits } from './http/rate-limit.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStorableInputCheck } from './http/storable-input.js';
 import { type Platform, queuePrefix } from './platform/platform.js';
 import { createServices, type Services } from './services.js';
@@ -89,6 +90,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     );
   });
 
+  await registerSecurityHeaders(app, { https: platform.config.baseUrl.startsWith('https:') });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerJsonBodyParser(app);

@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { packagePath } from '../platform/install-paths.js';
 import type { NotFoundFallback } from './error-handler.js';
+import { consolePagePolicy } from './security-headers.js';
 
 /** Where `npm run build` puts the console, found from the sources and the build alike. */
 const consoleDirectory = packagePath('dist', 'web');
@@ -31,6 +32,8 @@ export async function registerConsole(
     root: consoleDirectory,
     wildcard: false,
     index: false,
+    // The page itself is served below, with the nonce its policy names; never as a plain file.
+    allowedPath: (pathname) => pathname !== '/index.html',
     // The headers below decide caching, not the plugin's max-age=0 default.
     cacheControl: false,
     setHeaders(response, filePath) {
@@ -38,11 +41,18 @@ export async function registerConsole(
       response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  // The page names a nonce of its own each time it is served (security-headers.ts says why).
+  const page = readFileSync(path.join(consoleDirectory, 'index.html'), 'utf8');
   return async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = String(request.headers.accept ?? '').includes('text/html');
     if (request.method !== 'GET' || !wantsPage || apiPaths.test(pathname)) return false;
-    await reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const { nonce, header } = consolePagePolicy();
+    await reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', header)
+      .type('text/html; charset=utf-8')
+      .send(page.replace('%CSP_NONCE%', nonce));
     return true;
   };
 }

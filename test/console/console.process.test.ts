@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { buildPdf } from '../helpers/documents.js';
 import { createTextAction, keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
@@ -27,6 +28,26 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 
 let server: ServingProcess;
 let browser: Browser;
+/** Every Content-Security-Policy violation a page of the console reported (Chromium logs each). */
+const policyViolations: string[] = [];
+
+/** A browser context whose pages' CSP violations are collected. */
+async function watchedContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  // Where each violation came from (Chromium's own message names the directive, not the file).
+  await context.addInitScript(() => {
+    const page = globalThis as any;
+    page.document.addEventListener('securitypolicyviolation', (event: any) =>
+      console.error(
+        `Content Security Policy: ${event.violatedDirective} at ${event.sourceFile}:${event.lineNumber} on ${page.location.href}`,
+      ),
+    );
+  });
+  context.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) policyViolations.push(message.text());
+  });
+  return context;
+}
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) {
@@ -47,7 +68,8 @@ afterAll(async () => {
 
 /** axe-core on the page as it stands: no serious or critical violation. */
 async function expectAccessible(page: Page, name: string): Promise<void> {
-  await page.addScriptTag({ content: axeSource });
+  // Evaluated through the DevTools protocol: the console's CSP refuses inline scripts, as it should.
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const result = await (globalThis as any).axe.run();
     return result.violations
@@ -62,7 +84,7 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
 
 it('signs in with a key, lists the Actions, and signs out', async () => {
   await createTextAction(call, server.baseUrl, { app: 'Support', name: 'Refund reply', model: 'mock/echo' });
-  const context = await browser.newContext();
+  const context = await watchedContext();
   const page = await context.newPage();
 
   await page.goto(`${server.baseUrl}/actions`);
@@ -105,7 +127,7 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
 }, 60_000);
 
 async function signedInPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await watchedContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   // What the page showed when a step failed is the quickest way to see why.
   onTestFailed(async ({ task }) => {
@@ -505,3 +527,48 @@ it('creates a Skill from its type form, builds a Workflow block by block, runs i
   await screenshot(page, 'workflow');
   await page.context().close();
 }, 120_000);
+
+it('shows the API docs page (Swagger UI) under its policy: inline styles there, never inline script', async () => {
+  const context = await watchedContext();
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/docs`);
+  await page
+    .getByRole('heading', { name: /Lectern/ })
+    .first()
+    .waitFor();
+  await page.getByText('/v1/apps', { exact: true }).first().waitFor();
+  await context.close();
+}, 60_000);
+
+it('works under its Content-Security-Policy: no page reported a violation', () => {
+  expect(policyViolations).toEqual([]);
+});
+
+it('cannot be framed by a page of another origin (clickjacking)', async () => {
+  // The probe's page: another port of the same host framing Settings.
+  const framing = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(`<!doctype html><title>framer</title><iframe src="${server.baseUrl}/settings"></iframe>`);
+  });
+  await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
+  const { port } = framing.address() as { port: number };
+  const context = await browser.newContext();
+  const refusals: string[] = [];
+  context.on('console', (message) => refusals.push(message.text()));
+  try {
+    const page = await context.newPage();
+    const settings = await fetch(`${server.baseUrl}/settings`, { headers: { accept: 'text/html' } });
+    expect(settings.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(settings.headers.get('x-frame-options')).toBe('DENY');
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await expect
+      .poll(() => refusals.some((text) => text.includes("frame-ancestors 'none'")), { timeout: 10_000 })
+      .toBe(true);
+    // The frame holds Chromium's error page, never the console.
+    const frame = page.frames().find((each) => each !== page.mainFrame());
+    expect(frame?.url()).not.toContain('/settings');
+  } finally {
+    await context.close();
+    await new Promise((resolve) => framing.close(resolve));
+  }
+}, 60_000);

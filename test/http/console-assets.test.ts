@@ -37,3 +37,29 @@ it('leaves unknown API paths and non-page requests to the JSON 404', async () =>
   expect((await context.client.get('/v1/apps')).status).toBe(200);
   expect((await request(context.test.app, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
 });
+
+it('sends a strict Content-Security-Policy and the other security headers on the console and the API', async () => {
+  const first = await context.test.app.inject({ method: 'GET', url: '/settings', headers: page });
+  const second = await context.test.app.inject({ method: 'GET', url: '/settings', headers: page });
+  const policy = String(first.headers['content-security-policy']);
+  expect(policy).toContain("default-src 'self'");
+  expect(policy).toContain("script-src 'self';");
+  expect(policy).toContain("frame-ancestors 'none'");
+  expect(policy).not.toContain('unsafe-inline');
+  // The page names the style nonce its policy allows, a new one each time it is served.
+  const nonce = /<meta name="csp-nonce" content="([^"]+)"/.exec(first.body)?.[1];
+  expect(policy).toContain(`style-src 'self' 'nonce-${nonce}'`);
+  expect(second.body).not.toContain(nonce);
+  // The page is never served as a plain file, without its nonce.
+  expect((await context.test.app.inject({ method: 'GET', url: '/index.html' })).body).not.toContain(
+    '%CSP_NONCE%',
+  );
+  for (const response of [first, await context.test.app.inject({ method: 'GET', url: '/v1/apps' })]) {
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // Plain HTTP (http://lectern.test): no HSTS, which browsers would ignore anyway.
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  }
+});

@@ -6,6 +6,12 @@ import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/
 import { useEffect, useRef } from 'react';
 
 /**
+ * The nonce the server named for this page (its `csp-nonce` meta tag): the editor writes its styles
+ * into a <style> element, which the page's Content-Security-Policy admits only with it.
+ */
+const styleNonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+
+/**
  * A Liquid template in CodeMirror 6. Tab leaves the editor (no indent-with-tab), so the page stays
  * keyboard-navigable; the editable area carries the label for screen readers.
  */
@@ -48,6 +54,7 @@ export function TemplateEditor({
           liquid(),
           syntaxHighlighting(defaultHighlightStyle),
           EditorView.lineWrapping,
+          EditorView.cspNonce.of(styleNonce),
           attributesSlot.current.of(EditorView.contentAttributes.of(attributes)),
           ...(placeholder ? [placeholderText(placeholder)] : []),
           EditorView.updateListener.of((update) => {
