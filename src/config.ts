@@ -50,6 +50,7 @@ const environmentSchema = z.object({
   LECTERN_SOURCE_TEXT_LIMIT: z.coerce.number().int().positive().default(20_000_000),
   LECTERN_OUTBOUND_ALLOW: optionalText,
   LECTERN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60_000),
+  LECTERN_API_KEYS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(100),
   LECTERN_INTERACTIVE_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(4),
   LECTERN_BULK_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(2),
   LECTERN_CONSOLE_SESSION_IDLE_HOURS: z.coerce
@@ -131,6 +132,8 @@ export type Config = {
   shareEnvironmentProviderKeys: EnvironmentKeySharing;
   /** Requests a minute per API key (a workspace's setting overrides it); 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** Live (unrevoked) API keys a workspace may hold at once. */
+  apiKeysPerWorkspace: number;
   /**
    * How long a client may take to send a whole request (headers and body; `408` and closed after),
    * to send its headers, and to stay connected idle between requests.
@@ -238,6 +241,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     providerFallbacks,
     shareEnvironmentProviderKeys: values.LECTERN_SHARE_ENV_PROVIDER_KEYS,
     rateLimitPerMinute: values.LECTERN_RATE_LIMIT_PER_MINUTE,
+    apiKeysPerWorkspace: values.LECTERN_API_KEYS_PER_WORKSPACE,
     timeouts: {
       requestMs: values.LECTERN_REQUEST_TIMEOUT_MS,
       // Node requires the headers' limit to be within the whole request's.

@@ -188,7 +188,9 @@ export function createServices(platform: Platform) {
     sessions,
     runs,
   });
-  const workspaces = createWorkspaceService(workspaceRepository);
+  const workspaces = createWorkspaceService(workspaceRepository, {
+    apiKeysPerWorkspace: platform.config.apiKeysPerWorkspace,
+  });
   return {
     apps,
     models,

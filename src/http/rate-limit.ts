@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { closeRedis, connectRedis } from '../platform/redis-connection.js';
 
 export type RateLimitOptions = {
-  /** Requests a minute per API key unless the workspace says otherwise; 0 turns the limit off. */
+  /** Requests a minute per workspace unless the workspace says otherwise; 0 turns the limit off. */
   perMinute: number;
   /** Counts in Redis, shared by every node, when set; else in this process. */
   redisUrl?: string;
@@ -19,15 +19,16 @@ export class RateLimitedError extends AppError {
     super(
       429,
       'rate_limited',
-      `Rate limit reached: ${limit} requests a minute for this API key; retry in ${retryAfterSeconds} s`,
+      `Rate limit reached: ${limit} requests a minute for this workspace; retry in ${retryAfterSeconds} s`,
     );
   }
 }
 
 /**
- * Per-key rate limits (429 with Retry-After), counted after authentication so that each API key has
- * its own budget; a workspace's `rate_limit_per_minute` setting overrides the instance's. One Redis
- * connection serves every scope it is registered on.
+ * Per-workspace rate limits (429 with Retry-After), counted after authentication: every key and
+ * console sign-in of a workspace draws on one budget, so minting more keys never buys more requests.
+ * A workspace's `rate_limit_per_minute` setting overrides the instance's. One Redis connection serves
+ * every scope it is registered on.
  */
 export function createRateLimits(options: RateLimitOptions) {
   const limitOf = (request: FastifyRequest) =>
@@ -46,12 +47,12 @@ export function createRateLimits(options: RateLimitOptions) {
     /** On every route of `scope` (behind its workspace key check). */
     async register(scope: FastifyInstance): Promise<void> {
       await scope.register(rateLimit, {
-        // After the workspace key is checked (onRequest): a key's own count, and its workspace's limit.
+        // After the workspace key is checked (onRequest): the workspace's count and limit.
         hook: 'preHandler',
         timeWindow: 60_000,
         max: (request) => limitOf(request),
         allowList: (request) => limitOf(request) === 0,
-        keyGenerator: (request) => request.workspace?.apiKeyId ?? request.ip,
+        keyGenerator: (request) => request.workspace?.id ?? request.ip,
         ...(redis && { redis, nameSpace: `${options.namespace}:rate-limit:` }),
         // Redis away: requests pass (and /readyz says Redis is down) rather than every request failing.
         skipOnError: true,

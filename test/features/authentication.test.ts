@@ -40,7 +40,10 @@ describe('authentication', () => {
   it('stores keys hashed with a readable prefix only', async () => {
     const client = await newWorkspace(test);
     expect(client.apiKey).toMatch(/^lec_[A-Za-z0-9_-]{43}$/);
-    const keys = await test.app.services.workspaces.listApiKeys(client.workspaceGuid);
+    const { rows: keys } = await test.app.services.workspaces.listApiKeys(client.workspaceGuid, {
+      skip: 0,
+      limit: 10,
+    });
     expect(keys).toHaveLength(1);
     expect(keys[0]!.prefix).toBe(client.apiKey.slice(0, 12));
     expect(JSON.stringify(keys)).not.toContain(client.apiKey);

@@ -212,7 +212,9 @@ describe('console sign-in', () => {
     expect(
       (await request(context.test.app, 'GET', '/v1/apps', undefined, withCookie(live.cookie))).status,
     ).toBe(200);
-    const [key] = await context.test.app.services.workspaces.listApiKeys(workspace.workspace.id);
+    const {
+      rows: [key],
+    } = await context.test.app.services.workspaces.listApiKeys(workspace.workspace.id, { skip: 0, limit: 1 });
     await context.test.app.services.workspaces.revokeApiKey(key!.id);
     expect(
       (await request(context.test.app, 'GET', '/v1/apps', undefined, withCookie(live.cookie))).status,

@@ -66,10 +66,14 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
       },
     );
 
-    app.get('/workspaces/:guid/api_keys', { schema: { tags, params: guidParams } }, async (request) => {
-      const keys = (await workspaces.listApiKeys(request.params.guid)).map(presentApiKey);
-      return { data: keys, total_count: keys.length, has_next_page: false };
-    });
+    app.get(
+      '/workspaces/:guid/api_keys',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request) => {
+        const { rows, total } = await workspaces.listApiKeys(request.params.guid, request.query);
+        return listEnvelope(rows.map(presentApiKey), total, request.query);
+      },
+    );
 
     app.delete('/api_keys/:guid', { schema: { tags, params: guidParams } }, async (request) => {
       return presentRevokedApiKey(await workspaces.revokeApiKey(request.params.guid));

@@ -1,4 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import type { Page } from '../../core/pagination.js';
 import type { Database } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { apiKeys, workspaces } from '../../platform/database/schema.js';
@@ -79,17 +80,37 @@ export function createWorkspaceRepository(database: Database) {
       return { rows, total: await totalOf(database, workspaces) };
     },
 
-    async insertApiKey(row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
-      const [key] = await database.insert(apiKeys).values(row).returning();
-      return key!;
+    /**
+     * A new key unless the workspace already has `limit` live (unrevoked) keys: undefined then. The
+     * workspace's row is locked while counting, so concurrent creations cannot pass the limit together.
+     */
+    async insertApiKeyWithin(
+      row: typeof apiKeys.$inferInsert,
+      limit: number,
+    ): Promise<ApiKeyRow | undefined> {
+      return database.transaction(async (transaction) => {
+        await transaction.execute(sql`SELECT id FROM ${workspaces} WHERE id = ${row.workspaceId} FOR UPDATE`);
+        const [live] = await transaction
+          .select({ value: count() })
+          .from(apiKeys)
+          .where(and(eq(apiKeys.workspaceId, row.workspaceId), isNull(apiKeys.revokedAt)));
+        if ((live?.value ?? 0) >= limit) return undefined;
+        const [key] = await transaction.insert(apiKeys).values(row).returning();
+        return key;
+      });
     },
 
-    async listApiKeys(workspaceId: string): Promise<ApiKeyRow[]> {
-      return database
+    /** A page of the workspace's keys, newest first (revoked ones included). */
+    async listApiKeys(workspaceId: string, skip: number, limit: number): Promise<Page<ApiKeyRow>> {
+      const scope = eq(apiKeys.workspaceId, workspaceId);
+      const rows = await database
         .select()
         .from(apiKeys)
-        .where(eq(apiKeys.workspaceId, workspaceId))
-        .orderBy(apiKeys.createdAt);
+        .where(scope)
+        .orderBy(...newestFirst(apiKeys))
+        .offset(skip)
+        .limit(limit);
+      return { rows, total: await totalOf(database, apiKeys, scope) };
     },
 
     async revokeApiKey(id: string): Promise<ApiKeyRow | undefined> {

@@ -92,10 +92,14 @@ export function workspaceRoutes(
     );
 
     // The workspace's own keys (the console's settings): listed by prefix, made (shown once), revoked.
-    app.get('/workspace/:guid/api_keys', { schema: { tags, params: guidParams } }, async (request) => {
-      const keys = (await workspaces.listApiKeys(await own(request))).map(presentApiKey);
-      return { data: keys, total_count: keys.length, has_next_page: false };
-    });
+    app.get(
+      '/workspace/:guid/api_keys',
+      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      async (request) => {
+        const { rows, total } = await workspaces.listApiKeys(await own(request), request.query);
+        return listEnvelope(rows.map(presentApiKey), total, request.query);
+      },
+    );
 
     app.post(
       '/workspace/:guid/api_keys',

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isGuid } from '../../core/guid.js';
 import type { WorkspaceSettings } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { NotFoundError } from '../../errors.js';
+import { AppError, NotFoundError } from '../../errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { ApiKeyRow, WorkspaceRepository, WorkspaceRow } from './repository.js';
 
@@ -45,7 +45,7 @@ export interface WorkspaceService {
   rename(workspaceGuid: string, name: string): Promise<Workspace>;
   /** Another key for the workspace (by GUID or name); the key is returned once. */
   createApiKey(workspaceReference: string): Promise<{ key: ApiKey; apiKey: string }>;
-  listApiKeys(workspaceGuid: string): Promise<ApiKey[]>;
+  listApiKeys(workspaceGuid: string, pagination: Pagination): Promise<Page<ApiKey>>;
   /**
    * Revokes a key; revoking it again answers the first revocation. With `workspaceId`, a key of
    * another workspace is as missing as an unknown one.
@@ -58,7 +58,21 @@ export interface WorkspaceService {
 /** How long another node may still accept a revoked key or old settings (this node forgets at once). */
 const authenticationCacheMs = 5_000;
 
-export function createWorkspaceService(repository: WorkspaceRepository): WorkspaceService {
+/** A workspace has as many live keys as it may: one must be revoked before another is made. */
+export class ApiKeyLimitError extends AppError {
+  constructor(limit: number) {
+    super(
+      409,
+      'api_key_limit',
+      `This workspace has ${limit} active API keys, the most it may have; revoke one before creating another`,
+    );
+  }
+}
+
+export function createWorkspaceService(
+  repository: WorkspaceRepository,
+  options: { apiKeysPerWorkspace: number },
+): WorkspaceService {
   const authenticated = createReadCache<AuthenticatedWorkspace | undefined>({ ttlMs: authenticationCacheMs });
 
   async function findWorkspace(reference: string): Promise<Workspace> {
@@ -107,13 +121,17 @@ export function createWorkspaceService(repository: WorkspaceRepository): Workspa
     async createApiKey(workspaceReference) {
       const workspace = await findWorkspace(workspaceReference);
       const apiKey = generateApiKey();
-      const key = await repository.insertApiKey(keyRow(workspace.id, apiKey));
+      const key = await repository.insertApiKeyWithin(
+        keyRow(workspace.id, apiKey),
+        options.apiKeysPerWorkspace,
+      );
+      if (!key) throw new ApiKeyLimitError(options.apiKeysPerWorkspace);
       return { key, apiKey };
     },
 
-    async listApiKeys(workspaceGuid) {
+    async listApiKeys(workspaceGuid, pagination) {
       const workspace = await findWorkspace(workspaceGuid);
-      return repository.listApiKeys(workspace.id);
+      return repository.listApiKeys(workspace.id, pagination.skip, pagination.limit);
     },
 
     async revokeApiKey(keyGuid, workspaceId) {
