@@ -62,6 +62,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     // A client that trickles its request (1 byte every 10 s) is answered 408 and cut off instead of
     // holding a connection for ever; Node checks its connections against these every interval.
     requestTimeout: timeouts.requestMs,
+    // Which proxies may name the client's address (sign-in throttling counts per address).
+    trustProxy: platform.config.trustProxy,
     keepAliveTimeout: timeouts.keepAliveMs,
     http: {
       headersTimeout: timeouts.headersMs,
@@ -137,7 +139,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   const consoleSignIns = {
     sessions: services.consoleSessions,
     secureCookie: platform.config.baseUrl.startsWith('https:'),
-    publicOrigin: new URL(platform.config.baseUrl).origin,
+    publicOrigin: platform.config.baseUrlConfigured ? new URL(platform.config.baseUrl).origin : undefined,
   };
   await app.register(consoleSessionRoutes(consoleSignIns), { prefix: '/console/v1' });
   await app.register(

@@ -53,6 +53,14 @@ const environmentSchema = z.object({
   LECTERN_API_KEYS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(100),
   LECTERN_INTERACTIVE_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(4),
   LECTERN_BULK_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(2),
+  LECTERN_CONSOLE_SESSION_MAX_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(30 * 24),
+  LECTERN_CONSOLE_SESSIONS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(20),
+  LECTERN_CONSOLE_SIGN_INS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  LECTERN_TRUST_PROXY: optionalText,
   LECTERN_CONSOLE_SESSION_IDLE_HOURS: z.coerce
     .number()
     .positive()
@@ -132,6 +140,8 @@ export type Config = {
   shareEnvironmentProviderKeys: EnvironmentKeySharing;
   /** Requests a minute per API key (a workspace's setting overrides it); 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** Whether LECTERN_BASE_URL was given (else `baseUrl` is made from HOST and PORT). */
+  baseUrlConfigured: boolean;
   /** Live (unrevoked) API keys a workspace may hold at once. */
   apiKeysPerWorkspace: number;
   /**
@@ -146,6 +156,17 @@ export type Config = {
   jobSlots: { interactive: number; bulk: number };
   /** A console sign-in ends after this long without a request (`LECTERN_CONSOLE_SESSION_IDLE_HOURS`). */
   consoleSessionIdleMs: number;
+  /** A console sign-in ends this long after it began, however busy it was. */
+  consoleSessionMaxMs: number;
+  /** Live console sessions one API key may have; a new sign-in ends the oldest beyond it. */
+  consoleSessionsPerKey: number;
+  /** Console sign-in attempts a minute per client address and per API key (429 beyond). */
+  consoleSignInsPerMinute: number;
+  /**
+   * Fastify's `trustProxy`: which proxies' X-Forwarded-For names the client (false: none; true:
+   * any; else the addresses or CIDR ranges of the proxies in front).
+   */
+  trustProxy: boolean | string[];
   /** `LECTERN_MOCK_PROVIDER=off` refuses the `mock` provider (a production instance needs no fake model). */
   mockProvider: boolean;
   /** `OPENAI_BASE_URL`: where the openai kind is reached when no provider record names a URL. */
@@ -199,6 +220,15 @@ function bucketConfig(values: z.infer<typeof environmentSchema>): BucketConfig |
   };
 }
 
+function trustProxyOf(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
@@ -241,6 +271,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     providerFallbacks,
     shareEnvironmentProviderKeys: values.LECTERN_SHARE_ENV_PROVIDER_KEYS,
     rateLimitPerMinute: values.LECTERN_RATE_LIMIT_PER_MINUTE,
+    baseUrlConfigured: values.LECTERN_BASE_URL !== undefined,
     apiKeysPerWorkspace: values.LECTERN_API_KEYS_PER_WORKSPACE,
     timeouts: {
       requestMs: values.LECTERN_REQUEST_TIMEOUT_MS,
@@ -250,6 +281,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     },
     jobSlots: { interactive: values.LECTERN_INTERACTIVE_JOB_SLOTS, bulk: values.LECTERN_BULK_JOB_SLOTS },
     consoleSessionIdleMs: Math.round(values.LECTERN_CONSOLE_SESSION_IDLE_HOURS * 60 * 60_000),
+    consoleSessionMaxMs: Math.round(values.LECTERN_CONSOLE_SESSION_MAX_HOURS * 60 * 60_000),
+    consoleSessionsPerKey: values.LECTERN_CONSOLE_SESSIONS_PER_KEY,
+    consoleSignInsPerMinute: values.LECTERN_CONSOLE_SIGN_INS_PER_MINUTE,
+    trustProxy: trustProxyOf(values.LECTERN_TRUST_PROXY),
     mockProvider: values.LECTERN_MOCK_PROVIDER === 'on',
     openaiBaseUrl: values.OPENAI_BASE_URL,
   };

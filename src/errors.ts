@@ -32,6 +32,17 @@ export class ConflictError extends AppError {
   }
 }
 
+/** Too many attempts of something: answered 429 with `Retry-After`. */
+export class TooManyRequestsError extends AppError {
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, code, message);
+  }
+}
+
 export class UnauthorizedError extends AppError {
   constructor(message = 'Missing or invalid API key') {
     super(401, 'unauthorized', message);

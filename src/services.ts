@@ -215,7 +215,14 @@ export function createServices(platform: Platform) {
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,
-      idleMs: config.consoleSessionIdleMs,
+      attempts: platform.attempts,
+      limits: {
+        idleMs: config.consoleSessionIdleMs,
+        maximumMs: config.consoleSessionMaxMs,
+        perKey: config.consoleSessionsPerKey,
+        signInsPerMinute: config.consoleSignInsPerMinute,
+      },
+      logger: logger('console-sessions'),
     }),
     providers: createProviderService(providerRepository, secretBox, models.invalidate, engines.providerFetch),
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),

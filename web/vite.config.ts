@@ -49,10 +49,13 @@ export default defineConfig({
   },
   server: {
     // `npm run dev:web` next to `npm run dev`: the API on 4000, the console with hot reload on 5173.
-    proxy: {
-      '/v1': 'http://127.0.0.1:4000',
-      '/console/v1': 'http://127.0.0.1:4000',
-      '/api': 'http://127.0.0.1:4000',
-    },
+    // The API accepts console requests from its own public origin only (LECTERN_BASE_URL), so the
+    // proxy presents them as coming from there.
+    proxy: Object.fromEntries(
+      ['/v1', '/console/v1', '/api'].map((prefix) => [
+        prefix,
+        { target: 'http://127.0.0.1:4000', headers: { origin: 'http://127.0.0.1:4000' } },
+      ]),
+    ),
   },
 });

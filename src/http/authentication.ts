@@ -21,9 +21,14 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /**
  * The console's sign-ins, whether their cookie must be Secure (the service is reached over HTTPS),
- * and the service's public origin (from LECTERN_BASE_URL), which its pages are served from.
+ * and the service's public origin (from LECTERN_BASE_URL), which its pages are served from:
+ * undefined when LECTERN_BASE_URL is not set (session-cookie.ts says what is accepted then).
  */
-export type ConsoleSignIns = { sessions: ConsoleSessionService; secureCookie: boolean; publicOrigin: string };
+export type ConsoleSignIns = {
+  sessions: ConsoleSessionService;
+  secureCookie: boolean;
+  publicOrigin: string | undefined;
+};
 
 /**
  * Adds workspace authentication to every route of the (encapsulated) instance it is called on: an

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.js';
+import { AppError, TooManyRequestsError } from '../errors.js';
 
 export type ErrorBody = {
   error: { status: number; code: string; message: string };
@@ -94,6 +94,7 @@ export function registerErrorHandling(app: FastifyInstance, notFoundFallback?: N
     }
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
+      if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(errorBody(error.status, error.code, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -33,24 +33,27 @@ export function sessionCookie(token: string, options: { maxAgeMs: number; secure
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The `host[:port]` of an origin, or undefined for a malformed one (`null` from a sandboxed page). */
-function hostOf(origin: string): string | undefined {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return undefined;
-  }
+const loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * Whether `origin` is this service's: exactly the public origin (LECTERN_BASE_URL, scheme and port
+ * included) when one is configured. Without one the service is a laptop's: the loopback addresses on
+ * the port the request arrived at (http://127.0.0.1:4000, http://localhost:4000), which no page of
+ * another origin can be. Never the `Host` header, which a client chooses.
+ */
+function isServiceOrigin(origin: string, request: FastifyRequest, publicOrigin: string | undefined) {
+  if (publicOrigin !== undefined) return origin === publicOrigin;
+  const port = request.socket?.localPort;
+  return port !== undefined && loopbackHosts.some((host) => origin === `http://${host}:${port}`);
 }
 
 /**
  * CSRF defence for cookie-authenticated requests that change state (SameSite=Strict is the first):
- * a browser that says the request comes from another site (`Sec-Fetch-Site`), or names another
- * origin (`Origin`) than the host it talks to or the service's public URL (`publicOrigin`, which a
- * TLS-terminating proxy in front makes https while the request arrives as http), is refused.
- * Requests without either header come from no browser page, and carry no cookie a page could have
- * made them send.
+ * a browser that says the request comes from another site (`Sec-Fetch-Site`), or names an origin
+ * (`Origin`) that is not the service's (isServiceOrigin), is refused. Requests without either header
+ * come from no browser page, and carry no cookie a page could have made them send.
  */
-export function assertSameOrigin(request: FastifyRequest, publicOrigin: string): void {
+export function assertSameOrigin(request: FastifyRequest, publicOrigin: string | undefined): void {
   if (safeMethods.has(request.method)) return;
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
@@ -61,11 +64,11 @@ export function assertSameOrigin(request: FastifyRequest, publicOrigin: string):
     );
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== publicOrigin && hostOf(origin) !== request.headers.host) {
+  if (origin !== undefined && !isServiceOrigin(origin, request, publicOrigin)) {
     throw new AppError(
       403,
       'cross_site_request',
-      `Refused: origin ${origin} may not use the console sign-in`,
+      `Refused: origin ${origin} may not use the console sign-in (set LECTERN_BASE_URL to the address the browser opens the console at)`,
     );
   }
 }

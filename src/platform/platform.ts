@@ -3,6 +3,11 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type Config, databaseLocationOf } from '../config.js';
+import {
+  type AttemptCounter,
+  createMemoryAttemptCounter,
+  createRedisAttemptCounter,
+} from './attempt-counter.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
@@ -37,6 +42,8 @@ export type Platform = {
   blobs: BlobStore;
   signer: Signer;
   secretBox: SecretBox;
+  /** Attempts per key and window (sign-in throttling), counted by every node together with Redis. */
+  attempts: AttemptCounter;
   /** `ok` or the failure, for the database and (when configured) Redis. */
   checkReadiness(): Promise<Record<string, string>>;
   close(): Promise<void>;
@@ -90,6 +97,9 @@ export async function createPlatform(
         logger.child({ component: 'streams' }),
       )
     : createMemoryStreamBus();
+  const attempts = config.redisUrl
+    ? createRedisAttemptCounter(config.redisUrl, queuePrefix(config), logger.child({ component: 'attempts' }))
+    : createMemoryAttemptCounter();
   const bucket = config.bucket
     ? (await import('./blobs/bucket-blob-store.js')).createBucketBlobStore(config.bucket)
     : undefined;
@@ -107,6 +117,7 @@ export async function createPlatform(
     blobs,
     signer: createSigner(secret),
     secretBox: createSecretBox(secret),
+    attempts,
     async checkReadiness() {
       const [databaseCheck, redisCheck, bucketCheck] = await Promise.all([
         check(() => database.database.execute(sql`SELECT 1`)),
@@ -122,6 +133,7 @@ export async function createPlatform(
     async close() {
       await jobs.stop();
       await streams.close();
+      await attempts.close();
       bucket?.close();
       if (ownsDatabase) await database.close();
     },

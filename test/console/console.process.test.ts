@@ -11,7 +11,11 @@ import { useProcessEnvironment } from '../helpers/test-app.js';
 // The console end to end: Debian's Chromium driven by playwright-core against `lectern serve`
 // (dist/, a temporary data directory, the mock provider). Screenshots go to test-output/console/.
 const apiKey = 'lec_console_test_key_0123456789abcdefghijklmn';
-const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey });
+// Every page signs in with the one key from one address: more than the default 10 a minute in a run.
+const processEnvironment = useProcessEnvironment({
+  LECTERN_INIT_API_KEY: apiKey,
+  LECTERN_CONSOLE_SIGN_INS_PER_MINUTE: '1000',
+});
 const call = keyedCaller(apiKey);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshots = 'test-output/console';
@@ -527,6 +531,21 @@ it('creates a Skill from its type form, builds a Workflow block by block, runs i
   await screenshot(page, 'workflow');
   await page.context().close();
 }, 120_000);
+
+it('signs out everywhere from Settings: every browser signed in with the key is signed out', async () => {
+  const laptop = await signedInPage();
+  const phone = await signedInPage();
+  await laptop.getByRole('link', { name: 'Settings' }).click();
+  await laptop.getByRole('heading', { name: 'Console sign-ins' }).waitFor();
+  await expectAccessible(laptop, 'settings (sign-ins)');
+  await laptop.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await laptop.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
+  // The other browser's next request finds its sign-in ended.
+  const status = await phone.evaluate(async () => (await fetch('/v1/apps')).status);
+  expect(status).toBe(401);
+  await laptop.context().close();
+  await phone.context().close();
+}, 60_000);
 
 it('shows the API docs page (Swagger UI) under its policy: inline styles there, never inline script', async () => {
   const context = await watchedContext();

@@ -4,7 +4,8 @@ import { request, startTestApp, useTestWorkspace } from '../helpers/test-app.js'
 
 // The console's sign-in: a workspace API key exchanged once for an HttpOnly session cookie, which
 // then authenticates /v1 like the key; state-changing cookie requests must come from this origin.
-const context = useTestWorkspace();
+// Sign-in throttling has tests of its own (test/security/console-sign-in-abuse.test.ts).
+const context = useTestWorkspace({ LECTERN_CONSOLE_SIGN_INS_PER_MINUTE: '1000' });
 const host = 'lectern.test';
 const sameOrigin = { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' };
 
@@ -119,9 +120,13 @@ describe('console sign-in', () => {
       'sec-fetch-site': 'same-site',
     });
     expect(sameSite.status).toBe(403);
-    // Behind a proxy that ends TLS the request arrives as http: the page's https origin of the same
-    // host, or the configured public origin, is this service.
-    for (const origin of [`https://${host}`, 'http://lectern.test']) {
+    // Only the configured public origin (LECTERN_BASE_URL, http://lectern.test) is this service: the
+    // same host over another scheme or port is not, whatever Host the request names.
+    for (const [origin, status] of [
+      ['http://lectern.test', 201],
+      [`https://${host}`, 403],
+      [`http://${host}:8080`, 403],
+    ] as const) {
       const proxied = await request(
         context.test.app,
         'POST',
@@ -129,11 +134,12 @@ describe('console sign-in', () => {
         { name: 'via proxy' },
         {
           ...withCookie(cookie),
+          host: new URL(origin).host,
           origin,
           'sec-fetch-site': 'same-origin',
         },
       );
-      expect(proxied.status, origin).toBe(201);
+      expect(proxied.status, origin).toBe(status);
     }
     // A forged sign-in (login CSRF) is refused too.
     const forgedSignIn = await request(
@@ -237,6 +243,30 @@ it('marks the cookie Secure when the service is reached over HTTPS, and honours 
     });
     expect(response.statusCode).toBe(201);
     expect(String(response.headers['set-cookie'])).toMatch(/; Max-Age=7200; Secure$/);
+  } finally {
+    await test.close();
+  }
+});
+
+it('without LECTERN_BASE_URL accepts the loopback origins of the port it serves on, and no other', async () => {
+  const test = await startTestApp({ LECTERN_BASE_URL: '', LECTERN_CONSOLE_SIGN_INS_PER_MINUTE: '1000' });
+  try {
+    const { apiKey } = await test.app.services.workspaces.createWorkspace('laptop');
+    const address = await test.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = new URL(address).port;
+    const signInFrom = async (origin: string) =>
+      (
+        await fetch(`${address}/console/v1/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin },
+          body: JSON.stringify({ api_key: apiKey }),
+        })
+      ).status;
+    expect(await signInFrom(`http://127.0.0.1:${port}`)).toBe(201);
+    expect(await signInFrom(`http://localhost:${port}`)).toBe(201);
+    expect(await signInFrom(`http://127.0.0.1:${Number(port) + 1}`)).toBe(403);
+    expect(await signInFrom(`https://127.0.0.1:${port}`)).toBe(403);
+    expect(await signInFrom('http://evil.example')).toBe(403);
   } finally {
     await test.close();
   }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
-import { ApiError, api, type SignedIn } from './api';
+import { ApiError, api, forgetSignIn, type SignedIn } from './api';
 import { Loading } from './components/states';
 import { ActionsPage } from './pages/actions/ActionsList';
 import { SignInPage } from './pages/SignIn';
@@ -44,7 +44,7 @@ export function App() {
   const queries = useQueryClient();
   const signOut = useMutation({
     mutationFn: () => api('DELETE', '/console/v1/session'),
-    onSuccess: () => queries.clear(),
+    onSuccess: () => forgetSignIn(queries),
   });
 
   if (session.isPending) return <p className="page-state">Loading…</p>;

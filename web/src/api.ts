@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 /** An answer of the API that is not 2xx: its message, and the field it names when it names one. */
 export class ApiError extends Error {
   constructor(
@@ -38,6 +39,16 @@ export async function api<Answer>(method: string, path: string, body?: unknown):
 }
 
 export type SignedIn = { workspace: { guid: string; name: string } };
+
+/**
+ * After a sign-out: every cached answer is forgotten and the session is known to be gone, so the
+ * console shows the sign-in page at once, from whichever page signed out.
+ */
+export function forgetSignIn(queries: QueryClient): void {
+  // The session query is kept (its observers stay subscribed) and set, the rest removed.
+  queries.setQueryData(['session'], null);
+  queries.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+}
 
 export type ListEnvelope<Row> = { data: Row[]; total_count: number; has_next_page: boolean };
 

@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { WorkspaceSettings } from '../../core/json-columns.js';
 import type { Database } from '../../platform/database/connection.js';
+import { rowsOf } from '../../platform/database/connection.js';
 import { apiKeys, consoleSessions, workspaces } from '../../platform/database/schema.js';
 
 /** A live session with what a request needs of its workspace and key. */
@@ -17,8 +18,11 @@ export function createConsoleSessionRepository(database: Database) {
       await database.insert(consoleSessions).values(row);
     },
 
-    /** The session of a token hash, unless revoked, idle since before `activeSince`, or its key revoked. */
-    async findLive(tokenHash: string, activeSince: Date): Promise<LiveSession | undefined> {
+    /**
+     * The session of a token hash, unless revoked, idle since before `activeSince`, begun before
+     * `begunSince` (its absolute lifetime), or its key revoked.
+     */
+    async findLive(tokenHash: string, activeSince: Date, begunSince: Date): Promise<LiveSession | undefined> {
       const [row] = await database
         .select({
           id: consoleSessions.id,
@@ -34,6 +38,7 @@ export function createConsoleSessionRepository(database: Database) {
             eq(consoleSessions.tokenHash, tokenHash),
             isNull(consoleSessions.revokedAt),
             gt(consoleSessions.lastSeenAt, activeSince),
+            gt(consoleSessions.createdAt, begunSince),
           ),
         );
       return row;
@@ -41,6 +46,41 @@ export function createConsoleSessionRepository(database: Database) {
 
     async touch(id: string, at: Date): Promise<void> {
       await database.update(consoleSessions).set({ lastSeenAt: at }).where(eq(consoleSessions.id, id));
+    },
+
+    /** Ends the key's live sessions but its `keep` newest; how many were ended. */
+    async revokeBeyond(apiKeyId: string, keep: number, at: Date): Promise<number> {
+      const result = await database.execute(sql`
+        UPDATE ${consoleSessions} SET revoked_at = ${at}
+        WHERE api_key_id = ${apiKeyId} AND revoked_at IS NULL AND id NOT IN (
+          SELECT id FROM ${consoleSessions} WHERE api_key_id = ${apiKeyId} AND revoked_at IS NULL
+          ORDER BY created_at DESC, id DESC LIMIT ${keep})
+        RETURNING id`);
+      return rowsOf(result).length;
+    },
+
+    /** Ends every live session of the key ("sign out everywhere"); how many were ended. */
+    async revokeAllOfKey(apiKeyId: string, at: Date): Promise<number> {
+      const ended = await database
+        .update(consoleSessions)
+        .set({ revokedAt: at })
+        .where(and(eq(consoleSessions.apiKeyId, apiKeyId), isNull(consoleSessions.revokedAt)))
+        .returning({ id: consoleSessions.id });
+      return ended.length;
+    },
+
+    /**
+     * Deletes up to `batch` sessions that can never be used again: signed out or ended, idle since
+     * before `activeSince`, or begun before `begunSince`. How many were deleted.
+     */
+    async deleteEnded(activeSince: Date, begunSince: Date, batch: number): Promise<number> {
+      const result = await database.execute(sql`
+        DELETE FROM ${consoleSessions} WHERE id IN (
+          SELECT id FROM ${consoleSessions}
+          WHERE revoked_at IS NOT NULL OR last_seen_at <= ${activeSince} OR created_at <= ${begunSince}
+          LIMIT ${batch})
+        RETURNING id`);
+      return rowsOf(result).length;
     },
 
     async revoke(tokenHash: string, at: Date): Promise<void> {

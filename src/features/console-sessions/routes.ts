@@ -24,7 +24,7 @@ export function consoleSessionRoutes({
     app.post('/session', { schema: { tags, body: signInBody } }, async (request, reply) => {
       // A sign-in from another site's page would sign the person into someone else's workspace.
       assertSameOrigin(request, publicOrigin);
-      const signedIn = await sessions.signIn(request.body.api_key);
+      const signedIn = await sessions.signIn(request.body.api_key, request.ip);
       if (!signedIn) throw new UnauthorizedError('Invalid or revoked API key');
       reply.header(
         'set-cookie',
@@ -46,6 +46,16 @@ export function consoleSessionRoutes({
       if (token) await sessions.signOut(token);
       reply.header('set-cookie', sessionCookie('', { maxAgeMs: 0, secure: secureCookie }));
       return { signed_out: true };
+    });
+
+    // "Sign out everywhere": every browser signed in with the same API key as this one, this one too.
+    app.delete('/sessions', { schema: { tags } }, async (request, reply) => {
+      assertSameOrigin(request, publicOrigin);
+      const token = sessionTokenOf(request);
+      const ended = token ? await sessions.signOutEverywhere(token) : 0;
+      if (ended === 0) throw new UnauthorizedError('Not signed in');
+      reply.header('set-cookie', sessionCookie('', { maxAgeMs: 0, secure: secureCookie }));
+      return { signed_out: true, sessions_ended: ended };
     });
   };
 }

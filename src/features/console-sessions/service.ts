@@ -1,4 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { TooManyRequestsError } from '../../errors.js';
+import type { AttemptCounter } from '../../platform/attempt-counter.js';
 import type { AuthenticatedWorkspace, WorkspaceService } from '../workspaces/index.js';
 import type { ConsoleSessionRepository } from './repository.js';
 
@@ -9,49 +12,119 @@ export interface ConsoleSessionService {
   /**
    * Exchanges a workspace API key for a session. The token is returned once (for the cookie); only
    * its hash is stored, and the key is not kept at all. Undefined for an unknown or revoked key.
+   * Attempts are limited per client address and per key (429 with Retry-After beyond).
    */
-  signIn(apiKey: string): Promise<{ token: string; workspace: AuthenticatedWorkspace } | undefined>;
-  /** The workspace of a live session token: not signed out, used within the idle time, its key not revoked. */
+  signIn(
+    apiKey: string,
+    address: string,
+  ): Promise<{ token: string; workspace: AuthenticatedWorkspace } | undefined>;
+  /**
+   * The workspace of a live session token: not signed out, used within the idle time, begun within
+   * the absolute lifetime, its key not revoked.
+   */
   authenticate(token: string): Promise<SessionCheck | undefined>;
   signOut(token: string): Promise<void>;
+  /** Ends every session made with the same API key as this one's; how many ended (0: not signed in). */
+  signOutEverywhere(token: string): Promise<number>;
   /** How long a session lasts without a request. */
   readonly idleMs: number;
 }
 
+export type ConsoleSessionLimits = {
+  /** How long a session lasts without a request. */
+  idleMs: number;
+  /** How long a session lasts at most, however busy. */
+  maximumMs: number;
+  /** Live sessions per API key; a new sign-in ends the oldest beyond it. */
+  perKey: number;
+  /** Sign-in attempts a minute per client address and per API key. */
+  signInsPerMinute: number;
+};
+
 /** The idle clock is written at most this often, not on every request. */
 const renewEveryMs = 60_000;
+/** Ended sessions are deleted at most this often, a batch at a time, by the sign-ins that make them. */
+const sweepEveryMs = 60_000;
+const sweepBatch = 5_000;
+const signInWindowMs = 60_000;
 
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 export function createConsoleSessionService(dependencies: {
   repository: ConsoleSessionRepository;
   workspaces: Pick<WorkspaceService, 'authenticate'>;
-  idleMs: number;
+  attempts: AttemptCounter;
+  limits: ConsoleSessionLimits;
+  logger: Logger;
   now?: () => Date;
 }): ConsoleSessionService {
-  const { repository, workspaces, idleMs } = dependencies;
+  const { repository, workspaces, attempts, limits, logger } = dependencies;
   const now = dependencies.now ?? (() => new Date());
+  let lastSweep = 0;
+
+  /** Both of an attempt's counts: its address's and its key's (by hash: the key is never a Redis key). */
+  async function throttle(apiKey: string, address: string): Promise<void> {
+    const counts = await Promise.all([
+      attempts.count(`console-sign-in:address:${address}`, signInWindowMs),
+      attempts.count(`console-sign-in:key:${hashOf(apiKey)}`, signInWindowMs),
+    ]);
+    const over = counts.filter((count) => count.attempts > limits.signInsPerMinute);
+    if (over.length === 0) return;
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil(Math.max(...over.map((count) => count.resetInMs)) / 1000),
+    );
+    throw new TooManyRequestsError(
+      'too_many_sign_ins',
+      `Too many sign-in attempts: at most ${limits.signInsPerMinute} a minute from one address or with one key; retry in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
+  }
+
+  /** Deletes sessions that can never be used again (the table grows with sign-ins only, so they sweep). */
+  function sweepSoon(at: Date): void {
+    if (at.getTime() - lastSweep < sweepEveryMs) return;
+    lastSweep = at.getTime();
+    const activeSince = new Date(at.getTime() - limits.idleMs);
+    const begunSince = new Date(at.getTime() - limits.maximumMs);
+    repository
+      .deleteEnded(activeSince, begunSince, sweepBatch)
+      .catch((error: unknown) => logger.warn({ err: error }, 'console session sweep failed'));
+  }
+
+  async function findLive(token: string, at: Date) {
+    return repository.findLive(
+      hashOf(token),
+      new Date(at.getTime() - limits.idleMs),
+      new Date(at.getTime() - limits.maximumMs),
+    );
+  }
 
   return {
-    idleMs,
+    idleMs: limits.idleMs,
 
-    async signIn(apiKey) {
+    async signIn(apiKey, address) {
+      await throttle(apiKey, address);
       const workspace = await workspaces.authenticate(apiKey);
       if (!workspace) return undefined;
       const token = `lcs_${randomBytes(32).toString('base64url')}`;
+      const at = now();
       await repository.insert({
         id: randomUUID(),
         workspaceId: workspace.id,
         apiKeyId: workspace.apiKeyId,
         tokenHash: hashOf(token),
-        lastSeenAt: now(),
+        lastSeenAt: at,
+        createdAt: at,
       });
+      await repository.revokeBeyond(workspace.apiKeyId, limits.perKey, at);
+      sweepSoon(at);
       return { token, workspace };
     },
 
     async authenticate(token) {
       const at = now();
-      const session = await repository.findLive(hashOf(token), new Date(at.getTime() - idleMs));
+      const session = await findLive(token, at);
       if (!session) return undefined;
       const renewed = at.getTime() - session.lastSeenAt.getTime() >= renewEveryMs;
       if (renewed) await repository.touch(session.id, at);
@@ -60,6 +133,13 @@ export function createConsoleSessionService(dependencies: {
 
     async signOut(token) {
       await repository.revoke(hashOf(token), now());
+    },
+
+    async signOutEverywhere(token) {
+      const at = now();
+      const session = await findLive(token, at);
+      if (!session) return 0;
+      return repository.revokeAllOfKey(session.apiKeyId, at);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { api, type SignedIn } from '../../api';
+import { api, forgetSignIn, type SignedIn } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { ApiKeys } from './ApiKeys';
 import { Providers } from './Providers';
@@ -33,6 +33,37 @@ function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
   );
 }
 
+/** Ends every console sign-in made with the same API key as this one (this browser's too). */
+function SignOutEverywhere() {
+  const queries = useQueryClient();
+  const everywhere = useMutation({
+    mutationFn: () => api('DELETE', '/console/v1/sessions'),
+    onSuccess: () => forgetSignIn(queries),
+  });
+  return (
+    <section aria-labelledby="sign-ins-title">
+      <h2 id="sign-ins-title" className="section-title">
+        Console sign-ins
+      </h2>
+      <p id="sign-out-everywhere-help">
+        Signs out every browser that signed in with the same API key as this one, this one included: use it
+        when a laptop is lost or a key was shared.
+      </p>
+      <div className="toolbar start">
+        <button
+          type="button"
+          aria-describedby="sign-out-everywhere-help"
+          onClick={() => everywhere.mutate()}
+          disabled={everywhere.isPending}
+        >
+          Sign out everywhere
+        </button>
+      </div>
+      <FormError error={everywhere.error} fields={[]} />
+    </section>
+  );
+}
+
 /** The workspace's name, its API keys and its providers and models. */
 export default function SettingsPage({ workspace }: { workspace: SignedIn['workspace'] }) {
   return (
@@ -42,6 +73,7 @@ export default function SettingsPage({ workspace }: { workspace: SignedIn['works
       </header>
       <WorkspaceName workspace={workspace} />
       <ApiKeys workspaceGuid={workspace.guid} />
+      <SignOutEverywhere />
       <Providers />
       <h2 className="section-title">Gateway</h2>
       <p>
