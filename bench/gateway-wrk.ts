@@ -97,7 +97,13 @@ async function main(): Promise<void> {
       );
     }
     const logged = (await settledLogCount(service.baseUrl, action.guid)) - before;
-    console.log(`  logged to the service: ${logged} of ${sent} proxied interactions`);
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const dropped = [...metrics.matchAll(/lectern_gateway_logs_dropped_total\{reason="(\w+)"\} (\d+)/g)]
+      .map(([, reason, count]) => `${reason} ${count}`)
+      .join(', ');
+    console.log(
+      `  logged to the service: ${logged} of ${sent} proxied interactions; dropped: ${dropped || 'none'}`,
+    );
   } finally {
     await stop();
   }

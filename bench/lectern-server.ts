@@ -125,6 +125,8 @@ export function startGateway(
     HOST: '127.0.0.1',
     LECTERN_GATEWAY_UPSTREAM: upstreamUrl,
     LECTERN_SERVICE_URL: serviceUrl,
+    // The spool of interactions waiting to be logged: a directory of the bench's own.
+    LECTERN_GATEWAY_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectern-bench-gateway-')),
     LOG_LEVEL: 'warn',
   });
   let output = '';

@@ -302,6 +302,12 @@ const gatewayEnvironmentSchema = z.object({
     .positive()
     .default(64 * 1024 * 1024),
   LECTERN_GATEWAY_LOG_TEXT_LIMIT: z.coerce.number().int().positive().default(65_536),
+  LECTERN_GATEWAY_DATA_DIR: z.string().default('./.lectern-gateway'),
+  LECTERN_GATEWAY_SPOOL_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
   LECTERN_GATEWAY_BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -324,6 +330,10 @@ export type GatewayConfig = {
   queueBytes: number;
   /** Characters kept of each logged text (a message, the output); the rest is cut and marked. */
   logTextLimit: number;
+  /** Where the spool of interactions waiting to be logged lives (one gateway per directory). */
+  dataDirectory: string;
+  /** Bytes of interactions the spool holds at most; beyond, new ones are dropped and counted. */
+  spoolBytes: number;
   bodyLimitBytes: number;
   logLevel: Config['logLevel'];
 };
@@ -343,6 +353,8 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     queueLimit: values.LECTERN_GATEWAY_QUEUE_LIMIT,
     queueBytes: values.LECTERN_GATEWAY_QUEUE_BYTES,
     logTextLimit: values.LECTERN_GATEWAY_LOG_TEXT_LIMIT,
+    dataDirectory: path.resolve(values.LECTERN_GATEWAY_DATA_DIR),
+    spoolBytes: values.LECTERN_GATEWAY_SPOOL_BYTES,
     bodyLimitBytes: values.LECTERN_GATEWAY_BODY_LIMIT_BYTES,
     logLevel: values.LOG_LEVEL,
   };

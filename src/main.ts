@@ -2,7 +2,7 @@
 import pino from 'pino';
 import { ConfigError, databaseLocationOf, loadConfig, loadGatewayConfig } from './config.js';
 import { AppError } from './errors.js';
-import { DataDirectoryInUseError } from './platform/database/data-directory-lock.js';
+import { DataDirectoryInUseError } from './platform/data-directory-lock.js';
 import { createLogger, flushLogs } from './platform/logger.js';
 import type { Services } from './services.js';
 

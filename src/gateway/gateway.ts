@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 import { createLogPipeline } from './log-pipeline.js';
@@ -57,6 +58,8 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     queueLimit: config.queueLimit,
     queueBytes: config.queueBytes,
     textLimit: config.logTextLimit,
+    spoolDirectory: path.join(config.dataDirectory, 'spool'),
+    spoolBytes: config.spoolBytes,
     metrics,
     logger,
   });

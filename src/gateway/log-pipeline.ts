@@ -6,16 +6,21 @@ import type { GatewayMetrics } from './metrics.js';
 
 /**
  * The proxy's side of logging: an ended exchange is handed to the log worker (one message, copied)
- * and that is all the request pays. The worker's counts feed the metrics; its warnings the log. A
- * worker that falls behind cannot make memory grow: beyond the queue limit exchanges are dropped here.
+ * and that is all the request pays. The worker spools it to disk and ships it; its counts feed the
+ * metrics, its warnings the log. A worker thread that falls behind in reading exchanges cannot make
+ * memory grow: beyond the queue limits, exchanges not yet taken by it are dropped here.
  */
 export function createLogPipeline(options: {
   serviceUrl: string;
+  /** Exchanges on their way to the worker, and records it holds in memory, at most (each). */
   queueLimit: number;
-  /** Bytes waiting at most: exchanges on their way to the worker and the records it holds. */
+  /** Bytes of the same, at most. */
   queueBytes: number;
   /** Characters kept of each logged text. */
   textLimit: number;
+  /** The spool's directory and its size: what waits beyond memory, across restarts. */
+  spoolDirectory: string;
+  spoolBytes: number;
   metrics: GatewayMetrics;
   logger: Logger;
 }) {
@@ -25,6 +30,8 @@ export function createLogPipeline(options: {
     queueLimit: options.queueLimit,
     queueBytes: options.queueBytes,
     textLimit: options.textLimit,
+    spoolDirectory: options.spoolDirectory,
+    spoolBytes: options.spoolBytes,
   } satisfies LogWorkerData);
   worker.unref();
   let inFlight = 0;
@@ -65,10 +72,8 @@ export function createLogPipeline(options: {
   return {
     record(exchange: CompletedExchange): void {
       const bytes = exchangeBytes(exchange);
-      if (
-        depth + inFlight >= options.queueLimit ||
-        queuedBytes + inFlightBytes + bytes > options.queueBytes
-      ) {
+      // The worker spools what it takes; only exchanges it has not taken yet are bounded here.
+      if (inFlight >= options.queueLimit || inFlightBytes + bytes > options.queueBytes) {
         dropped('queue_full');
         return;
       }

@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type CompletedExchange, type DataRecord, toDataRecord } from './interaction.js';
 import { type ServiceClient, ServiceRejectedError } from './service-client.js';
+import type { Spool } from './spool.js';
 
-type Entry = { key: string; record: DataRecord; attempts: number; bytes: number };
+/** What is spooled of an interaction: its record and the key to log it with. */
+export type SpooledInteraction = { key: string; record: DataRecord };
+
+/** An interaction waiting in memory, with where it lies in the spool. */
+type Entry = SpooledInteraction & { bytes: number; spoolStart: number };
 
 /** What the shipper reports: counts for the metrics and lines for the gateway's log. */
 export type ShipperEvents = {
@@ -15,16 +20,21 @@ export type ShipperEvents = {
 export type LogShipperOptions = {
   service: ServiceClient;
   events: ShipperEvents;
-  /** Entries waiting at most; beyond it new interactions are dropped (and counted). */
+  /**
+   * Where every interaction is written before it is shipped; what memory cannot hold waits there
+   * (and survives a restart). Full: new interactions are dropped, counted as `spool_full`.
+   */
+  spool: Spool<SpooledInteraction>;
+  /** Entries held in memory at most; more wait in the spool only. */
   queueLimit: number;
-  /** Bytes of entries waiting at most (their JSON), the same way. */
+  /** Bytes of entries held in memory at most (their JSON), the same way. */
   queueBytes?: number;
   /** Characters kept of each logged text. */
   textLimit?: number;
   batchSize?: number;
   flushIntervalMs?: number;
-  /** Sends of one entry before it is dropped while the service keeps failing. */
-  maximumAttempts?: number;
+  /** How often the spool is made durable (fsync) and its shipped part released. */
+  syncIntervalMs?: number;
   /** How long a key-and-Action verdict is trusted. */
   validityMs?: number;
 };
@@ -38,20 +48,27 @@ export function keyFingerprint(key: string): string {
 const verdictKey = (key: string, action: string) => `${keyFingerprint(key)}:${action}`;
 
 /**
- * Ships interactions to the service off the hot path (docs/api.md#how-the-parts-behave): queued when the response has
- * ended, converted to data records, checked (is the key valid, can it see the Action? cached), and
- * sent in batches per key. While the service is down, batches wait with exponential backoff and are
- * dropped after `maximumAttempts`; the queue is bounded, so memory never grows without bound.
+ * Ships interactions to the service off the hot path (docs/api.md#how-the-parts-behave): when the
+ * response has ended each is converted to a data record and appended to the spool, then checked
+ * (is the key valid, can it see the Action? cached) and sent in batches per key. Memory holds a
+ * bounded window of what waits; the rest is read back from the spool as the window drains. While
+ * the service is down, batches wait with exponential backoff, and the spool keeps them across
+ * restarts: a log is dropped only when the spool is full or the service refuses it.
  */
 export function createLogShipper(options: LogShipperOptions) {
-  const { service, events } = options;
+  const { service, events, spool } = options;
   const batchSize = options.batchSize ?? 200;
   const flushIntervalMs = options.flushIntervalMs ?? 50;
-  const maximumAttempts = options.maximumAttempts ?? 8;
   const validityMs = options.validityMs ?? 60_000;
   const queueBytes = options.queueBytes ?? Number.POSITIVE_INFINITY;
   const queue: Entry[] = [];
   let queuedBytes = 0;
+  /** The spool offset up to which entries were taken into memory: beyond it they wait on disk. */
+  let loadedTo = spool.cursor();
+  /** Entries on disk only (not in memory yet): counted as they are spooled and loaded. */
+  let spooledOnly = countSpooled();
+  const syncing = setInterval(syncSpool, options.syncIntervalMs ?? 250);
+  syncing.unref();
   const verdicts = new Map<string, { allowed: boolean; until: number }>();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | undefined;
@@ -68,8 +85,51 @@ export function createLogShipper(options: LogShipperOptions) {
     events.warn({ reason, count, ...detail }, 'interaction not logged');
   }
 
+  function countSpooled(): number {
+    let count = 0;
+    for (let offset = spool.cursor(); offset < spool.end(); ) {
+      const entries = spool.read(offset, 10_000);
+      if (entries.length === 0) break;
+      count += entries.length;
+      offset = entries.at(-1)!.spoolEnd;
+    }
+    return count;
+  }
+
+  function syncSpool(): void {
+    try {
+      spool.sync();
+    } catch (error) {
+      events.warn({ err: (error as Error).message }, 'the gateway spool could not be synced');
+    }
+  }
+
+  /** Everything before the oldest entry still waiting in memory (or, with none, all loaded) is done. */
+  function acknowledge(): void {
+    let oldest = loadedTo;
+    for (const entry of queue) oldest = Math.min(oldest, entry.spoolStart);
+    spool.acknowledge(oldest);
+  }
+
+  /** Takes spooled entries back into memory while there is room. */
+  function load(): void {
+    while (spooledOnly > 0 && queue.length < options.queueLimit && queuedBytes < queueBytes) {
+      const entries = spool.read(loadedTo, Math.min(1_000, options.queueLimit - queue.length));
+      if (entries.length === 0) {
+        spooledOnly = 0;
+        return;
+      }
+      for (const { spoolStart, spoolEnd, key, record } of entries) {
+        queue.push({ key, record, spoolStart, bytes: spoolEnd - spoolStart });
+        queuedBytes += spoolEnd - spoolStart;
+        loadedTo = spoolEnd;
+      }
+      spooledOnly -= entries.length;
+    }
+  }
+
   function schedule(delayMs = flushIntervalMs) {
-    if (timer || queue.length === 0) return;
+    if (timer || queue.length + spooledOnly === 0) return;
     timer = setTimeout(() => {
       timer = undefined;
       void flush();
@@ -126,20 +186,20 @@ export function createLogShipper(options: LogShipperOptions) {
   }
 
   async function flushOnce(): Promise<void> {
-    while (queue.length > 0 && Date.now() >= retryAt) {
+    load();
+    while (queue.length > 0 && Date.now() >= retryAt && !stopped) {
       const batch = takeBatch();
       try {
         await send(batch);
         failures = 0;
+        acknowledge();
+        load();
       } catch (error) {
         failures += 1;
         retryAt = Date.now() + Math.min(250 * 2 ** (failures - 1), 30_000);
-        const kept = batch.filter((entry) => ++entry.attempts < maximumAttempts);
-        if (kept.length < batch.length) warnDropped('retries_exhausted', batch.length - kept.length);
-        else if (failures === 1)
-          events.warn({ err: (error as Error).message }, 'service unavailable; logs wait');
-        queue.unshift(...kept);
-        for (const entry of kept) queuedBytes += entry.bytes;
+        if (failures === 1) events.warn({ err: (error as Error).message }, 'service unavailable; logs wait');
+        queue.unshift(...batch);
+        for (const entry of batch) queuedBytes += entry.bytes;
       }
     }
   }
@@ -147,64 +207,76 @@ export function createLogShipper(options: LogShipperOptions) {
   function flush(): Promise<void> {
     flushing ??= flushOnce().finally(() => {
       flushing = undefined;
-      events.depth(queue.length, queuedBytes);
-      schedule(Math.max(flushIntervalMs, retryAt - Date.now()));
+      events.depth(queue.length + spooledOnly, queuedBytes);
+      if (!stopped) schedule(Math.max(flushIntervalMs, retryAt - Date.now()));
     });
     return flushing;
   }
 
+  let stopped = false;
+  // What a previous run left in the spool goes out first.
+  schedule();
+
   return {
     /** Queues an ended exchange as a data record (in the log worker, off the proxy's thread). */
     record(exchange: CompletedExchange): void {
-      if (queue.length >= options.queueLimit) {
-        warnDropped('queue_full', 1);
-        return;
-      }
       // A key already refused for this Action is not queued again (a cached verdict, no request).
       const verdict = verdicts.get(verdictKey(exchange.serviceKey, exchange.actionGuid));
       if (verdict && !verdict.allowed && verdict.until > Date.now()) {
         warnDropped('rejected', 1, { key_fingerprint: keyFingerprint(exchange.serviceKey) });
         return;
       }
-      let entry: Entry;
+      let interaction: SpooledInteraction;
       try {
-        const record = toDataRecord(exchange, options.textLimit);
-        entry = {
-          key: exchange.serviceKey,
-          record,
-          attempts: 0,
-          bytes: Buffer.byteLength(JSON.stringify(record)),
-        };
+        interaction = { key: exchange.serviceKey, record: toDataRecord(exchange, options.textLimit) };
       } catch (error) {
         events.warn({ err: (error as Error).message }, 'interaction could not be read for logging');
         return;
       }
-      if (queuedBytes + entry.bytes > queueBytes) {
-        warnDropped('queue_full', 1);
+      const place = spool.append(interaction);
+      if (!place) {
+        warnDropped('spool_full', 1);
         return;
       }
-      queue.push(entry);
-      queuedBytes += entry.bytes;
-      events.depth(queue.length, queuedBytes);
+      const bytes = place.end - place.start;
+      // Memory takes it while it holds everything spooled before it and has room; else it waits on disk.
+      if (spooledOnly === 0 && queue.length < options.queueLimit && queuedBytes + bytes <= queueBytes) {
+        queue.push({ ...interaction, bytes, spoolStart: place.start });
+        queuedBytes += bytes;
+        loadedTo = place.end;
+      } else {
+        spooledOnly += 1;
+      }
+      events.depth(queue.length + spooledOnly, queuedBytes);
       if (queue.length >= batchSize) void flush();
       else schedule();
     },
 
-    depth: () => queue.length,
+    /** Interactions waiting to be logged, in memory and on disk. */
+    depth: () => queue.length + spooledOnly,
+    /** Bytes spooled and not yet shipped. */
+    spooledBytes: () => spool.pendingBytes(),
 
-    /** Sends what is queued, waiting at most `timeoutMs` (shutdown). */
+    /**
+     * Sends what waits, for at most `timeoutMs` (shutdown); what is still unsent stays in the spool
+     * and is shipped by the next start.
+     */
     async close(timeoutMs = 5_000): Promise<void> {
       clearTimeout(timer);
       const deadline = Date.now() + timeoutMs;
-      while (queue.length > 0 && Date.now() < deadline) {
+      while (queue.length + spooledOnly > 0 && Date.now() < deadline) {
         retryAt = Math.min(retryAt, Date.now());
         await flush();
-        if (queue.length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        if (queue.length + spooledOnly > 0) await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      stopped = true;
       clearTimeout(timer);
-      if (queue.length > 0) warnDropped('retries_exhausted', queue.splice(0).length);
-      queuedBytes = 0;
-      events.depth(0, 0);
+      clearInterval(syncing);
+      await flushing;
+      const left = queue.length + spooledOnly;
+      if (left > 0) events.warn({ spooled: left }, 'interactions left in the spool for the next start');
+      spool.close();
+      events.depth(left, queuedBytes);
     },
   };
 }

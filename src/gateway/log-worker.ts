@@ -1,14 +1,22 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type CompletedExchange, exchangeBytes } from './interaction.js';
-import { createLogShipper } from './log-shipper.js';
+import { createLogShipper, type SpooledInteraction } from './log-shipper.js';
 import { createServiceClient } from './service-client.js';
+import { openSpool } from './spool.js';
 
 /**
  * The gateway's log worker: reading ended exchanges (JSON and SSE parsing, token counting), checking
  * keys and shipping batches all happen on this thread, so none of it competes with the proxy's event
  * loop. It reports counts and log lines to the main thread, which owns the metrics and the log.
  */
-export type LogWorkerData = { serviceUrl: string; queueLimit: number; queueBytes: number; textLimit: number };
+export type LogWorkerData = {
+  serviceUrl: string;
+  queueLimit: number;
+  queueBytes: number;
+  textLimit: number;
+  spoolDirectory: string;
+  spoolBytes: number;
+};
 
 export type ToLogWorker =
   | { type: 'exchange'; exchange: CompletedExchange }
@@ -29,7 +37,8 @@ export type FromLogWorker =
   | { type: 'warn'; data: Record<string, unknown>; message: string }
   | { type: 'closed' };
 
-const { serviceUrl, queueLimit, queueBytes, textLimit } = workerData.data as LogWorkerData;
+const { serviceUrl, queueLimit, queueBytes, textLimit, spoolDirectory, spoolBytes } =
+  workerData.data as LogWorkerData;
 const port = parentPort!;
 const service = createServiceClient(serviceUrl);
 let received = 0;
@@ -42,6 +51,11 @@ const post = (message: FromLogWorker) => port.postMessage(message);
 
 const shipper = createLogShipper({
   service,
+  spool: openSpool<SpooledInteraction>({
+    directory: spoolDirectory,
+    maximumBytes: spoolBytes,
+    warn: (message) => post({ type: 'warn', data: {}, message }),
+  }),
   queueLimit,
   queueBytes,
   textLimit,

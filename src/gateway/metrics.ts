@@ -36,7 +36,7 @@ export function createGatewayMetrics() {
     }),
     logsDropped: new Counter({
       name: 'lectern_gateway_logs_dropped_total',
-      help: 'Interactions never logged: queue_full, retries_exhausted, rejected (invalid key or Action), no_credentials.',
+      help: 'Interactions never logged: spool_full (the spool on disk is full), queue_full (the log worker fell behind reading them), rejected (invalid key or Action), no_credentials.',
       labelNames: ['reason'] as const,
       registers,
     }),

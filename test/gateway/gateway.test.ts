@@ -6,7 +6,14 @@ import { createGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { generations } from '../../src/platform/database/schema.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { type ChatUpstream, startChatUpstream } from '../helpers/chat-upstream.js';
-import { createAction, eventually, listen, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
+import {
+  createAction,
+  eventually,
+  listen,
+  newWorkspace,
+  temporaryDirectory,
+  useTestWorkspace,
+} from '../helpers/test-app.js';
 
 const context = useTestWorkspace();
 const providerKey = 'sk-canary-provider-key-7f3a9c';
@@ -34,6 +41,8 @@ async function startGateway(service: string, overrides: Partial<GatewayConfig> =
     queueLimit: 1_000,
     queueBytes: 64 * 1024 * 1024,
     logTextLimit: 65_536,
+    dataDirectory: temporaryDirectory(),
+    spoolBytes: 64 * 1024 * 1024,
     bodyLimitBytes: 1_000_000,
     logLevel: 'debug',
     ...overrides,
@@ -281,27 +290,42 @@ describe('gateway logging rules', () => {
     expect(metrics).toMatch(/lectern_gateway_logs_dropped_total\{reason="no_credentials"\} [1-9]/);
   });
 
-  it('answers the client unaffected while the service is down; logs wait and are dropped, counted', async () => {
-    const down = await startGateway('http://127.0.0.1:9');
+  it('answers the client unaffected while the service is down; logs wait in the spool and reach the service after a restart', async () => {
+    const dataDirectory = temporaryDirectory();
+    const waiting = await createAction(context.client, { name: 'Spooled logs' });
+    const down = await startGateway('http://127.0.0.1:9', { dataDirectory });
     try {
-      const client = openai({}, down.url);
+      const client = openai({ 'x-svc-action-guid': waiting.guid }, down.url);
       for (let index = 0; index < 3; index++) {
         const completion = await client.chat.completions.create({
           model: 'gpt-test',
-          messages: [{ role: 'user', content: 'still fine' }],
+          messages: [{ role: 'user', content: `still fine ${index}` }],
         });
-        expect(completion.choices[0]!.message.content).toBe('echo: still fine');
+        expect(completion.choices[0]!.message.content).toBe(`echo: still fine ${index}`);
       }
       await eventually(async () =>
         down.lines.some((line) => line.includes('service unavailable')) ? true : undefined,
       );
       await eventually(async () => (down.gateway.shipper.depth() === 3 ? true : undefined));
     } finally {
-      await down.gateway.close();
+      await down.gateway.close(500);
     }
+    // Nothing was dropped: the three wait in the spool, and the next start on it ships them.
     const metrics = await down.gateway.metrics.registry.metrics();
-    expect(metrics).toMatch(/lectern_gateway_logs_dropped_total\{reason="retries_exhausted"\} 3/);
-    expect(down.gateway.shipper.depth()).toBe(0);
+    expect(metrics).not.toMatch(/lectern_gateway_logs_dropped_total\{reason=/);
+    expect(down.lines.some((line) => line.includes('left in the spool for the next start'))).toBe(true);
+    const back = await startGateway(serviceUrl, { dataDirectory });
+    try {
+      const records = await loggedRecords(3, waiting.guid);
+      expect(records.map((record: { output: string }) => record.output).sort()).toEqual([
+        'echo: still fine 0',
+        'echo: still fine 1',
+        'echo: still fine 2',
+      ]);
+      await eventually(async () => (back.gateway.shipper.depth() === 0 ? true : undefined));
+    } finally {
+      await back.gateway.close();
+    }
   });
 });
 
@@ -332,8 +356,9 @@ describe('bounded logging (hardening)', () => {
       await down.gateway.close();
     }
 
+    // The spool holds 3 MB (~2 of these records): past it, interactions are dropped and counted.
     const tight = await startGateway('http://127.0.0.1:9', {
-      queueBytes: 2 * 1024 * 1024,
+      spoolBytes: 3 * 1024 * 1024,
       logTextLimit: 10_000_000,
     });
     try {
@@ -344,9 +369,15 @@ describe('bounded logging (hardening)', () => {
           messages: [{ role: 'user', content: 'y'.repeat(500_000) }],
         });
       }
-      const metrics = await tight.gateway.metrics.registry.metrics();
-      expect(metrics).toMatch(/lectern_gateway_logs_dropped_total\{reason="queue_full"\} [1-9]/);
+      await eventually(async () =>
+        /lectern_gateway_logs_dropped_total\{reason="spool_full"\} [1-9]/.test(
+          await tight.gateway.metrics.registry.metrics(),
+        )
+          ? true
+          : undefined,
+      );
       expect(tight.gateway.shipper.depth()).toBeLessThan(6);
+      expect(tight.gateway.shipper.depth()).toBeGreaterThan(0);
     } finally {
       await tight.gateway.close();
     }

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { CompletedExchange } from '../../src/gateway/interaction.js';
-import { createLogShipper, type ShipperEvents } from '../../src/gateway/log-shipper.js';
+import {
+  createLogShipper,
+  type ShipperEvents,
+  type SpooledInteraction,
+} from '../../src/gateway/log-shipper.js';
 import type { ServiceClient } from '../../src/gateway/service-client.js';
+import { openSpool } from '../../src/gateway/spool.js';
+import { temporaryDirectory } from '../helpers/test-app.js';
 
 // The shipper's timing with fake timers: each wait is checked to the millisecond, and a test that
 // covers minutes of backoff runs in milliseconds.
@@ -53,12 +59,19 @@ function recordingEvents() {
   return { log, events };
 }
 
+const newSpool = () =>
+  openSpool<SpooledInteraction>({
+    directory: temporaryDirectory(),
+    maximumBytes: 1024 * 1024,
+    warn: () => {},
+  });
+
 const gaps = (times: number[]) => times.slice(1).map((time, index) => time - times[index]!);
 
 it('waits 250 ms after the first failure and doubles the wait after each further one', async () => {
   const { service, sends } = serviceDownFor(5);
   const { log, events } = recordingEvents();
-  const shipper = createLogShipper({ service, events, queueLimit: 100 });
+  const shipper = createLogShipper({ service, events, spool: newSpool(), queueLimit: 100 });
   shipper.record(exchange());
   await vi.advanceTimersByTimeAsync(10_000);
   expect(gaps(sends)).toEqual([250, 500, 1_000, 2_000, 4_000]);
@@ -69,21 +82,25 @@ it('waits 250 ms after the first failure and doubles the wait after each further
   expect(shipper.depth()).toBe(0);
 });
 
-it('caps the wait at 30 s, and drops an entry after its last attempt', async () => {
+it('caps the wait at 30 s, and keeps the entry (spooled) however long the service stays down', async () => {
   const { service, sends } = serviceDownFor(Number.POSITIVE_INFINITY);
   const { log, events } = recordingEvents();
-  const shipper = createLogShipper({ service, events, queueLimit: 100, maximumAttempts: 10 });
+  const spool = newSpool();
+  const shipper = createLogShipper({ service, events, spool, queueLimit: 100 });
   shipper.record(exchange());
   await vi.advanceTimersByTimeAsync(10 * 60_000);
-  expect(gaps(sends)).toEqual([250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
-  expect(log.dropped).toEqual([['retries_exhausted', 1]]);
-  expect(shipper.depth()).toBe(0);
+  const waits = gaps(sends);
+  expect(waits.slice(0, 9)).toEqual([250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+  expect(waits.slice(9).every((wait) => wait === 30_000)).toBe(true);
+  expect(log.dropped).toEqual([]);
+  expect(shipper.depth()).toBe(1);
+  expect(spool.pendingBytes()).toBeGreaterThan(0);
 });
 
 it('sends again at once once the service is back: a success resets the backoff', async () => {
   const { service, sends } = serviceDownFor(3);
   const { log, events } = recordingEvents();
-  const shipper = createLogShipper({ service, events, queueLimit: 100 });
+  const shipper = createLogShipper({ service, events, spool: newSpool(), queueLimit: 100 });
   shipper.record(exchange());
   await vi.advanceTimersByTimeAsync(5_000);
   expect(log.sent).toBe(1);

@@ -2,10 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DataDirectoryInUseError,
-  lockDataDirectory,
-} from '../../src/platform/database/data-directory-lock.js';
+import { DataDirectoryInUseError, lockDataDirectory } from '../../src/platform/data-directory-lock.js';
 import { lectern, serve } from '../helpers/lectern-process.js';
 import { temporaryDirectory, useProcessEnvironment } from '../helpers/test-app.js';
 

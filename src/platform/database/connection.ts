@@ -7,8 +7,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { restrictToOwner } from '../data-directory.js';
+import { type DataDirectoryLock, lockDataDirectory } from '../data-directory-lock.js';
 import { packagePath } from '../install-paths.js';
-import { type DataDirectoryLock, lockDataDirectory } from './data-directory-lock.js';
 import * as schema from './schema.js';
 import { copyDatabaseTemplate, databaseTemplateDirectory } from './template.js';
 

@@ -16,10 +16,11 @@ export class DataDirectoryInUseError extends Error {
   constructor(
     readonly directory: string,
     readonly holder: Holder,
+    setting: string,
   ) {
     super(
       `The data directory ${directory} is in use by another Lectern process (PID ${holder.pid} on ${holder.host}, since ${holder.since}). ` +
-        'Two processes writing one embedded database corrupt it: stop that process first, or give this one another LECTERN_DATA_DIR.',
+        `Two processes writing one data directory corrupt it: stop that process first, or give this one another ${setting}.`,
     );
     this.name = 'DataDirectoryInUseError';
   }
@@ -77,7 +78,12 @@ const sameHolder = (one: Holder | undefined, other: Holder) =>
  * a crash) is stale: it is moved aside atomically and checked — if what was moved is not the stale
  * lock that was read (a racing process took over first), it is put back — and then taken.
  */
-export function lockDataDirectory(directory: string, warn: (message: string) => void): DataDirectoryLock {
+export function lockDataDirectory(
+  directory: string,
+  warn: (message: string) => void,
+  /** The setting that names the directory, for the refusal's advice. */
+  setting = 'LECTERN_DATA_DIR',
+): DataDirectoryLock {
   const file = path.join(directory, lockFileName);
   const self: Holder = {
     pid: process.pid,
@@ -104,7 +110,7 @@ export function lockDataDirectory(directory: string, warn: (message: string) => 
     }
     const holder = readHolder(file);
     if (!holder) continue;
-    if (isAlive(holder)) throw new DataDirectoryInUseError(directory, holder);
+    if (isAlive(holder)) throw new DataDirectoryInUseError(directory, holder, setting);
     const aside = `${file}.${process.pid}.stale`;
     try {
       renameSync(file, aside);
@@ -126,5 +132,5 @@ export function lockDataDirectory(directory: string, warn: (message: string) => 
     warn(`Took over the data directory lock of PID ${holder.pid}, which is no longer running.`);
   }
   const holder = readHolder(file) ?? self;
-  throw new DataDirectoryInUseError(directory, holder);
+  throw new DataDirectoryInUseError(directory, holder, setting);
 }

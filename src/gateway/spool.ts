@@ -1,0 +1,184 @@
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { type DataDirectoryLock, lockDataDirectory } from '../platform/data-directory-lock.js';
+
+/** One spooled line: what to log, with the key to log it with. */
+export type SpoolEntry<Item> = Item & { spoolStart: number; spoolEnd: number };
+
+export type SpoolOptions = {
+  directory: string;
+  /** Bytes not yet shipped at most; an append past it is refused (the caller drops and counts it). */
+  maximumBytes: number;
+  /** A segment file is closed and a new one begun past this size; shipped segments are deleted. */
+  segmentBytes?: number;
+  warn(message: string): void;
+};
+
+const segmentPattern = /^segment-(\d{16})\.jsonl$/;
+const segmentName = (start: number) => `segment-${String(start).padStart(16, '0')}.jsonl`;
+const cursorFile = 'cursor.json';
+
+/**
+ * The gateway's write-ahead log of interactions (docs/operations.md#the-gateways-spool): every
+ * interaction is appended as a JSON line to a segment file before it is shipped, so a restart —
+ * or a `kill -9` — loses nothing the kernel was given, and an outage of the service fills the disk
+ * (up to `maximumBytes`) instead of dropping logs. Positions are byte offsets across all segments
+ * since the spool began; the cursor is the offset below which everything was shipped (or refused).
+ * Synchronous file calls: the spool lives on the log worker's thread, never the proxy's.
+ */
+export function openSpool<Item>(options: SpoolOptions) {
+  const segmentBytes = options.segmentBytes ?? 8 * 1024 * 1024;
+  mkdirSync(options.directory, { recursive: true, mode: 0o700 });
+  const lock: DataDirectoryLock = lockDataDirectory(
+    options.directory,
+    options.warn,
+    'LECTERN_GATEWAY_DATA_DIR',
+  );
+  const file = (name: string) => path.join(options.directory, name);
+
+  const starts = readdirSync(options.directory)
+    .map((name) => segmentPattern.exec(name)?.[1])
+    .filter((start): start is string => start !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  let cursor = existsSync(file(cursorFile))
+    ? (JSON.parse(readFileSync(file(cursorFile), 'utf8')) as { offset: number }).offset
+    : (starts[0] ?? 0);
+  let currentStart = starts.at(-1) ?? cursor;
+  let descriptor = openSync(file(segmentName(currentStart)), 'a+', 0o600);
+  // A line cut by a crash mid-write is dropped: the segment ends at its last whole line.
+  let currentSize = wholeLinesLength(descriptor);
+  let writeOffset = currentStart + currentSize;
+  let dirty = false;
+  let cursorDirty = false;
+
+  function segmentsFrom(offset: number): number[] {
+    const all = readdirSync(options.directory)
+      .map((name) => segmentPattern.exec(name)?.[1])
+      .filter((start): start is string => start !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
+    return all.filter((start, index) => (all[index + 1] ?? Number.POSITIVE_INFINITY) > offset);
+  }
+
+  function rotate(): void {
+    fsyncSync(descriptor);
+    closeSync(descriptor);
+    currentStart = writeOffset;
+    currentSize = 0;
+    descriptor = openSync(file(segmentName(currentStart)), 'a+', 0o600);
+  }
+
+  return {
+    /**
+     * Appends an entry (written to the kernel at once: it survives the process being killed); its
+     * end offset, or undefined when the spool is full.
+     */
+    append(entry: Item): { start: number; end: number } | undefined {
+      const line = `${JSON.stringify(entry)}\n`;
+      const bytes = Buffer.byteLength(line);
+      if (writeOffset - cursor + bytes > options.maximumBytes) return undefined;
+      if (currentSize > 0 && currentSize + bytes > segmentBytes) rotate();
+      writeSync(descriptor, line);
+      const start = writeOffset;
+      currentSize += bytes;
+      writeOffset += bytes;
+      dirty = true;
+      return { start, end: writeOffset };
+    },
+
+    /** Up to `maximumEntries` entries from `offset` (a line's start) on, in order. */
+    read(offset: number, maximumEntries: number): SpoolEntry<Item>[] {
+      const entries: SpoolEntry<Item>[] = [];
+      for (const start of segmentsFrom(offset)) {
+        const content = readFileSync(file(segmentName(start)));
+        let position = Math.max(0, offset - start);
+        while (entries.length < maximumEntries) {
+          const newline = content.indexOf(10, position);
+          if (newline === -1) break;
+          const item = JSON.parse(content.subarray(position, newline).toString('utf8')) as Item;
+          entries.push({ ...item, spoolStart: start + position, spoolEnd: start + newline + 1 });
+          position = newline + 1;
+        }
+        if (entries.length >= maximumEntries) break;
+      }
+      return entries;
+    },
+
+    /** Everything below `offset` is shipped: whole segments below it are deleted at the next sync. */
+    acknowledge(offset: number): void {
+      if (offset <= cursor) return;
+      cursor = offset;
+      cursorDirty = true;
+    },
+
+    /**
+     * Makes appends durable (fsync) and records the cursor; run every few hundred milliseconds, so
+     * that even a machine that loses power loses at most that much.
+     */
+    sync(): void {
+      if (dirty) fsyncSync(descriptor);
+      dirty = false;
+      if (!cursorDirty) return;
+      const temporary = file(`${cursorFile}.tmp`);
+      writeFileSync(temporary, JSON.stringify({ offset: cursor }), { mode: 0o600 });
+      renameSync(temporary, file(cursorFile));
+      cursorDirty = false;
+      const segments = segmentsFrom(0);
+      for (const [index, start] of segments.entries()) {
+        const next = segments[index + 1];
+        if (next !== undefined && next <= cursor) rmSync(file(segmentName(start)), { force: true });
+      }
+    },
+
+    /** Offsets: where shipping stands, and where the next append goes. */
+    cursor: () => cursor,
+    end: () => writeOffset,
+    /** Bytes spooled and not yet shipped. */
+    pendingBytes: () => writeOffset - cursor,
+
+    close(): void {
+      this.sync();
+      closeSync(descriptor);
+      lock.release();
+    },
+  };
+}
+
+/** The length of a segment up to its last newline; anything after it (a half-written line) is cut. */
+function wholeLinesLength(descriptor: number): number {
+  const size = fstatSync(descriptor).size;
+  if (size === 0) return 0;
+  const tailBytes = Math.min(size, 64 * 1024);
+  let end = size;
+  for (let from = size; from > 0; from -= tailBytes) {
+    const start = Math.max(0, from - tailBytes);
+    const buffer = Buffer.alloc(from - start);
+    readSync(descriptor, buffer, 0, buffer.length, start);
+    const newline = buffer.lastIndexOf(10);
+    if (newline !== -1) {
+      end = start + newline + 1;
+      break;
+    }
+    end = start;
+  }
+  if (end < size) ftruncateSync(descriptor, end);
+  return end;
+}
+
+export type Spool<Item> = ReturnType<typeof openSpool<Item>>;
