@@ -8,6 +8,7 @@ import {
   type LanguageModelV3StreamPart,
   type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import { nextTurn } from '../core/next-turn.js';
 import { lazyWordTokens, wordTokens } from './tokens.js';
 
 /**
@@ -64,10 +65,6 @@ function lastUserText(prompt: LanguageModelV3Message[]): string {
 /** Whitespace-separated words (the mock's token count). */
 export function countWords(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function usage(prompt: LanguageModelV3Message[], outputText: string): LanguageModelV3Usage {

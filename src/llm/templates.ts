@@ -1,4 +1,5 @@
 import { Liquid, type Template } from 'liquidjs';
+import { nextTurn } from '../core/next-turn.js';
 
 /**
  * Prompt templates are LiquidJS with the dangerous parts off: no file system (`templates: {}` makes
@@ -108,7 +109,7 @@ export async function renderTemplate(
   // Between two templates other requests get their turn: a run of many templates never holds the thread.
   if (budget.sinceYieldMs >= renderingBetweenYieldsMs) {
     budget.sinceYieldMs = 0;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   if (budget.renderingLeftMs <= 0) throw new RenderBudgetError('time');
   if (budget.memoryLeft <= 0) throw new RenderBudgetError('memory');

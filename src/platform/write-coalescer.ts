@@ -1,3 +1,5 @@
+import { nextTurn } from '../core/next-turn.js';
+
 /**
  * Group commit for writes that share a key: while one write of a key runs, later writes of that key
  * wait and then go together in a single call of `write`. Under load a call carries many items and
@@ -40,7 +42,7 @@ export function createWriteCoalescer<Item, Result>(options: {
         // One turn of the event loop first: on the embedded database every statement runs on this
         // thread and the next is chained by promise, so requests already received are parsed (and
         // join the group) only once the loop gets to its I/O phase.
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         const waiting = queued.get(key) ?? [];
         if (waiting.length === 0) break;
         const group = waiting.splice(0, options.maximumItems);

@@ -1,4 +1,5 @@
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { nextTurn } from '../../core/next-turn.js';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
 import { contexts, documents } from '../../platform/database/schema.js';
@@ -45,6 +46,15 @@ export type DocumentSummary = Pick<DocumentRow, keyof typeof publicColumns>;
  * Documents and their BM25 postings. Every write keeps the Context's statistics (N, total length)
  * in the same transaction, so lexical scores never see half a write.
  */
+/** Documents written (or indexed) by one statement: ~64 KB of text at the default chunk size. */
+const documentsPerStatement = 64;
+
+function slicesOf<Item>(items: Item[], size: number): Item[][] {
+  const slices: Item[][] = [];
+  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
+  return slices;
+}
+
 export function createDocumentRepository(database: Database) {
   const owned = (workspaceId: string, contextId: string) =>
     and(eq(documents.workspaceId, workspaceId), eq(documents.contextId, contextId));
@@ -114,22 +124,33 @@ export function createDocumentRepository(database: Database) {
     ): Promise<void> {
       if (rows.length === 0) return;
       await writeToContext(contextId, async (transaction) => {
-        const inserted = rowsOf<{ term_count: number }>(
-          await transaction.execute(sql`
-            INSERT INTO documents (id, workspace_id, context_id, source_id, content, filter, metadata, term_count)
-            SELECT r.id, ${workspaceId}, ${contextId}, ${sourceId}, r.content, r.filter, r.metadata,
-                   ${termCountOf(sql`r.content`)}
-            FROM json_to_recordset(${JSON.stringify(rows)}::json)
-              AS r(id uuid, content text, filter text, metadata jsonb)
-            RETURNING term_count`),
-        );
-        const terms = inserted.reduce((total, row) => total + Number(row.term_count), 0);
-        await adjustStatistics(transaction, contextId, inserted.length, terms);
-        await indexDocuments(
-          transaction,
-          contextId,
-          rows.map((row) => row.id),
-        );
+        // Statements of a bounded size, with a turn of the event loop between them: on the embedded
+        // database each statement runs on the request thread, and one statement for a 4 MB Document
+        // (4,400 chunks) held every other request for seconds. Still one transaction: all or nothing.
+        let terms = 0;
+        for (const slice of slicesOf(rows, documentsPerStatement)) {
+          await nextTurn();
+          const inserted = rowsOf<{ term_count: number }>(
+            await transaction.execute(sql`
+              INSERT INTO documents (id, workspace_id, context_id, source_id, content, filter, metadata, term_count)
+              SELECT r.id, ${workspaceId}, ${contextId}, ${sourceId}, r.content, r.filter, r.metadata,
+                     ${termCountOf(sql`r.content`)}
+              FROM json_to_recordset(${JSON.stringify(slice)}::json)
+                AS r(id uuid, content text, filter text, metadata jsonb)
+              RETURNING term_count`),
+          );
+          terms += inserted.reduce((total, row) => total + Number(row.term_count), 0);
+        }
+        await adjustStatistics(transaction, contextId, rows.length, terms);
+        // Every slice's postings weigh against the same average length: the one after this add.
+        for (const slice of slicesOf(rows, documentsPerStatement)) {
+          await nextTurn();
+          await indexDocuments(
+            transaction,
+            contextId,
+            slice.map((row) => row.id),
+          );
+        }
       });
     },
 

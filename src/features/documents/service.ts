@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SplitterConfig } from '../../core/json-columns.js';
+import { nextTurn } from '../../core/next-turn.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import type { StatisticsKeeper } from '../../platform/database/statistics.js';
@@ -145,7 +146,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
       for (const { input } of requests) {
         // A short text is split on this thread: one text a turn of the event loop, so a group of
         // many adds does not hold the other requests up for all of them at once.
-        if (rowsOfEach.length > 0) await new Promise((resolve) => setImmediate(resolve));
+        if (rowsOfEach.length > 0) await nextTurn();
         const content = input.content ?? input.text ?? '';
         const chunks = await indexer.split(content, context.splitterConfig);
         rowsOfEach.push(
