@@ -10,29 +10,9 @@ import type { GatewayMetrics } from './metrics.js';
  * metrics, its warnings the log. A worker thread that falls behind in reading exchanges cannot make
  * memory grow: beyond the queue limits, exchanges not yet taken by it are dropped here.
  */
-export function createLogPipeline(options: {
-  serviceUrl: string;
-  /** Exchanges on their way to the worker, and records it holds in memory, at most (each). */
-  queueLimit: number;
-  /** Bytes of the same, at most. */
-  queueBytes: number;
-  /** Characters kept of each logged text. */
-  textLimit: number;
-  /** The spool's directory and its size: what waits beyond memory, across restarts. */
-  spoolDirectory: string;
-  spoolBytes: number;
-  metrics: GatewayMetrics;
-  logger: Logger;
-}) {
-  const { metrics, logger } = options;
-  const worker = startModuleWorker('gateway/log-worker', {
-    serviceUrl: options.serviceUrl,
-    queueLimit: options.queueLimit,
-    queueBytes: options.queueBytes,
-    textLimit: options.textLimit,
-    spoolDirectory: options.spoolDirectory,
-    spoolBytes: options.spoolBytes,
-  } satisfies LogWorkerData);
+export function createLogPipeline(options: LogWorkerData & { metrics: GatewayMetrics; logger: Logger }) {
+  const { metrics, logger, ...settings } = options;
+  const worker = startModuleWorker('gateway/log-worker', settings satisfies LogWorkerData);
   worker.unref();
   let inFlight = 0;
   let inFlightBytes = 0;

@@ -11,9 +11,13 @@ import { openSpool } from './spool.js';
  */
 export type LogWorkerData = {
   serviceUrl: string;
+  /** Exchanges on their way to the worker, and records it holds in memory, at most (each). */
   queueLimit: number;
+  /** Bytes of the same, at most. */
   queueBytes: number;
+  /** Characters kept of each logged text. */
   textLimit: number;
+  /** The spool's directory and its size: what waits beyond memory, across restarts. */
   spoolDirectory: string;
   spoolBytes: number;
 };

@@ -51,11 +51,14 @@ export function openSpool<Item>(options: SpoolOptions) {
   );
   const file = (name: string) => path.join(options.directory, name);
 
-  const starts = readdirSync(options.directory)
-    .map((name) => segmentPattern.exec(name)?.[1])
-    .filter((start): start is string => start !== undefined)
-    .map(Number)
-    .sort((a, b) => a - b);
+  /** The start offsets of the segment files, in order. */
+  const segmentStarts = () =>
+    readdirSync(options.directory)
+      .map((name) => segmentPattern.exec(name)?.[1])
+      .filter((start): start is string => start !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
+  const starts = segmentStarts();
   let cursor = existsSync(file(cursorFile))
     ? (JSON.parse(readFileSync(file(cursorFile), 'utf8')) as { offset: number }).offset
     : (starts[0] ?? 0);
@@ -67,13 +70,10 @@ export function openSpool<Item>(options: SpoolOptions) {
   let dirty = false;
   let cursorDirty = false;
 
+  /** The segments that hold `offset` or anything after it. */
   function segmentsFrom(offset: number): number[] {
-    const all = readdirSync(options.directory)
-      .map((name) => segmentPattern.exec(name)?.[1])
-      .filter((start): start is string => start !== undefined)
-      .map(Number)
-      .sort((a, b) => a - b);
-    return all.filter((start, index) => (all[index + 1] ?? Number.POSITIVE_INFINITY) > offset);
+    const all = segmentStarts();
+    return all.filter((_, index) => (all[index + 1] ?? Number.POSITIVE_INFINITY) > offset);
   }
 
   function rotate(): void {

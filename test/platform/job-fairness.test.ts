@@ -52,8 +52,10 @@ describe.each(implementations)('%s job queue lanes and fair shares', (_name, new
     const bulk = workspaceJob('bulk');
     const interactive = workspaceJob('interactive');
     let bulkStarted = 0;
-    let releaseBulk = () => undefined as void;
-    const bulkGate = new Promise<void>((resolve) => (releaseBulk = resolve));
+    let releaseBulk: () => void = () => undefined;
+    const bulkGate = new Promise<void>((resolve) => {
+      releaseBulk = resolve;
+    });
     queue.register(bulk, async () => {
       bulkStarted += 1;
       await bulkGate;
