@@ -77,7 +77,7 @@ describe.each(implementations)('%s job queue lanes and fair shares', (_name, new
     await eventually(async () => bulkStarted === 5 || undefined);
   });
 
-  it('lets a workspace with one queued job run it among the first, behind another with 1,000', async () => {
+  it('lets a workspace with one queued job run it among the first, behind another with 300', async () => {
     const queue = newQueue({ interactive: 1, bulk: 1 });
     const job = workspaceJob('bulk');
     const order: string[] = [];
@@ -86,19 +86,20 @@ describe.each(implementations)('%s job queue lanes and fair shares', (_name, new
     const light = randomUUID();
     await queue.enqueueMany(
       job,
-      Array.from({ length: 1_000 }, (_, value) => ({ workspaceId: busy, value })),
+      Array.from({ length: 300 }, (_, value) => ({ workspaceId: busy, value })),
     );
     await queue.enqueue(job, { workspaceId: light, value: 0 });
     queue.start();
-    await eventually(async () => order.length === 1_001 || undefined, 60_000);
-    // Oldest first would run it last (1,001st); fair shares run it within the first three.
+    // Throughput is the machine's (a loaded CI machine claims slowly); the order is the queue's.
+    await eventually(async () => order.length === 301 || undefined, 110_000);
+    // Oldest first would run it last (301st); fair shares run it within the first three.
     expect(order.indexOf(`${light}:0`)).toBeLessThan(3);
     // The busy workspace's own jobs kept their order.
     const busyValues = order
       .filter((entry) => entry.startsWith(busy))
       .map((entry) => Number(entry.split(':')[1]));
     expect(busyValues).toEqual([...busyValues].sort((a, b) => a - b));
-  });
+  }, 120_000);
 
   it('alternates two workspaces that both have a backlog in one lane', async () => {
     const queue = newQueue({ interactive: 1, bulk: 1 });
@@ -116,10 +117,10 @@ describe.each(implementations)('%s job queue lanes and fair shares', (_name, new
       Array.from({ length: 20 }, (_, value) => ({ workspaceId: second, value })),
     );
     queue.start();
-    await eventually(async () => order.length === 40 || undefined, 30_000);
+    await eventually(async () => order.length === 40 || undefined, 110_000);
     // Of the first 20 jobs run, each workspace had about half (oldest first would give the first all 20).
     const secondShare = order.slice(0, 20).filter((workspace) => workspace === second).length;
     expect(secondShare).toBeGreaterThanOrEqual(8);
     expect(secondShare).toBeLessThanOrEqual(12);
-  });
+  }, 120_000);
 });
