@@ -61,6 +61,13 @@ describe('file upload', () => {
       `data:text/markdown;base64,${Buffer.from('plain words').toString('base64')}`,
     );
     expect((await download(dataUrl.body.url)).headers['content-type']).toBe('text/markdown; charset=utf-8');
+    // MIME-style line breaks and the URL-safe alphabet decode to the same bytes.
+    const awkward = Buffer.from([0xfb, 0xff, 0xbf, 0x3e, 0x3f, 0xfa, 0x01, 0x02, 0x03]);
+    const urlSafe = awkward.toString('base64url').replace(/(.{4})/g, '$1\r\n');
+    expect(urlSafe).toMatch(/[-_]/);
+    const wrapped = await upload(urlSafe);
+    expect(wrapped.status).toBe(200);
+    expect((await download(wrapped.body.url)).rawPayload.equals(awkward)).toBe(true);
     const html = await download(
       (await upload(Buffer.from('<html><script>alert(1)</script></html>').toString('base64'))).body.url,
     );
