@@ -32,6 +32,8 @@ export type SpoolOptions = {
 const segmentPattern = /^segment-(\d{16})\.jsonl$/;
 const segmentName = (start: number) => `segment-${String(start).padStart(16, '0')}.jsonl`;
 const cursorFile = 'cursor.json';
+/** How much of a segment one read takes at a time (a longer line doubles it). */
+const readChunkBytes = 1024 * 1024;
 
 /**
  * The gateway's write-ahead log of interactions (docs/operations.md#the-gateways-spool): every
@@ -102,18 +104,41 @@ export function openSpool<Item>(options: SpoolOptions) {
       return { start, end: writeOffset };
     },
 
-    /** Up to `maximumEntries` entries from `offset` (a line's start) on, in order. */
+    /**
+     * Up to `maximumEntries` entries from `offset` (a line's start) on, in order. Only the part of a
+     * segment from `offset` is read, about a megabyte at a time, never the segment again from its start.
+     */
     read(offset: number, maximumEntries: number): SpoolEntry<Item>[] {
       const entries: SpoolEntry<Item>[] = [];
       for (const start of segmentsFrom(offset)) {
-        const content = readFileSync(file(segmentName(start)));
-        let position = Math.max(0, offset - start);
-        while (entries.length < maximumEntries) {
-          const newline = content.indexOf(10, position);
-          if (newline === -1) break;
-          const item = JSON.parse(content.subarray(position, newline).toString('utf8')) as Item;
-          entries.push({ ...item, spoolStart: start + position, spoolEnd: start + newline + 1 });
-          position = newline + 1;
+        const segment = openSync(file(segmentName(start)), 'r');
+        try {
+          const size = fstatSync(segment).size;
+          let position = Math.max(0, offset - start);
+          let chunkBytes = readChunkBytes;
+          while (entries.length < maximumEntries && position < size) {
+            const chunk = Buffer.alloc(Math.min(chunkBytes, size - position));
+            readSync(segment, chunk, 0, chunk.length, position);
+            let from = 0;
+            for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, from)) {
+              const item = JSON.parse(chunk.subarray(from, newline).toString('utf8')) as Item;
+              entries.push({
+                ...item,
+                spoolStart: start + position + from,
+                spoolEnd: start + position + newline + 1,
+              });
+              from = newline + 1;
+              if (entries.length >= maximumEntries) break;
+            }
+            // A line longer than the chunk: read it whole next time.
+            if (from === 0) {
+              if (chunk.length === size - position) break;
+              chunkBytes *= 2;
+            }
+            position += from;
+          }
+        } finally {
+          closeSync(segment);
         }
         if (entries.length >= maximumEntries) break;
       }

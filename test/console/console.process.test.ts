@@ -538,8 +538,14 @@ it('signs out everywhere from Settings: every browser signed in with the key is 
   await laptop.getByRole('link', { name: 'Settings' }).click();
   await laptop.getByRole('heading', { name: 'Console sign-ins' }).waitFor();
   await expectAccessible(laptop, 'settings (sign-ins)');
+  // The first answer to the confirmation is "no": nothing happens.
+  laptop.once('dialog', (dialog) => void dialog.dismiss());
+  await laptop.getByRole('button', { name: 'Sign out everywhere' }).click();
+  expect(await phone.evaluate(async () => (await fetch('/v1/apps')).status)).toBe(200);
+  laptop.once('dialog', (dialog) => void dialog.accept());
   await laptop.getByRole('button', { name: 'Sign out everywhere' }).click();
   await laptop.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
+  await screenshot(laptop, 'signed-out-everywhere');
   // The other browser's next request finds its sign-in ended.
   const status = await phone.evaluate(async () => (await fetch('/v1/apps')).status);
   expect(status).toBe(401);

@@ -78,3 +78,20 @@ it('is held by one gateway at a time', () => {
   spool.close();
   open(directory).close();
 });
+
+it('reads back an entry longer than one read, between short ones', () => {
+  const spool = openSpool<{ value: number; text?: string }>({
+    directory: temporaryDirectory(),
+    maximumBytes: 64 * 1024 * 1024,
+    warn: quiet,
+  });
+  spool.append({ value: 1 });
+  spool.append({ value: 2, text: 'x'.repeat(2_500_000) });
+  spool.append({ value: 3 });
+  const entries = spool.read(spool.cursor(), 10);
+  expect(entries.map((entry) => entry.value)).toEqual([1, 2, 3]);
+  expect(entries[1]!.text).toHaveLength(2_500_000);
+  // Reading from an entry's start takes up from there.
+  expect(spool.read(entries[1]!.spoolStart, 10).map((entry) => entry.value)).toEqual([2, 3]);
+  spool.close();
+});

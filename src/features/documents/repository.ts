@@ -1,5 +1,6 @@
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { nextTurn } from '../../core/next-turn.js';
+import { slicesOf } from '../../core/slices.js';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
 import { contexts, documents } from '../../platform/database/schema.js';
@@ -48,12 +49,6 @@ export type DocumentSummary = Pick<DocumentRow, keyof typeof publicColumns>;
  */
 /** Documents written (or indexed) by one statement: ~64 KB of text at the default chunk size. */
 const documentsPerStatement = 64;
-
-function slicesOf<Item>(items: Item[], size: number): Item[][] {
-  const slices: Item[][] = [];
-  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
-  return slices;
-}
 
 export function createDocumentRepository(database: Database) {
   const owned = (workspaceId: string, contextId: string) =>

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { SplitterConfig } from '../../core/json-columns.js';
 import { nextTurn } from '../../core/next-turn.js';
 import type { Page, Pagination } from '../../core/pagination.js';
+import { slicesOf } from '../../core/slices.js';
 import { NotFoundError } from '../../errors.js';
 import type { StatisticsKeeper } from '../../platform/database/statistics.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
@@ -78,14 +79,9 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
 
   /** One job per embedding batch, queued together (embedding-job.ts says why they are small). */
   async function queueEmbedding(workspaceId: string, contextId: string, documentIds: string[]) {
-    const payloads: EmbedDocumentsPayload[] = [];
-    for (let start = 0; start < documentIds.length; start += embeddingBatchSize) {
-      payloads.push({
-        workspaceId,
-        contextId,
-        documentIds: documentIds.slice(start, start + embeddingBatchSize),
-      });
-    }
+    const payloads = slicesOf(documentIds, embeddingBatchSize).map(
+      (slice): EmbedDocumentsPayload => ({ workspaceId, contextId, documentIds: slice }),
+    );
     await jobs.enqueueMany(embedDocumentsJob, payloads);
   }
 
@@ -112,9 +108,8 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     if (!context) return; // Deleted meanwhile: nothing to embed.
     const embedder = await embedders.forContext(payload.workspaceId, context.embeddingModel);
     const pending = await repository.pendingEmbedding(payload.contextId, payload.documentIds);
-    for (let start = 0; start < pending.length; start += embeddingBatchSize) {
+    for (const batch of slicesOf(pending, embeddingBatchSize)) {
       signal.throwIfAborted();
-      const batch = pending.slice(start, start + embeddingBatchSize);
       // Blank text has no meaning to embed (and gives a zero vector); it stays lexical-only.
       const meaningful = batch.filter((row) => row.content.trim().length > 0);
       const embeddings = await embedder.embed(

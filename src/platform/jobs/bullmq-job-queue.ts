@@ -212,7 +212,9 @@ export function createBullmqJobQueue(
       const byWorkspace = new Map<string, number[]>();
       for (const [index, payload] of parsed.entries()) {
         const workspace = fairShareKey(payload);
-        byWorkspace.set(workspace, [...(byWorkspace.get(workspace) ?? []), index]);
+        const indexes = byWorkspace.get(workspace) ?? [];
+        indexes.push(index);
+        byWorkspace.set(workspace, indexes);
       }
       const priorities: number[] = [];
       for (const [workspace, indexes] of byWorkspace) {

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { slicesOf } from '../../core/slices.js';
 import type { Fusion } from '../hybrid-ranking.js';
 import { type Embedder, type EmbeddingPurpose, normalise } from './embedder.js';
 
@@ -112,10 +113,7 @@ export function createWorkerEmbedder(options: WorkerEmbedderOptions): WorkerEmbe
     async embed(texts, purpose) {
       if (texts.length === 0) return [];
       if (purpose === 'query') return enqueue(texts, purpose);
-      const batches: Promise<Float32Array[]>[] = [];
-      for (let start = 0; start < texts.length; start += options.documentBatchSize) {
-        batches.push(enqueue(texts.slice(start, start + options.documentBatchSize), purpose));
-      }
+      const batches = slicesOf(texts, options.documentBatchSize).map((slice) => enqueue(slice, purpose));
       return (await Promise.all(batches)).flat();
     },
     async close() {

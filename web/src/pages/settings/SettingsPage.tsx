@@ -52,8 +52,13 @@ function SignOutEverywhere() {
       <div className="toolbar start">
         <button
           type="button"
+          className="secondary"
           aria-describedby="sign-out-everywhere-help"
-          onClick={() => everywhere.mutate()}
+          onClick={() => {
+            // Like revoking a key: it ends other people's work too, so it is confirmed first.
+            if (window.confirm('Sign out every browser signed in with this API key, this one too?'))
+              everywhere.mutate();
+          }}
           disabled={everywhere.isPending}
         >
           Sign out everywhere
