@@ -92,7 +92,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     );
   });
 
-  await registerSecurityHeaders(app, { https: platform.config.baseUrl.startsWith('https:') });
+  registerSecurityHeaders(app, { https: platform.config.baseUrl.startsWith('https:') });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerJsonBodyParser(app);
