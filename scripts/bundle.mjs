@@ -11,6 +11,8 @@ const entries = [
   'retrieval/indexing-worker',
   'retrieval/embedders/word-vectors-worker',
   'gateway/log-worker',
+  'platform/database/embedded-worker',
+  'platform/payloads/payload-worker',
   'platform/database/write-template',
 ];
 

@@ -95,7 +95,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   registerSecurityHeaders(app, { https: platform.config.baseUrl.startsWith('https:') });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerJsonBodyParser(app);
+  registerJsonBodyParser(app, platform.payloads);
   registerStorableInputCheck(app);
   // Worker nodes answer health checks only: no console there.
   registerErrorHandling(app, options.api === false ? undefined : await registerConsole(app, platform.logger));

@@ -128,6 +128,7 @@ export function createServices(platform: Platform) {
   const files = createFileService({
     repository: createFileRepository(database),
     blobs: platform.blobs,
+    payloads: platform.payloads,
     signer,
     baseUrl,
     maximumBytes: fileLimitBytes,

@@ -15,6 +15,7 @@ import { prepareDataDirectory } from './data-directory.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
+import { createPayloadDecoder, type PayloadDecoder } from './payloads/payload-decoder.js';
 import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
 import { createSigner, type Signer } from './signing.js';
 import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
@@ -44,6 +45,8 @@ export type Platform = {
   secretBox: SecretBox;
   /** Attempts per key and window (sign-in throttling), counted by every node together with Redis. */
   attempts: AttemptCounter;
+  /** JSON bodies and Base64 contents, large ones decoded on a worker thread. */
+  payloads: PayloadDecoder;
   /** `ok` or the failure, for the database and (when configured) Redis. */
   checkReadiness(): Promise<Record<string, string>>;
   close(): Promise<void>;
@@ -100,6 +103,7 @@ export async function createPlatform(
   const attempts = config.redisUrl
     ? createRedisAttemptCounter(config.redisUrl, queuePrefix(config), logger.child({ component: 'attempts' }))
     : createMemoryAttemptCounter();
+  const payloads = createPayloadDecoder();
   const bucket = config.bucket
     ? (await import('./blobs/bucket-blob-store.js')).createBucketBlobStore(config.bucket)
     : undefined;
@@ -118,6 +122,7 @@ export async function createPlatform(
     signer: createSigner(secret),
     secretBox: createSecretBox(secret),
     attempts,
+    payloads,
     async checkReadiness() {
       const [databaseCheck, redisCheck, bucketCheck] = await Promise.all([
         check(() => database.database.execute(sql`SELECT 1`)),
@@ -134,6 +139,7 @@ export async function createPlatform(
       await jobs.stop();
       await streams.close();
       await attempts.close();
+      await payloads.close();
       bucket?.close();
       if (ownsDatabase) await database.close();
     },

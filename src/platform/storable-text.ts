@@ -1,11 +1,12 @@
-/** NUL and UTF-16 halves without their partner: PostgreSQL text and jsonb cannot hold either. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
-const unstorable = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const unstorableEverywhere = new RegExp(unstorable.source, 'g');
+/*
+ * PostgreSQL text and jsonb can hold neither NUL nor a UTF-16 half without its partner (a lone
+ * surrogate). Both are looked for with string built-ins, not a regex: on a 22 MB upload a regex pass
+ * held the request thread for 15–29 ms, `indexOf` and `isWellFormed` take ~1.5 ms and ~0.
+ */
 
 /** Whether PostgreSQL can store a string as it is (the edge refuses input that it cannot). */
 export function isStorableText(text: string): boolean {
-  return !unstorable.test(text);
+  return !text.includes('\u0000') && text.isWellFormed();
 }
 
 /**
@@ -13,6 +14,6 @@ export function isStorableText(text: string): boolean {
  * not the client's input (a model's output, an error) and so cannot be refused.
  */
 export function storableText(text: string): string {
-  if (!unstorable.test(text)) return text;
-  return text.replace(unstorableEverywhere, (match) => (match === '\u0000' ? '' : '\ufffd'));
+  if (isStorableText(text)) return text;
+  return text.replaceAll('\u0000', '').toWellFormed();
 }

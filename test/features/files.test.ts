@@ -76,7 +76,18 @@ describe('file upload', () => {
   });
 
   it('refuses invalid Base64 with a 400 and files over the limit with a 413, storing nothing', async () => {
-    for (const data of ['not base64!', 'abcde', 'data:text/plain,hello', '@@@@']) {
+    // A character outside Base64 (alone or beside line breaks), padding inside the data or too much of it.
+    const invalid = [
+      'not base64!',
+      'abcde',
+      'data:text/plain,hello',
+      '@@@@',
+      'AB*D',
+      'QUJD\nRE*G',
+      'AA==AAAA',
+      'A===',
+    ];
+    for (const data of invalid) {
       const answer = await upload(data);
       expect(answer.status, data).toBe(400);
       expect(answer.body.message).toMatch(/data/);

@@ -41,13 +41,17 @@ describe('HTTP conventions', () => {
     expect(JSON.stringify(response.body)).not.toContain('sk-secret');
   });
 
-  it('rejects prototype-poisoning JSON with 400', async () => {
-    const response = await context.client.request(
-      'POST',
-      '/v1/apps',
+  it('rejects prototype-poisoning JSON with 400, its keys written plainly or escaped', async () => {
+    const poisoned = [
       '{"name":"x","__proto__":{"admin":true}}',
-    );
-    expect(response.status).toBe(400);
+      '{"name":"x","\\u005f_proto__":{"admin":true}}',
+      '{"name":"x","constructor":{"prototype":{"admin":true}}}',
+      '{"name":"x","\\u0063onstructor":{"prototype":{"admin":true}}}',
+    ];
+    for (const body of poisoned) {
+      const response = await context.client.request('POST', '/v1/apps', body);
+      expect(response.status, body).toBe(400);
+    }
   });
 
   it('rejects a body that is not JSON with 400', async () => {

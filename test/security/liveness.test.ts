@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockReplyLimit } from '../../src/llm/mock-model.js';
 import { prose } from '../helpers/documents.js';
@@ -10,12 +11,14 @@ import {
   useTestWorkspace,
 } from '../helpers/test-app.js';
 
-// Findings 4 and 5, and the liveness guard: while one request or job works on a huge input, the
-// service keeps answering. A probe asks /healthz every 50 ms. Before these fixes one answer waited for
-// the whole job (19.9 s for a 1 MB Context Source, 24.7 s for a 200 KB echo); now an answer waits at
-// most for one slice of work (35-300 ms alone on the dev machine). The bound sits between the two:
-// a loaded 2-core CI machine running every test file at once once took 1.07 s for one answer, so a
-// 1 s bound measured the machine, not the code; 5 s still fails on any job that holds the event loop.
+// Findings 4 and 5 of a security probe, and the liveness guard: while one request or job works on a
+// huge input, the service keeps answering. A probe asks /healthz every 50 ms. Before these fixes one
+// answer waited for the whole job (19.9 s for a 1 MB Context Source, 24.7 s for a 200 KB echo); now an
+// answer waits at most for one slice of work. A time bound measures the machine as much as the code
+// (a loaded 2-core CI machine running every test file at once once took 1.07 s for one answer), so
+// these cases hold a loose 5 s bound that still fails on any job holding the event loop, and print
+// their figures; `npm run bench:liveness` measures p99 and the worst answer from another process.
+// The database case below needs no time bound at all: it counts answers given during a statement.
 const answerBoundMs = 5_000;
 
 const context = useTestWorkspace({}, { startJobs: true, ownJobQueue: true });
@@ -25,19 +28,20 @@ beforeAll(async () => {
   address = await listen(context.test);
 });
 
-type Probe = { stop(): Promise<{ answers: number; worstMs: number }> };
+type ProbeFigures = { answers: number; worstMs: number; p99Ms: number };
+type Probe = { stop(): Promise<ProbeFigures> };
 
-function startProbe(): Probe {
+/** Asks /healthz every 50 ms; `answered` (when given) hears of each answer as it comes. */
+function startProbe(answered?: () => void): Probe {
   let running = true;
-  let worstMs = 0;
-  let answers = 0;
+  const latencies: number[] = [];
   const loop = (async () => {
     while (running) {
       const started = performance.now();
       const response = await fetch(`${address}/healthz`);
       await response.text();
-      worstMs = Math.max(worstMs, performance.now() - started);
-      answers += 1;
+      latencies.push(performance.now() - started);
+      answered?.();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
@@ -45,7 +49,9 @@ function startProbe(): Probe {
     async stop() {
       running = false;
       await loop;
-      return { answers, worstMs };
+      latencies.sort((a, b) => a - b);
+      const p99Ms = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0;
+      return { answers: latencies.length, worstMs: latencies.at(-1) ?? 0, p99Ms };
     },
   };
 }
@@ -57,6 +63,23 @@ afterAll(() => {
 });
 
 describe('the service stays live under large inputs', () => {
+  it('keeps answering while the database runs a long statement (the database has its own thread)', async () => {
+    // pg_sleep holds whatever thread runs the database for 1.5 s. Were it the request thread, no
+    // answer could be given until the statement ended; here the probe gets its answers meanwhile.
+    let statementDone = false;
+    let answersDuringStatement = 0;
+    const probe = startProbe(() => {
+      if (!statementDone) answersDuringStatement += 1;
+    });
+    await context.test.platform.database.database.execute(sql`SELECT pg_sleep(1.5)`);
+    statementDone = true;
+    const { answers, worstMs } = await probe.stop();
+    figures.push(
+      `  1.5 s statement: /healthz ${answersDuringStatement} answers during it (${answers} in all), worst ${worstMs.toFixed(0)} ms`,
+    );
+    expect(answersDuringStatement).toBeGreaterThanOrEqual(3);
+  });
+
   it('indexes a 1 MB text Context Source off the request thread, and its text is findable once INDEXED', async () => {
     const { client } = context;
     const library = await client.post('/v1/contexts', {
@@ -78,7 +101,7 @@ describe('the service stays live under large inputs', () => {
       return ['INDEXED', 'FAILED'].includes(found.body.indexing_status) ? found.body : undefined;
     }, 120_000);
     const elapsed = performance.now() - started;
-    const { answers, worstMs } = await probe.stop();
+    const { answers, worstMs, p99Ms } = await probe.stop();
     expect(source.indexing_status, JSON.stringify(source.indexing_metadata)).toBe('INDEXED');
     // Findable the moment the status says so: no wait, no retry.
     const hits = await client.post(`/v1/contexts/${library.body.guid}/search`, {
@@ -86,7 +109,7 @@ describe('the service stays live under large inputs', () => {
     });
     expect(hits.body.map((hit: { content: string }) => hit.content).join(' ')).toContain('anemometer 7781');
     figures.push(
-      `  1 MB Context Source: indexed in ${(elapsed / 1000).toFixed(1)} s, ${source.indexing_metadata.chunks} chunks; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
+      `  1 MB Context Source: indexed in ${(elapsed / 1000).toFixed(1)} s, ${source.indexing_metadata.chunks} chunks; /healthz ${answers} answers, p99 ${p99Ms.toFixed(0)} ms, worst ${worstMs.toFixed(0)} ms`,
     );
     expect(worstMs).toBeLessThan(answerBoundMs);
   }, 150_000);
@@ -107,12 +130,12 @@ describe('the service stays live under large inputs', () => {
       .map((event) => JSON.parse(event.data).token)
       .join('');
     const elapsed = performance.now() - started;
-    const { answers, worstMs } = await probe.stop();
+    const { answers, worstMs, p99Ms } = await probe.stop();
     expect(events.at(-1)!.data).toBe('END_STREAM');
     expect(text.length).toBeLessThanOrEqual(mockReplyLimit);
     expect(text).toMatch(/^Turbine 0 reported/);
     figures.push(
-      `  1 MB mock/echo stream: ${text.length} characters back in ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
+      `  1 MB mock/echo stream: ${text.length} characters back in ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, p99 ${p99Ms.toFixed(0)} ms, worst ${worstMs.toFixed(0)} ms`,
     );
     expect(worstMs).toBeLessThan(answerBoundMs);
   }, 60_000);
@@ -128,13 +151,13 @@ describe('the service stays live under large inputs', () => {
       ),
     );
     const elapsed = performance.now() - started;
-    const { answers, worstMs } = await probe.stop();
+    const { answers, worstMs, p99Ms } = await probe.stop();
     for (const run of runs) {
       expect(run.status).toBe(200);
       expect(run.body.msg.length).toBeLessThanOrEqual(mockReplyLimit);
     }
     figures.push(
-      `  2 × 1 MB sync echo: ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
+      `  2 × 1 MB sync echo: ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, p99 ${p99Ms.toFixed(0)} ms, worst ${worstMs.toFixed(0)} ms`,
     );
     expect(worstMs).toBeLessThan(answerBoundMs);
   }, 60_000);
@@ -151,11 +174,11 @@ describe('the service stays live under large inputs', () => {
     const started = performance.now();
     const run = await client.post(`/v1/actions/${action.guid}/prompt`, { input: 'x' });
     const elapsed = performance.now() - started;
-    const { answers, worstMs } = await probe.stop();
+    const { answers, worstMs, p99Ms } = await probe.stop();
     expect(run.status).toBe(400);
     expect(run.body.message).toMatch(/templates of one run may render for 500 ms in all/);
     figures.push(
-      `  500 heavy templates in one run: refused after ${elapsed.toFixed(0)} ms; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
+      `  500 heavy templates in one run: refused after ${elapsed.toFixed(0)} ms; /healthz ${answers} answers, p99 ${p99Ms.toFixed(0)} ms, worst ${worstMs.toFixed(0)} ms`,
     );
     expect(worstMs).toBeLessThan(answerBoundMs);
   }, 60_000);
@@ -172,10 +195,10 @@ describe('the service stays live under large inputs', () => {
       content: prose(4_000_000),
     });
     const elapsed = performance.now() - started;
-    const { answers, worstMs } = await probe.stop();
+    const { answers, worstMs, p99Ms } = await probe.stop();
     expect(added.status).toBe(200);
     figures.push(
-      `  4 MB Document: ${added.body.docs.length} chunks stored in ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, worst ${worstMs.toFixed(0)} ms`,
+      `  4 MB Document: ${added.body.docs.length} chunks stored in ${(elapsed / 1000).toFixed(1)} s; /healthz ${answers} answers, p99 ${p99Ms.toFixed(0)} ms, worst ${worstMs.toFixed(0)} ms`,
     );
     expect(worstMs).toBeLessThan(answerBoundMs);
   }, 120_000);

@@ -1,7 +1,5 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -9,6 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { restrictToOwner } from '../data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from '../data-directory-lock.js';
 import { packagePath } from '../install-paths.js';
+import { type EmbeddedClient, startEmbeddedClient } from './embedded-client.js';
 import * as schema from './schema.js';
 import { copyDatabaseTemplate, databaseTemplateDirectory } from './template.js';
 
@@ -54,50 +53,6 @@ const iterativeScan = 'SET hnsw.iterative_scan = relaxed_order';
  * managed PostgreSQL may not let the application change an extension's function.
  */
 const realisticCastCost = 'ALTER FUNCTION array_to_vector(real[], integer, boolean) COST 2000';
-
-/**
- * The type parsers drizzle hands PGlite with every query (dates, timestamps and intervals kept as the
- * text PostgreSQL sends; drizzle maps them itself). PGlite merges per-query parsers into its table of
- * every type's parser (an object spread of hundreds of entries) on each call: 0.16 ms of a 0.2 ms
- * INSERT. They are set on the client once instead, and the client drizzle holds leaves them out.
- */
-const drizzleTextParsers = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
-    (type) => [type, (value: string) => value],
-  ),
-);
-
-type QueryOptions = Parameters<PGlite['query']>[2];
-
-function withoutParsers(options: QueryOptions): QueryOptions {
-  if (!options?.parsers) return options;
-  const { parsers: _sameAsTheClients, ...rest } = options;
-  return rest;
-}
-
-/** What drizzle's PGlite session calls (`query`, and `query` inside `transaction`), without the per-query parsers. */
-function drizzleFacingClient(client: PGlite): PGlite {
-  Object.assign(client.parsers, drizzleTextParsers);
-  const facing = {
-    query: (text: string, params?: unknown[], options?: QueryOptions) =>
-      client.query(text, params, withoutParsers(options)),
-    transaction: <T>(callback: (transaction: Transaction) => Promise<T>) =>
-      client.transaction((transaction) =>
-        callback(
-          new Proxy(transaction, {
-            get: (target, property) =>
-              property === 'query'
-                ? (text: string, params?: unknown[], options?: QueryOptions) =>
-                    target.query(text, params, withoutParsers(options))
-                : Reflect.get(target, property),
-          }),
-        ),
-      ),
-  };
-  return facing as unknown as PGlite;
-}
-
-type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
 
 /** Serialises migrations when several nodes start against one PostgreSQL at once. */
 const migrationLockKey = 4_242_001;
@@ -158,21 +113,18 @@ async function openLockedPglite(
   warn: DatabaseWarning,
   lock: DataDirectoryLock | undefined,
 ): Promise<DatabaseHandle> {
-  const create = () =>
-    PGlite.create({
+  const create = async () =>
+    startEmbeddedClient({
       dataDir,
-      loadDataDir: snapshot,
-      extensions: { vector },
-      // The buffer cache lives in the WASM heap and is most of an idle service's memory; the files
-      // underneath are still cached by the operating system (bench/memory.ts measures both sizes).
-      ...(sharedBuffers && { postgresqlconf: [`shared_buffers = ${sharedBuffers}`] }),
+      snapshot: snapshot && (await snapshot.arrayBuffer()),
+      sharedBuffers,
     });
   const fromTemplate =
     !snapshot &&
     dataDir !== undefined &&
     !existsSync(path.join(dataDir, 'PG_VERSION')) &&
     copyDatabaseTemplate(dataDir, template ?? databaseTemplateDirectory());
-  let client: PGlite;
+  let client: EmbeddedClient;
   try {
     client = await create();
   } catch (error) {
@@ -187,7 +139,8 @@ async function openLockedPglite(
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
   await client.exec(iterativeScan);
   await client.exec(realisticCastCost);
-  const database = drizzlePglite({ client: drizzleFacingClient(client), schema }) as unknown as Database;
+  // drizzle's PGlite driver calls only `query` and `transaction`, which the worker's client answers.
+  const database = drizzlePglite({ client: client as never, schema }) as unknown as Database;
   await migratePglite(database as never, { migrationsFolder });
   return {
     kind: 'pglite',
@@ -198,7 +151,7 @@ async function openLockedPglite(
       if (dataDir) restrictToOwner(dataDir);
       lock?.release();
     }),
-    dump: () => client.dumpDataDir('none'),
+    dump: () => client.dump(),
   };
 }
 

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmbeddedClient, startEmbeddedClient } from '../../src/platform/database/embedded-client.js';
+import { isUniqueViolation } from '../../src/platform/database/errors.js';
+
+// The embedded database runs on a thread of its own; these hold its client to PGlite's semantics:
+// a transaction's statements run inside it, every other statement waits for it, a failed callback
+// rolls back, and PostgreSQL's error fields cross the thread.
+let database: EmbeddedClient;
+const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
+const count = async () => Number(rowsOf(await database.query('SELECT count(*) AS n FROM items'))[0]!.n);
+
+beforeAll(async () => {
+  database = await startEmbeddedClient({});
+  await database.exec('CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL)');
+});
+afterAll(() => database.close());
+
+describe('the embedded database on its own thread', () => {
+  it('commits a transaction, and rolls one back when its callback throws', async () => {
+    await database.transaction(async (transaction) => {
+      await transaction.query('INSERT INTO items VALUES (1, $1)', ['kept']);
+    });
+    const failure = database.transaction(async (transaction) => {
+      await transaction.query('INSERT INTO items VALUES (2, $1)', ['dropped']);
+      throw new Error('the caller changed its mind');
+    });
+    await expect(failure).rejects.toThrow('the caller changed its mind');
+    expect(rowsOf(await database.query('SELECT id, name FROM items ORDER BY id'))).toEqual([
+      { id: 1, name: 'kept' },
+    ]);
+  });
+
+  it('makes a statement from outside wait until the open transaction ends', async () => {
+    const before = await count();
+    let outsideAnswered = false;
+    let outside: Promise<number> | undefined;
+    await database.transaction(async (inside) => {
+      await inside.query('INSERT INTO items VALUES (10, $1)', ['in a transaction']);
+      outside = count().then((seen) => {
+        outsideAnswered = true;
+        return seen;
+      });
+      // Sent after the outside statement and answered while it still waits.
+      await inside.query('SELECT 1');
+      expect(outsideAnswered).toBe(false);
+    });
+    expect(await outside).toBe(before + 1);
+  });
+
+  it('runs concurrent transactions one at a time, none losing another one’s write', async () => {
+    await database.exec('CREATE TABLE counter (value int); INSERT INTO counter VALUES (0)');
+    await Promise.all(
+      Array.from({ length: 40 }, () =>
+        database.transaction(async (transaction) => {
+          const [row] = rowsOf(await transaction.query('SELECT value FROM counter'));
+          await transaction.query('UPDATE counter SET value = $1', [Number(row!.value) + 1]);
+        }),
+      ),
+    );
+    expect(rowsOf(await database.query('SELECT value FROM counter'))).toEqual([{ value: 40 }]);
+  });
+
+  it('carries PostgreSQL’s error fields across, and answers rows in either row mode', async () => {
+    const duplicate = await database
+      .query('INSERT INTO items VALUES (1, $1)', ['again'])
+      .catch((error) => error);
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    expect(duplicate).toMatchObject({ code: '23505', constraint: 'items_pkey' });
+    const failedInside = await database
+      .transaction((transaction) => transaction.query('INSERT INTO items VALUES (NULL, $1)', ['x']))
+      .catch((error) => error);
+    expect(failedInside).toMatchObject({ code: '23502' });
+    const arrays = await database.query('SELECT id, name FROM items WHERE id = $1', [1], {
+      rowMode: 'array',
+    });
+    expect(rowsOf(arrays)).toEqual([[1, 'kept']]);
+  });
+
+  it('dumps its data dir, and a new database starts from the dump', async () => {
+    const dump = await database.dump();
+    const copy = await startEmbeddedClient({ snapshot: await dump.arrayBuffer() });
+    try {
+      expect(rowsOf(await copy.query('SELECT name FROM items WHERE id = 1'))).toEqual([{ name: 'kept' }]);
+    } finally {
+      await copy.close();
+    }
+    await expect(copy.query('SELECT 1')).rejects.toThrow(/closed/);
+  });
+});
