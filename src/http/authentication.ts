@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../errors.js';
 import type { ConsoleSessionService } from '../features/console-sessions/index.js';
 import type { AuthenticatedWorkspace, WorkspaceService } from '../features/workspaces/index.js';
-import { assertSameOrigin, sessionCookie, sessionTokenOf } from './session-cookie.js';
+import { assertSameOrigin, sessionCookies, sessionTokenOf } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,7 +52,7 @@ export function requireWorkspaceKey(
       if (session.renewed)
         reply.header(
           'set-cookie',
-          sessionCookie(sessionToken, { maxAgeMs: signIns.sessions.idleMs, secure: signIns.secureCookie }),
+          sessionCookies(sessionToken, { maxAgeMs: signIns.sessions.idleMs, secure: signIns.secureCookie }),
         );
       request.workspace = session.workspace;
       return;

@@ -12,11 +12,13 @@ const consoleDirectory = packagePath('dist', 'web');
 
 /** Paths that belong to the API: an unknown one is the API's JSON 404, never the console's page. */
 const apiPaths = /^\/(v1|admin|console\/v1|api|docs|openapi\.json|healthz|readyz)(\/|$)/;
+/** A path whose last segment has an extension: a file, not a page of the console. */
+const fileName = /\/[^/]*\.[^/]*$/;
 
 /**
  * Serves the console at `/`: its files (hashed assets cached for a year, the rest never cached),
- * and, through the not-found handler, `index.html` for any other page a browser asks for (deep
- * links into the single-page app). Without a build (`dist/web`) the API runs alone and says so.
+ * and, through the not-found handler, `index.html` for `GET` of any other path that is neither the
+ * API's nor a file's (deep links into the single-page app). Without a build (`dist/web`) the API runs alone and says so.
  * The fallback is a not-found handler, not a catch-all route, so the router's own answers (414 for
  * an over-long path parameter) stay as they are.
  */
@@ -45,8 +47,11 @@ export async function registerConsole(
   const page = readFileSync(path.join(consoleDirectory, 'index.html'), 'utf8');
   return async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    const wantsPage = String(request.headers.accept ?? '').includes('text/html');
-    if (request.method !== 'GET' || !wantsPage || apiPaths.test(pathname)) return false;
+    const asksForPage = String(request.headers.accept ?? '').includes('text/html');
+    // `curl /` and a deep link get the page whatever they accept; a missing file (`/missing.js`) asked
+    // for by a script or a stylesheet gets the 404 it would get anywhere.
+    const namesFile = fileName.test(pathname);
+    if (request.method !== 'GET' || apiPaths.test(pathname) || (namesFile && !asksForPage)) return false;
     const { nonce, header } = consolePagePolicy();
     await reply
       .header('cache-control', 'no-cache')

@@ -16,19 +16,25 @@ export function sessionTokenOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The `Set-Cookie` value for a session: HttpOnly (no script reads it), SameSite=Strict (no other
- * site's page sends it), Secure when the service is reached over HTTPS. `maxAgeMs` 0 clears it.
+ * A cookie beside the session's that scripts may read and that says only "a session may exist" (never
+ * its token): the console asks `GET /console/v1/session` only when it is there, so a browser that is
+ * signed out does not log a refused request each time the console opens.
  */
-export function sessionCookie(token: string, options: { maxAgeMs: number; secure: boolean }): string {
-  const attributes = [
-    `${sessionCookieName}=${token}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Strict',
-    `Max-Age=${Math.floor(options.maxAgeMs / 1000)}`,
+export const signedInMarkerName = 'lectern_signed_in';
+
+/**
+ * The `Set-Cookie` values for a session: its token HttpOnly (no script reads it), SameSite=Strict (no
+ * other site's page sends it), Secure when the service is reached over HTTPS; and the marker, with
+ * the same lifetime. `maxAgeMs` 0 clears both.
+ */
+export function sessionCookies(token: string, options: { maxAgeMs: number; secure: boolean }): string[] {
+  const common = ['Path=/', 'SameSite=Strict', `Max-Age=${Math.floor(options.maxAgeMs / 1000)}`];
+  if (options.secure) common.push('Secure');
+  const marker = options.maxAgeMs > 0 ? '1' : '';
+  return [
+    [`${sessionCookieName}=${token}`, 'Path=/', 'HttpOnly', ...common.slice(1)].join('; '),
+    [`${signedInMarkerName}=${marker}`, ...common].join('; '),
   ];
-  if (options.secure) attributes.push('Secure');
-  return attributes.join('; ');
 }
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -6,13 +6,16 @@ import { request, useTestWorkspace } from '../helpers/test-app.js';
 const context = useTestWorkspace();
 const page = { accept: 'text/html,application/xhtml+xml' };
 
-it('serves the console page at / and at any deep link a browser opens, never cached', async () => {
-  for (const url of ['/', '/actions', '/actions/some-action/versions']) {
-    const response = await context.test.app.inject({ method: 'GET', url, headers: page });
-    expect(response.statusCode, url).toBe(200);
-    expect(response.headers['content-type']).toContain('text/html');
-    expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.body).toContain('<div id="root"></div>');
+it('serves the console page at / and at any deep link, never cached, whatever the client accepts', async () => {
+  // A browser, then curl (`*/*`) and a client that names no type at all.
+  for (const headers of [page, { accept: '*/*' }, {}]) {
+    for (const url of ['/', '/actions', '/actions/some-action/versions?tab=1']) {
+      const response = await context.test.app.inject({ method: 'GET', url, headers });
+      expect(response.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('<div id="root"></div>');
+    }
   }
 });
 
@@ -30,9 +33,13 @@ it('leaves unknown API paths and non-page requests to the JSON 404', async () =>
     expect(response.status, url).toBe(404);
     expect(response.body.error.code).toBe('not_found');
   }
-  const script = await request(context.test.app, 'GET', '/missing.js', undefined, { accept: '*/*' });
-  expect(script.status).toBe(404);
-  expect(script.body.error.code).toBe('not_found');
+  for (const url of ['/missing.js', '/assets/missing.css', '/favicon.ico']) {
+    const file = await request(context.test.app, 'GET', url, undefined, { accept: '*/*' });
+    expect(file.status, url).toBe(404);
+    expect(file.body.error.code).toBe('not_found');
+  }
+  // Only GET serves the page.
+  expect((await request(context.test.app, 'POST', '/actions', {}, page)).status).toBe(404);
   // The API itself is unchanged.
   expect((await context.client.get('/v1/apps')).status).toBe(200);
   expect((await request(context.test.app, 'GET', '/healthz')).body).toEqual({ status: 'ok' });

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
-import { ApiError, api, forgetSignIn, type SignedIn } from './api';
+import { ApiError, api, forgetSignIn, mayBeSignedIn, type SignedIn } from './api';
 import { Loading } from './components/states';
 import { ActionsPage } from './pages/actions/ActionsList';
 import { SignInPage } from './pages/SignIn';
@@ -29,6 +29,7 @@ function useSession() {
   return useQuery({
     queryKey: ['session'],
     queryFn: async () => {
+      if (!mayBeSignedIn()) return null;
       try {
         return await api<SignedIn>('GET', '/console/v1/session');
       } catch (error) {

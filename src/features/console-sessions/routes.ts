@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { UnauthorizedError } from '../../errors.js';
 import type { ConsoleSignIns } from '../../http/authentication.js';
-import { assertSameOrigin, sessionCookie, sessionTokenOf } from '../../http/session-cookie.js';
+import { assertSameOrigin, sessionCookies, sessionTokenOf } from '../../http/session-cookie.js';
 import type { AuthenticatedWorkspace } from '../workspaces/index.js';
 import { signInBody } from './schemas.js';
 
@@ -28,7 +28,7 @@ export function consoleSessionRoutes({
       if (!signedIn) throw new UnauthorizedError('Invalid or revoked API key');
       reply.header(
         'set-cookie',
-        sessionCookie(signedIn.token, { maxAgeMs: sessions.idleMs, secure: secureCookie }),
+        sessionCookies(signedIn.token, { maxAgeMs: sessions.idleMs, secure: secureCookie }),
       );
       return reply.status(201).send(presentSignIn(signedIn.workspace));
     });
@@ -44,7 +44,7 @@ export function consoleSessionRoutes({
       assertSameOrigin(request, publicOrigin);
       const token = sessionTokenOf(request);
       if (token) await sessions.signOut(token);
-      reply.header('set-cookie', sessionCookie('', { maxAgeMs: 0, secure: secureCookie }));
+      reply.header('set-cookie', sessionCookies('', { maxAgeMs: 0, secure: secureCookie }));
       return { signed_out: true };
     });
 
@@ -54,7 +54,7 @@ export function consoleSessionRoutes({
       const token = sessionTokenOf(request);
       const ended = token ? await sessions.signOutEverywhere(token) : 0;
       if (ended === 0) throw new UnauthorizedError('Not signed in');
-      reply.header('set-cookie', sessionCookie('', { maxAgeMs: 0, secure: secureCookie }));
+      reply.header('set-cookie', sessionCookies('', { maxAgeMs: 0, secure: secureCookie }));
       return { signed_out: true, sessions_ended: ended };
     });
   };
