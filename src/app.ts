@@ -39,6 +39,7 @@ import { registerJsonBodyParser } from './http/json-body.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStorableInputCheck } from './http/storable-input.js';
+import { jobRegistrations, registerJobs } from './jobs.js';
 import { type Platform, queuePrefix } from './platform/platform.js';
 import { createServices, type Services } from './services.js';
 
@@ -55,6 +56,8 @@ export type AppOptions = {
 /** The HTTP application over a platform; main.ts listens on it, tests inject into it. */
 export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<LecternApp> {
   const services = createServices(platform);
+  // Before any node takes a job: every job kind gets its handler (src/jobs.ts lists them).
+  registerJobs(platform.jobs, jobRegistrations(services));
   const { timeouts } = platform.config;
   const app = Fastify({
     loggerInstance: platform.logger as FastifyBaseLogger,

@@ -43,6 +43,7 @@ import {
 } from './features/providers/index.js';
 import {
   createAsyncRunRepository,
+  createDurableRuns,
   createIdempotentRequestRepository,
   createIdempotentRequests,
   createRunEngine,
@@ -112,14 +113,15 @@ export function createServices(platform: Platform) {
   const sessions = createSessionService(createSessionRepository(database), actions.require);
   // Feedback and edits of stored generations tell the dashboard which finished day to sum again.
   const dashboard = createStatisticsService(createStatisticsRepository(database), actions.require);
-  // Feedback asks data when a generation was made (whether it exists), and data lists its feedback.
+  // Feedback asks when a generation was made (and so whether it exists); data lists each one's feedback.
+  const generations = createGenerationRepository(database);
   const feedback = createFeedbackService(
     createFeedbackRepository(database),
-    (workspaceId, id) => data.createdAt(workspaceId, id),
+    async (workspaceId, id) => (await generations.find(workspaceId, id))?.createdAt,
     dashboard.generationChanged,
   );
   const data = createDataService(
-    createGenerationRepository(database),
+    generations,
     feedback,
     { requireApp: apps.require, requireAction: actions.require, requireSession: sessions.requireForRun },
     dashboard.generationChanged,
@@ -163,11 +165,13 @@ export function createServices(platform: Platform) {
     apps,
     findAction: actions.find,
   });
+  // Async runs and workflow blocks (and evaluations) run through jobs: queued or failed, never lost,
+  // and a generation is never made twice.
+  const durable = createDurableRuns({ jobs, data, engine });
   const workflowRunner = createWorkflowRunner({
     runs: createWorkflowRunRepository(database),
     workflows,
-    engine,
-    data,
+    durable,
     jobs,
     baseUrl,
     logger: logger('workflows'),
@@ -175,8 +179,7 @@ export function createServices(platform: Platform) {
   const runs = createRunService({
     asyncRuns: createAsyncRunRepository(database),
     engine,
-    data,
-    jobs,
+    durable,
     streams: platform.streams,
     signer,
     baseUrl,

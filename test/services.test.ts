@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createActionBody } from '../src/features/actions/schemas.js';
+import { processContextSourceJob } from '../src/features/context-sources/index.js';
+import { embedDocumentsJob } from '../src/features/documents/index.js';
 import { feedbackBody } from '../src/features/feedback/schemas.js';
+import { asyncRunJob, createDurableRuns } from '../src/features/runs/index.js';
 import { runBody } from '../src/features/runs/schemas.js';
+import { workflowBlockJob } from '../src/features/workflows/index.js';
+import { jobRegistrations } from '../src/jobs.js';
 import { createPlatform, type Platform } from '../src/platform/platform.js';
 import { createServices, type Services } from '../src/services.js';
 import { testModelCacheDirectory } from './helpers/model-cache.js';
@@ -79,7 +85,7 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   );
   expect(answer).toMatchObject({ msg: 'wired' });
   const generationId = (answer as { data_guid: string }).data_guid;
-  expect(await services.data.createdAt(workspaceId, generationId)).toBeInstanceOf(Date);
+  expect(await services.data.find(workspaceId, generationId)).toMatchObject({ output: 'wired' });
   const feedback = await services.feedback.create(
     workspaceId,
     key!.apiKeyId,
@@ -93,5 +99,54 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   const other = await services.workspaces.authenticate(
     (await services.workspaces.createWorkspace('x')).apiKey,
   );
-  expect(await services.data.createdAt(other!.id, generationId)).toBeUndefined();
+  expect(await services.data.find(other!.id, generationId)).toBeUndefined();
+  await expect(
+    services.feedback.create(
+      other!.id,
+      other!.apiKeyId,
+      generationId,
+      feedbackBody.parse({ type: 'rating', value: 'good' }),
+    ),
+  ).rejects.toThrow(/not found/i);
+});
+
+it('wires every job kind to one handler', () => {
+  const registrations = jobRegistrations(services);
+  expect(registrations.map((registration) => registration.definition.name).sort()).toEqual(
+    [asyncRunJob, workflowBlockJob, embedDocumentsJob, processContextSourceJob].map((job) => job.name).sort(),
+  );
+  for (const registration of registrations) expect(registration.processor).toBeTypeOf('function');
+});
+
+it('never makes a durable run’s generation twice: a stored one is the answer, and no model is called', async () => {
+  const created = await services.workspaces.createWorkspace('durable');
+  const workspaceId = (await services.workspaces.authenticate(created.apiKey))!.id;
+  const app = await services.apps.create(workspaceId, { name: 'durable' });
+  const { action } = await services.actions.create(
+    workspaceId,
+    createActionBody.parse({ app: app.id, name: 'echo', model: 'mock/echo', prompt: '{{text}}' }),
+  );
+  const durable = createDurableRuns({ jobs: platform.jobs, data: services.data, engine: services.engine });
+  const caller = { workspaceId, allowModelOverrides: false };
+  const generationId = randomUUID();
+  const signal = new AbortController().signal;
+  const options = { generationId, source: 'async' as const };
+  const first = await durable.generate(
+    caller,
+    action.id,
+    runBody.parse({ input: { text: 'first' } }),
+    options,
+    signal,
+  );
+  // Delivered again (a crashed attempt, a duplicate): with other input the echo would differ.
+  const again = await durable.generate(
+    caller,
+    action.id,
+    runBody.parse({ input: { text: 'again' } }),
+    options,
+    signal,
+  );
+  expect([first, again]).toEqual(['first', 'first']);
+  const listed = await services.data.find(workspaceId, generationId);
+  expect(listed).toMatchObject({ output: 'first' });
 });

@@ -1,7 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { asyncRuns } from '../../src/platform/database/schema.js';
-import { createAction, eventually, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
+import {
+  createAction,
+  eventually,
+  unknownGuid,
+  useTestWorkspace,
+  whileQueueRefuses,
+} from '../helpers/test-app.js';
 
 const context = useTestWorkspace({}, { startJobs: true });
 
@@ -86,22 +92,12 @@ describe('async runs', () => {
 
 it('leaves no run pending when the job cannot be queued', async () => {
   const action = await createAction(context.client);
-  const jobs = context.test.platform.jobs;
-  const enqueue = jobs.enqueue;
-  jobs.enqueue = async () => {
-    throw new Error('queue down');
-  };
-  try {
-    const response = await context.client.post(`/v1/actions/${action.guid}/prompt`, {
-      input: { name: 'x' },
-      async_mode: true,
-    });
-    // The client may retry later: a queue that cannot take the job is a 503, not a server error.
-    expect(response.status).toBe(503);
-    expect(response.body.error).toMatchObject({ code: 'queue_unavailable' });
-  } finally {
-    jobs.enqueue = enqueue;
-  }
+  const response = await whileQueueRefuses(context.test.platform, () =>
+    context.client.post(`/v1/actions/${action.guid}/prompt`, { input: { name: 'x' }, async_mode: true }),
+  );
+  // The client may retry later: a queue that cannot take the job is a 503, not a server error.
+  expect(response.status).toBe(503);
+  expect(response.body.error).toMatchObject({ code: 'queue_unavailable' });
   const rows = await context.test.platform.database.database
     .select()
     .from(asyncRuns)

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { workflows } from '../../src/platform/database/schema.js';
+import { workflowRunBlocks, workflowRuns, workflows } from '../../src/platform/database/schema.js';
 import {
   type Client,
   createAction,
@@ -9,6 +9,7 @@ import {
   newWorkspace,
   unknownGuid,
   useTestWorkspace,
+  whileQueueRefuses,
 } from '../helpers/test-app.js';
 
 const context = useTestWorkspace({}, { startJobs: true });
@@ -376,6 +377,28 @@ describe('trigger and results', () => {
     expect((await context.client.get(`/v1/workflows/${workflow.guid}/result/not-a-guid`)).status).toBe(400);
     await settled(context.client, workflow.guid, run);
   });
+});
+
+it('leaves no run pending when its first block cannot be queued', async () => {
+  const { workflow } = await chain(context.client);
+  const triggered = await whileQueueRefuses(context.test.platform, () =>
+    context.client.post(`/v1/workflows/${workflow.guid}/trigger`, { input: [{ key: 'topic', value: 'x' }] }),
+  );
+  expect(triggered.status).toBe(503);
+  expect(triggered.body.error).toMatchObject({ code: 'queue_unavailable' });
+  const database = context.test.platform.database.database;
+  const [run] = await database.select().from(workflowRuns).where(eq(workflowRuns.workflowId, workflow.guid));
+  expect(run!.status).toBe('failed');
+  const [first] = await database
+    .select()
+    .from(workflowRunBlocks)
+    .where(eq(workflowRunBlocks.runId, run!.id))
+    .orderBy(workflowRunBlocks.position);
+  expect([first!.status, first!.errorCode, first!.error]).toEqual([
+    'failed',
+    'queue_unavailable',
+    'The job queue is unavailable: queue down',
+  ]);
 });
 
 describe('playground (POST /v1/workflows/playground)', () => {

@@ -293,3 +293,20 @@ export function useProcessEnvironment(extra: Record<string, string> = {}): {
   afterAll(() => drop());
   return environment;
 }
+
+/** Runs `work` while the platform's job queue refuses every job (a queue that is down). */
+export async function whileQueueRefuses<Answer>(
+  platform: Platform,
+  work: () => Promise<Answer>,
+): Promise<Answer> {
+  const { jobs } = platform;
+  const enqueue = jobs.enqueue;
+  jobs.enqueue = async () => {
+    throw new Error('queue down');
+  };
+  try {
+    return await work();
+  } finally {
+    jobs.enqueue = enqueue;
+  }
+}

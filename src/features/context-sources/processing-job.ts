@@ -10,3 +10,5 @@ export const processContextSourceJob = defineJob({
   backoffMs: 5_000,
   timeoutMs: 10 * 60_000,
 });
+
+export type ProcessContextSourcePayload = z.infer<typeof processContextSourceJob.payload>;

@@ -3,14 +3,14 @@ import type { Logger } from 'pino';
 import type { IndexingMetadata } from '../../core/json-columns.js';
 import { isRetryable, NotFoundError, PermanentError, publicMessage, ValidationError } from '../../errors.js';
 import { isDatabaseError } from '../../platform/database/errors.js';
-import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import type { JobHandler, JobQueue } from '../../platform/jobs/job-queue.js';
 import type { OutboundFetch } from '../../platform/outbound-fetch.js';
 import { detectFileType, type TypeHint } from '../../retrieval/loaders/file-types.js';
 import type { TextIndexer } from '../../retrieval/text-indexer.js';
 import type { Context } from '../contexts/index.js';
 import type { DocumentService } from '../documents/index.js';
 import type { FileService } from '../files/index.js';
-import { processContextSourceJob } from './processing-job.js';
+import { type ProcessContextSourcePayload, processContextSourceJob } from './processing-job.js';
 import type { ContextSourceRepository, ContextSourceRow } from './repository.js';
 import type { ReplaceSourceInput } from './schemas.js';
 
@@ -74,6 +74,8 @@ export interface ContextSourceService {
   process(workspaceId: string, id: string, contextId: string): Promise<void>;
   /** Unknown or foreign GUIDs are skipped (docs/api.md#how-the-parts-behave). */
   processBatch(workspaceId: string, ids: string[]): Promise<void>;
+  /** Indexes one source (the job `processContextSourceJob`), wired in `src/jobs.ts`. */
+  readonly processingHandler: JobHandler<ProcessContextSourcePayload>;
 }
 
 export type ContextSourceServiceDependencies = {
@@ -204,30 +206,29 @@ export function createContextSourceService(
     return { documents: split.documents, chunks: chunks.length };
   }
 
-  jobs.register(
-    processContextSourceJob,
-    async (payload, context) => {
-      const row = await repository.find(payload.workspaceId, payload.sourceId);
-      if (!row) return; // Deleted meanwhile.
-      await repository.update(row.workspaceId, row.id, { indexingStatus: 'PROCESSING' });
-      try {
-        await finish(row, 'INDEXED', await process(row, context.signal));
-      } catch (error) {
-        const retryable = isRetryable(error);
-        if (retryable && context.attempt < processContextSourceJob.attempts) throw error;
-        const message = failureText(error);
-        logger.info({ sourceId: row.id, err: error }, 'context source failed');
-        await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
-      }
-    },
-    async (payload, error) => {
-      const row = await repository.find(payload.workspaceId, payload.sourceId);
-      const message = failureText(error);
-      if (row) await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
-    },
-  );
-
   return {
+    processingHandler: {
+      async process(payload, context) {
+        const row = await repository.find(payload.workspaceId, payload.sourceId);
+        if (!row) return; // Deleted meanwhile.
+        await repository.update(row.workspaceId, row.id, { indexingStatus: 'PROCESSING' });
+        try {
+          await finish(row, 'INDEXED', await process(row, context.signal));
+        } catch (error) {
+          const retryable = isRetryable(error);
+          if (retryable && context.attempt < processContextSourceJob.attempts) throw error;
+          const message = failureText(error);
+          logger.info({ sourceId: row.id, err: error }, 'context source failed');
+          await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
+        }
+      },
+      async onFinalFailure(payload, error) {
+        const row = await repository.find(payload.workspaceId, payload.sourceId);
+        const message = failureText(error);
+        if (row) await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
+      },
+    },
+
     async create(workspaceId, createdById, contextId, url, name) {
       const context = await requireContext(workspaceId, contextId);
       await checkUrl(workspaceId, url);

@@ -88,8 +88,6 @@ export interface DataService {
   /** Counts a run that failed at the model call. */
   recordFailure(failure: RunFailureRecord): Promise<void>;
   find(workspaceId: string, id: string): Promise<Generation | undefined>;
-  /** When the generation was made, or undefined when the workspace has none such. */
-  createdAt(workspaceId: string, id: string): Promise<Date | undefined>;
   /** The record with its non-deleted feedback, or 404. */
   get(workspaceId: string, id: string): Promise<{ generation: Generation; feedback: Feedback[] }>;
   log(workspaceId: string, input: LogDataInput): Promise<Generation>;
@@ -192,10 +190,6 @@ export function createDataService(
     },
 
     find: (workspaceId, id) => repository.find(workspaceId, id),
-
-    async createdAt(workspaceId, id) {
-      return (await repository.find(workspaceId, id))?.createdAt;
-    },
 
     async get(workspaceId, id) {
       const generation = await repository.find(workspaceId, id);

@@ -1,3 +1,4 @@
+export { embedDocumentsJob } from './embedding-job.js';
 export { presentAddedDocuments, presentDocument } from './presenters.js';
 export { createDocumentRepository } from './repository.js';
 export { contextParams, documentParams } from './schemas.js';

@@ -6,7 +6,7 @@ import type { Page, Pagination } from '../../core/pagination.js';
 import { slicesOf } from '../../core/slices.js';
 import { NotFoundError } from '../../errors.js';
 import type { StatisticsKeeper } from '../../platform/database/statistics.js';
-import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import type { JobHandler, JobQueue } from '../../platform/jobs/job-queue.js';
 import { createWriteCoalescer } from '../../platform/write-coalescer.js';
 import type { Embedder } from '../../retrieval/embedders/embedder.js';
 import type { TextIndexer } from '../../retrieval/text-indexer.js';
@@ -48,6 +48,8 @@ export interface DocumentService {
   removeAll(workspaceId: string, contextId: string, filter?: string): Promise<void>;
   /** Removes a Context Source's Documents but those in `keep` (the ones its latest processing made). */
   removeOfSource(workspaceId: string, contextId: string, sourceId: string, keep?: string[]): Promise<number>;
+  /** Embeds one batch of Documents (the job `embedDocumentsJob`), wired in `src/jobs.ts`. */
+  readonly embeddingHandler: JobHandler<EmbedDocumentsPayload>;
 }
 
 /** What Documents need of their Context (the contexts feature owns it): its splitter and embedding model. */
@@ -158,19 +160,18 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     },
   });
 
-  jobs.register(
-    embedDocumentsJob,
-    async (payload, context) => {
-      await embedPending(payload, context.signal);
-      statistics.settle();
-    },
-    async (payload, error) => {
-      logger.warn({ contextId: payload.contextId, error: error.message }, 'embedding failed');
-      await repository.markFailed(payload.contextId, payload.documentIds);
-    },
-  );
-
   return {
+    embeddingHandler: {
+      async process(payload, context) {
+        await embedPending(payload, context.signal);
+        statistics.settle();
+      },
+      async onFinalFailure(payload, error) {
+        logger.warn({ contextId: payload.contextId, error: error.message }, 'embedding failed');
+        await repository.markFailed(payload.contextId, payload.documentIds);
+      },
+    },
+
     add(workspaceId, contextId, input) {
       return adds.write(`${workspaceId}:${contextId}`, { workspaceId, contextId, input });
     },

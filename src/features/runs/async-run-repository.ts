@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { asyncRuns } from '../../platform/database/schema.js';
+import type { RunFailure } from './durable-runs.js';
 
 export type AsyncRunRow = typeof asyncRuns.$inferSelect;
 
@@ -25,7 +26,7 @@ export function createAsyncRunRepository(database: Database) {
         .where(eq(asyncRuns.id, id));
     },
 
-    async markFailed(id: string, failure: { status: number; code: string; message: string }): Promise<void> {
+    async markFailed(id: string, failure: RunFailure): Promise<void> {
       await database
         .update(asyncRuns)
         .set({

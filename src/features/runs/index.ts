@@ -1,5 +1,6 @@
 export { createAsyncRunRepository } from './async-run-repository.js';
 export { callerOf } from './caller.js';
+export { createDurableRuns, type DurableRuns, type RunFailure } from './durable-runs.js';
 export { createRunEngine, type Retriever, type RunCaller, type RunEngine } from './engine.js';
 export { createIdempotentRequests, type IdempotentRequests } from './idempotency.js';
 export { createIdempotentRequestRepository } from './idempotent-request-repository.js';
@@ -7,6 +8,7 @@ export { presentRunResult } from './run-result.js';
 export { idempotencyHeaders, type RunInput, runFields } from './schemas.js';
 export {
   type AsyncRunAnswer,
+  asyncRunJob,
   createRunService,
   type RunAnswer,
   type RunService,

@@ -3,11 +3,11 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
 import { AppError, isFinal, NotFoundError, publicMessage, UnauthorizedError } from '../../errors.js';
-import { defineJob, type JobQueue } from '../../platform/jobs/job-queue.js';
+import { defineJob, type JobHandler } from '../../platform/jobs/job-queue.js';
 import type { Signer } from '../../platform/signing.js';
 import type { NumberedEvent, StreamBus, StreamEvent } from '../../platform/streams/stream-bus.js';
-import type { DataService } from '../data/index.js';
 import type { AsyncRunRepository } from './async-run-repository.js';
+import type { DurableRuns } from './durable-runs.js';
 import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js';
 import { presentRunResult } from './run-result.js';
 import type { RunRequest } from './schemas.js';
@@ -37,6 +37,8 @@ export const asyncRunJob = defineJob({
   backoffMs: 2_000,
   timeoutMs: 10 * 60 * 1000,
 });
+
+export type AsyncRunPayload = z.infer<typeof asyncRunJob.payload>;
 
 /*
  * A run's answers are the API's own shapes, built here rather than by a presenter: they carry URLs
@@ -99,6 +101,8 @@ export interface RunService {
   ): Promise<{ events: AsyncIterable<NumberedEvent>; resumed: boolean }>;
   /** Waits (bounded) for streamed generations still running, so their output is stored. */
   drain(timeoutMs?: number): Promise<void>;
+  /** Runs a queued async run (the job `asyncRunJob`), wired in `src/jobs.ts`. */
+  readonly asyncRunHandler: JobHandler<AsyncRunPayload>;
 }
 
 async function* eventsAfter(events: AsyncIterable<NumberedEvent>, lastEventId: number) {
@@ -109,15 +113,14 @@ async function* eventsAfter(events: AsyncIterable<NumberedEvent>, lastEventId: n
 
 export function createRunService(dependencies: {
   engine: RunEngine;
-  data: DataService;
   asyncRuns: AsyncRunRepository;
-  jobs: JobQueue;
+  durable: DurableRuns;
   streams: StreamBus;
   signer: Signer;
   baseUrl: string;
   logger: Logger;
 }): RunService {
-  const { engine, data, asyncRuns, jobs, streams, signer, baseUrl, logger } = dependencies;
+  const { engine, asyncRuns, durable, streams, signer, baseUrl, logger } = dependencies;
   /** Generations running for streams, so shutdown can let them finish. */
   const background = new Set<Promise<void>>();
 
@@ -204,15 +207,7 @@ export function createRunService(dependencies: {
       source: run.source,
       experimentId: run.experimentId,
     };
-    await jobs.enqueue(asyncRunJob, payload).catch(async (error: unknown) => {
-      // A run without a job would poll PENDING forever: record why it never started, then fail.
-      await asyncRuns.markFailed(runId, {
-        status: 503,
-        code: 'queue_unavailable',
-        message: publicMessage(error),
-      });
-      throw error;
-    });
+    await durable.enqueue(asyncRunJob, payload, (failure) => asyncRuns.markFailed(runId, failure));
     return {
       msg: 'Running',
       full_prompt_sent: null,
@@ -222,42 +217,42 @@ export function createRunService(dependencies: {
     };
   }
 
-  jobs.register(
-    asyncRunJob,
-    async (payload, context) => {
-      const run = await asyncRuns.find(payload.workspaceId, payload.runId);
-      if (run?.status !== 'pending') return;
-      // A previous attempt may have stored the generation and died before saying so.
-      const stored = await data.find(payload.workspaceId, run.generationId);
-      if (stored) return asyncRuns.markSucceeded(run.id, stored.output);
-      try {
-        const caller = { workspaceId: payload.workspaceId, allowModelOverrides: payload.allowModelOverrides };
-        const prepared = await engine.prepare(caller, payload.actionId, payload.request as RunRequest, {
-          generationId: run.generationId,
-          source: payload.source,
-          experimentId: payload.experimentId,
-        });
-        const outcome = await engine.execute(prepared, { signal: context.signal });
-        await asyncRuns.markSucceeded(run.id, outcome.msg);
-      } catch (error) {
-        if (!isFinal(error)) throw error;
-        await asyncRuns.markFailed(run.id, {
-          status: error.status,
-          code: error.code,
-          message: error.message,
-        });
-      }
-    },
-    async (payload, error) => {
-      await asyncRuns.markFailed(payload.runId, {
-        status: 502,
-        code: 'run_failed',
-        message: publicMessage(error),
-      });
-    },
-  );
-
   return {
+    asyncRunHandler: {
+      async process(payload, context) {
+        const run = await asyncRuns.find(payload.workspaceId, payload.runId);
+        if (run?.status !== 'pending') return;
+        try {
+          const caller = {
+            workspaceId: payload.workspaceId,
+            allowModelOverrides: payload.allowModelOverrides,
+          };
+          const output = await durable.generate(
+            caller,
+            payload.actionId,
+            payload.request as RunRequest,
+            { generationId: run.generationId, source: payload.source, experimentId: payload.experimentId },
+            context.signal,
+          );
+          await asyncRuns.markSucceeded(run.id, output);
+        } catch (error) {
+          if (!isFinal(error)) throw error;
+          await asyncRuns.markFailed(run.id, {
+            status: error.status,
+            code: error.code,
+            message: error.message,
+          });
+        }
+      },
+      async onFinalFailure(payload, error) {
+        await asyncRuns.markFailed(payload.runId, {
+          status: 502,
+          code: 'run_failed',
+          message: publicMessage(error),
+        });
+      },
+    },
+
     async run(caller, guidOrSlug, request, options = {}) {
       const mode = request.streaming ? 'stream' : request.async_mode ? 'async' : 'sync';
       const run = await engine.prepare(caller, guidOrSlug, request, {

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { workflowRunBlocks, workflowRuns } from '../../platform/database/schema.js';
+import type { RunFailure } from '../runs/index.js';
 
 export type WorkflowRunRow = typeof workflowRuns.$inferSelect;
 export type WorkflowRunBlockRow = typeof workflowRunBlocks.$inferSelect;
-export type RunFailure = { status: number; code: string; message: string };
 
 /** Runs of Workflows and the blocks each executes; a run's blocks are copies taken when it was triggered. */
 export function createWorkflowRunRepository(database: Database) {

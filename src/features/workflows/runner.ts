@@ -3,16 +3,10 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError, isFinal, NotFoundError, publicMessage, ValidationError } from '../../errors.js';
 import { createRenderBudget, MissingVariableError, renderTemplate } from '../../llm/templates.js';
-import { defineJob, type JobContext, type JobQueue } from '../../platform/jobs/job-queue.js';
-import type { DataService } from '../data/index.js';
-import type { RunEngine, RunInput } from '../runs/index.js';
+import { defineJob, type JobContext, type JobHandler, type JobQueue } from '../../platform/jobs/job-queue.js';
+import type { DurableRuns, RunFailure, RunInput } from '../runs/index.js';
 import { presentRunResult } from '../runs/index.js';
-import type {
-  RunFailure,
-  WorkflowRunBlockRow,
-  WorkflowRunRepository,
-  WorkflowRunRow,
-} from './run-repository.js';
+import type { WorkflowRunBlockRow, WorkflowRunRepository, WorkflowRunRow } from './run-repository.js';
 import type { BlockDefinition, TriggerInput } from './schemas.js';
 import type { ResolvedBlock, WorkflowService } from './service.js';
 
@@ -97,18 +91,19 @@ export interface WorkflowRunner {
     runId: string,
     blockId: string,
   ): Promise<ReturnType<typeof presentRunResult>>;
+  /** Runs one block of a run (the job `workflowBlockJob`), wired in `src/jobs.ts`. */
+  readonly blockHandler: JobHandler<z.infer<typeof workflowBlockJob.payload>>;
 }
 
 export function createWorkflowRunner(dependencies: {
   workflows: WorkflowService;
   runs: WorkflowRunRepository;
-  engine: RunEngine;
-  data: DataService;
+  durable: DurableRuns;
   jobs: JobQueue;
   baseUrl: string;
   logger: Logger;
 }): WorkflowRunner {
-  const { workflows, runs, engine, data, jobs, baseUrl, logger } = dependencies;
+  const { workflows, runs, durable, jobs, baseUrl, logger } = dependencies;
   const feedbackUrl = (generationId: string) => `${baseUrl}/v1/feedback/${generationId}`;
 
   /** Stores the run with copies of its blocks, queues the first block and answers at once (docs/api.md#how-the-parts-behave). */
@@ -138,13 +133,12 @@ export function createWorkflowRunner(dependencies: {
       { id: runId, workspaceId, workflowId, input: variables, status: 'running', playground },
       runBlocks,
     );
-    await jobs
-      .enqueue(workflowBlockJob, { workspaceId, runId, position: 0 }, { key: blockJobKey(runId, 0) })
-      .catch(async (error: unknown) => {
-        // A run without a job would stay pending forever: record why it never started, then fail.
-        await runs.fail(runId, 0, { status: 503, code: 'queue_unavailable', message: publicMessage(error) });
-        throw error;
-      });
+    await durable.enqueue(
+      workflowBlockJob,
+      { workspaceId, runId, position: 0 },
+      (failure) => runs.fail(runId, 0, failure),
+      { key: blockJobKey(runId, 0) },
+    );
     const resultBase = `${baseUrl}/v1/workflows/${workflowId}/result/${runId}`;
     return {
       msg: 'Workflow triggered',
@@ -197,58 +191,11 @@ export function createWorkflowRunner(dependencies: {
     context: JobContext,
   ) {
     if (block.type === 'output') return blocks[block.position - 1]?.output ?? '';
-    // A previous attempt (a crashed node's among them) may have stored the generation and died
-    // before saying so. Checked on every attempt: a queue need not count a crashed attempt.
-    const stored = await data.find(run.workspaceId, block.generationId!);
-    if (stored) return stored.output;
     const input = await inputOf(run, blocks, block);
     const caller = { workspaceId: run.workspaceId, allowModelOverrides: false };
-    const prepared = await engine.prepare(
-      caller,
-      block.actionId!,
-      { input },
-      {
-        generationId: block.generationId!,
-        source: 'workflow',
-      },
-    );
-    return (await engine.execute(prepared, { signal: context.signal })).msg;
+    const options = { generationId: block.generationId!, source: 'workflow' as const };
+    return durable.generate(caller, block.actionId!, { input }, options, context.signal);
   }
-
-  jobs.register(
-    workflowBlockJob,
-    async ({ workspaceId, runId, position }, context) => {
-      const run = await runs.find(workspaceId, runId);
-      if (run?.status !== 'running') return;
-      const blocks = await runs.blocks(runId);
-      const block = blocks[position];
-      if (!block || block.status === 'failed' || block.status === 'skipped') return;
-      if (block.status !== 'succeeded') {
-        try {
-          block.output = await execute(run, blocks, block, context);
-        } catch (error) {
-          if (!isFinal(error)) throw error;
-          await runs.fail(runId, position, failureOf(error));
-          return;
-        }
-        await runs.completeBlock(runId, position, block.output);
-      }
-      // Reached again after a crash between completing and queueing: the job key keeps it single.
-      if (position + 1 < blocks.length) {
-        await jobs.enqueue(
-          workflowBlockJob,
-          { workspaceId, runId, position: position + 1 },
-          { key: blockJobKey(runId, position + 1) },
-        );
-      } else {
-        await runs.finish(runId, resultOf(blocks));
-      }
-    },
-    async ({ runId, position }, error) => {
-      logger.warn({ run: runId, position, err: error.message }, 'workflow block failed for good');
-      await runs.fail(runId, position, { status: 502, code: 'block_failed', message: publicMessage(error) });
-    },
-  );
 
   async function requireRun(workspaceId: string, workflowId: string, runId: string) {
     await workflows.require(workspaceId, workflowId);
@@ -258,6 +205,44 @@ export function createWorkflowRunner(dependencies: {
   }
 
   return {
+    blockHandler: {
+      async process({ workspaceId, runId, position }, context) {
+        const run = await runs.find(workspaceId, runId);
+        if (run?.status !== 'running') return;
+        const blocks = await runs.blocks(runId);
+        const block = blocks[position];
+        if (!block || block.status === 'failed' || block.status === 'skipped') return;
+        if (block.status !== 'succeeded') {
+          try {
+            block.output = await execute(run, blocks, block, context);
+          } catch (error) {
+            if (!isFinal(error)) throw error;
+            await runs.fail(runId, position, failureOf(error));
+            return;
+          }
+          await runs.completeBlock(runId, position, block.output);
+        }
+        // Reached again after a crash between completing and queueing: the job key keeps it single.
+        if (position + 1 < blocks.length) {
+          await jobs.enqueue(
+            workflowBlockJob,
+            { workspaceId, runId, position: position + 1 },
+            { key: blockJobKey(runId, position + 1) },
+          );
+        } else {
+          await runs.finish(runId, resultOf(blocks));
+        }
+      },
+      async onFinalFailure({ runId, position }, error) {
+        logger.warn({ run: runId, position, err: error.message }, 'workflow block failed for good');
+        await runs.fail(runId, position, {
+          status: 502,
+          code: 'block_failed',
+          message: publicMessage(error),
+        });
+      },
+    },
+
     async trigger(workspaceId, workflowId, input) {
       await workflows.require(workspaceId, workflowId);
       return dispatch(workspaceId, workflowId, await workflows.storedBlocks(workflowId), input, false);

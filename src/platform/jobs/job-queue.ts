@@ -37,6 +37,15 @@ export type JobProcessor<Payload> = (payload: Payload, context: JobContext) => P
 export type JobFailureHandler<Payload> = (payload: Payload, error: Error) => Promise<void>;
 
 /**
+ * What runs one job kind: its processor, and what records a job's final failure where users read it.
+ * Each feature that has jobs offers its handlers; `src/jobs.ts` wires every job kind to one.
+ */
+export type JobHandler<Payload> = {
+  process: JobProcessor<Payload>;
+  onFinalFailure?: JobFailureHandler<Payload>;
+};
+
+/**
  * Where a job stands: queued (waiting, delayed, or between attempts), running, succeeded, or failed
  * with no attempt left. Both end states are final: such a job never runs again.
  */

@@ -1,0 +1,65 @@
+import { publicMessage } from '../../errors.js';
+import type { JobDefinition, JobQueue } from '../../platform/jobs/job-queue.js';
+import type { DataService } from '../data/index.js';
+import type { RunCaller, RunEngine, RunOptions } from './engine.js';
+import type { RunRequest } from './schemas.js';
+
+/** Why a queued run ended without an answer, as its result says it. */
+export type RunFailure = { status: number; code: string; message: string };
+
+/**
+ * What every run carried by a job needs (an async run, a workflow block, and each item of an
+ * evaluation): a run is never left waiting for a job that was never queued, and a generation is
+ * never made twice, whatever the queue redelivers.
+ */
+export type DurableRuns = {
+  /**
+   * Queues the job that carries a run. When the queue refuses it, `markFailed` records why the run
+   * never started (`503 queue_unavailable`), and the queue's error is thrown: a run without a job
+   * would otherwise wait for ever.
+   */
+  enqueue<Payload>(
+    definition: JobDefinition<Payload>,
+    payload: Payload,
+    markFailed: (failure: RunFailure) => Promise<void>,
+    options?: { key?: string },
+  ): Promise<string>;
+  /**
+   * The text of the generation `options.generationId`. An earlier attempt (a crashed node's, or a
+   * duplicate delivery) may have stored it and died before saying so: then that stored text, and no
+   * model is called; otherwise the Action runs now and stores it under that id.
+   */
+  generate(
+    caller: RunCaller,
+    actionId: string,
+    request: RunRequest,
+    options: RunOptions & { generationId: string },
+    signal: AbortSignal,
+  ): Promise<string>;
+};
+
+export function createDurableRuns(dependencies: {
+  jobs: JobQueue;
+  data: DataService;
+  engine: RunEngine;
+}): DurableRuns {
+  const { jobs, data, engine } = dependencies;
+  return {
+    async enqueue(definition, payload, markFailed, options) {
+      try {
+        return await jobs.enqueue(definition, payload, options);
+      } catch (error) {
+        await markFailed({ status: 503, code: 'queue_unavailable', message: publicMessage(error) });
+        throw error;
+      }
+    },
+
+    async generate(caller, actionId, request, options, signal) {
+      // Checked on every attempt: a queue need not count a crashed attempt.
+      const stored = await data.find(caller.workspaceId, options.generationId);
+      if (stored) return stored.output;
+      const prepared = await engine.prepare(caller, actionId, request, options);
+      return (await engine.execute(prepared, { signal })).msg;
+    },
+  };
+}
