@@ -126,11 +126,6 @@ function errorOf(text: string): Record<string, unknown> | undefined {
   return { type: error.type ?? null, code: error.code ?? null };
 }
 
-/**
- * The data record of an exchange: request messages, output reassembled from the stream, model and
- * usage (counted with cl100k when the provider sent none: a streaming caller chooses whether to ask
- * for usage), latency and status. An interrupted exchange is marked `incomplete`.
- */
 /** The bytes an exchange holds (its request and response bodies): what waiting to log it costs. */
 export function exchangeBytes(exchange: Pick<CompletedExchange, 'requestBody' | 'responseChunks'>): number {
   return (
@@ -171,6 +166,11 @@ export function toDataRecord(exchange: CompletedExchange, textLimit = defaultLog
   return limited;
 }
 
+/**
+ * The data record of an exchange: request messages, output reassembled from the stream, model and
+ * usage (counted with cl100k when the provider sent none: a streaming caller chooses whether to ask
+ * for usage), latency and status. An interrupted exchange is marked `incomplete`.
+ */
 function fullDataRecord(exchange: CompletedExchange): DataRecord {
   const request = parseJson(exchange.requestBody.toString('utf8')) ?? {};
   const messages = Array.isArray(request.messages) ? (request.messages as ChatMessage[]) : [];

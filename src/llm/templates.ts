@@ -1,7 +1,7 @@
 import { Liquid, type Template } from 'liquidjs';
 import { nextTurn } from '../core/next-turn.js';
 
-/**
+/*
  * Prompt templates are LiquidJS with the dangerous parts off: no file system (`templates: {}` makes
  * every include/render/layout miss), own properties only (no `constructor` walks), strict variables
  * (except in `{% if %}`, so optional sections work), and limits on parse size, render time and

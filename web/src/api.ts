@@ -41,10 +41,6 @@ export async function api<Answer>(method: string, path: string, body?: unknown):
 export type SignedIn = { workspace: { guid: string; name: string } };
 
 /**
- * After a sign-out: every cached answer is forgotten and the session is known to be gone, so the
- * console shows the sign-in page at once, from whichever page signed out.
- */
-/**
  * Whether the browser may hold a console session: the service sets a readable marker cookie beside
  * the session's own (which scripts cannot read). Without it there is nothing to ask the service
  * about, and asking would log a refused request in the browser's console.
@@ -53,6 +49,10 @@ export function mayBeSignedIn(): boolean {
   return document.cookie.split(';').some((pair) => pair.trim().startsWith('lectern_signed_in=1'));
 }
 
+/**
+ * After a sign-out: every cached answer is forgotten and the session is known to be gone, so the
+ * console shows the sign-in page at once, from whichever page signed out.
+ */
 export function forgetSignIn(queries: QueryClient): void {
   // The session query is kept (its observers stay subscribed) and set, the rest removed.
   queries.setQueryData(['session'], null);

@@ -9,10 +9,10 @@ export type ActionVersionRow = typeof actionVersions.$inferSelect;
 export type NewActionVersion = Omit<typeof actionVersions.$inferInsert, 'actionId' | 'version'>;
 export type ActionWithVersion = { action: ActionRow; version: ActionVersionRow };
 
-/** The workspace's Actions that are not deleted. */
 /** What the Actions list narrows by: an App, and text the name or slug contains. */
 export type ActionListFilter = { appId?: string; text?: string };
 
+/** The workspace's Actions that are not deleted. */
 const live = (workspaceId: string) => and(eq(actions.workspaceId, workspaceId), isNull(actions.deletedAt));
 
 const latestVersionJoin = and(

@@ -39,8 +39,10 @@ const staleProcessingMs = processContextSourceJob.timeoutMs + 2 * 60_000;
 export type ContextSource = ContextSourceRow;
 
 export interface ContextSourceService {
-  /** A source for `url` (an uploaded file's signed URL or an allowed web URL), processed asynchronously. */
-  /** `name` defaults to the last part of the URL. */
+  /**
+   * A source for `url` (an uploaded file's signed URL or an allowed web URL), processed
+   * asynchronously; `name` defaults to the last part of the URL.
+   */
   create(
     workspaceId: string,
     createdById: string,

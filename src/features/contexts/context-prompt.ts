@@ -42,10 +42,6 @@ function pack(texts: string[], budget: number): string[] {
   return groups;
 }
 
-/**
- * docs/api.md#how-the-parts-behave prompt over documents (a testing endpoint): retrieve `similarityTopK` chunks, then answer
- * with the workspace's default model in one of LlamaIndex's response modes.
- */
 /** The answer over a Context's best chunks, and those chunks (`nodes` on the wire). */
 export type ContextPromptAnswer = { text: string; hits: SearchHit[] };
 
@@ -56,6 +52,10 @@ export type ContextPrompt = (
   input: ContextPromptInput,
 ) => Promise<ContextPromptAnswer>;
 
+/**
+ * docs/api.md#how-the-parts-behave prompt over documents (a testing endpoint): retrieve `similarityTopK` chunks, then answer
+ * with the workspace's default model in one of LlamaIndex's response modes.
+ */
 export function createContextPrompt(dependencies: {
   contexts: ContextService;
   search: ContextSearch;

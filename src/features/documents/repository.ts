@@ -43,13 +43,13 @@ const publicColumns = {
 
 export type DocumentSummary = Pick<DocumentRow, keyof typeof publicColumns>;
 
+/** Documents written (or indexed) by one statement: ~64 KB of text at the default chunk size. */
+const documentsPerStatement = 64;
+
 /**
  * Documents and their BM25 postings. Every write keeps the Context's statistics (N, total length)
  * in the same transaction, so lexical scores never see half a write.
  */
-/** Documents written (or indexed) by one statement: ~64 KB of text at the default chunk size. */
-const documentsPerStatement = 64;
-
 export function createDocumentRepository(database: Database) {
   const owned = (workspaceId: string, contextId: string) =>
     and(eq(documents.workspaceId, workspaceId), eq(documents.contextId, contextId));

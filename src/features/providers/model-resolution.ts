@@ -62,11 +62,10 @@ const workspaceCountCacheMs = 5_000;
 
 /**
  * Turns an Action's `model` — `"<provider>/<model>"` (provider = kind or nickname) or a model record's
- * GUID — into an AI SDK model with decrypted credentials. Workspace providers win over the
- * instance-wide environment fallbacks, which are the operator's: a workspace runs on them only as
- * `LECTERN_SHARE_ENV_PROVIDER_KEYS` allows.
+ * GUID — into an AI SDK model of the workspace with decrypted credentials. Workspace providers win
+ * over the instance-wide environment fallbacks, which are the operator's: a workspace runs on them
+ * only as `LECTERN_SHARE_ENV_PROVIDER_KEYS` allows.
  */
-/** Turns an Action's model reference (`provider/model`) into a callable model of the workspace. */
 export interface ModelResolver {
   /** Checks a reference when an Action is saved: it must name a known provider and, for mock, a mock model. */
   validate(workspaceId: string, reference: string): Promise<void>;

@@ -83,12 +83,9 @@ function inputQueryText(input: RunInput): string {
 }
 
 /**
- * The one run engine (docs/architecture.md#layers): every way of running a prompt — sync, stream, async,
- * experiment, workflow block, skill — prepares and executes through it.
- */
-/**
- * The one way every run mode (sync, stream, async, experiment arm, workflow block, Skill) runs an
- * Action: `prepare` checks and renders, `execute` calls the model and stores the generation.
+ * The one run engine (docs/architecture.md#layers): every run mode (sync, stream, async, experiment
+ * arm, workflow block, Skill) runs an Action through it. `prepare` checks and renders, `execute`
+ * calls the model and stores the generation.
  */
 export interface RunEngine {
   /** Everything a run needs, checked before anything is called or stored: bad input fails here with a 400. */

@@ -15,7 +15,6 @@ const sweepIntervalMs = 60 * 60 * 1000;
  * `data_guid`, `streaming_url` or `result_url`) and runs nothing. A request that failed answered no
  * generation, so its key is forgotten and a retry runs again.
  */
-/** Requests made safe to retry with an `Idempotency-Key`: a repeated key gets the first answer. */
 export interface IdempotentRequests {
   /** `work`'s answer, once per key; without a key, `work` just runs. */
   once<Answer>(

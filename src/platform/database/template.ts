@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { packageAbove, packagePath } from '../install-paths.js';
 
-/**
+/*
  * A new embedded database starts as a copy of a template: a data dir that `npm run build` made with
  * this install's PGlite (initdb, pgvector and every migration of the build applied, then shut down
  * cleanly). Copying it takes ~0.1 s where initdb and the migrations take ~2.5 s, and the service's
