@@ -1,4 +1,3 @@
-import { createEngines } from './engines.js';
 import {
   createActionRepository,
   createActionService,
@@ -68,6 +67,7 @@ import {
 import { createWorkspaceRepository, createWorkspaceService } from './features/workspaces/index.js';
 import { createToolRegistry } from './llm/tool-registry.js';
 import type { Platform } from './platform/platform.js';
+import { createSharedParts } from './shared-parts.js';
 
 /** An HTTP skill reads at most this much of a response (the model sees 16k characters of it). */
 const skillResponseLimitBytes = 1024 * 1024;
@@ -76,8 +76,8 @@ const skillResponseLimitBytes = 1024 * 1024;
 export function createServices(platform: Platform) {
   const { config, secretBox, signer } = platform;
   const database = platform.database.database;
-  const engines = createEngines(platform);
-  const { jobs, statistics, logger } = engines;
+  const shared = createSharedParts(platform);
+  const { jobs, vacuums, logger } = shared;
   const providerRepository = createProviderRepository(database);
   const workspaceRepository = createWorkspaceRepository(database);
   const models = createModelResolver(providerRepository, secretBox, {
@@ -85,13 +85,13 @@ export function createServices(platform: Platform) {
     shareEnvironmentKeys: config.shareEnvironmentProviderKeys,
     hasSingleWorkspace: () => workspaceRepository.hasSingleWorkspace(),
     mockProvider: config.mockProvider,
-    providerFetch: engines.providerFetch,
+    providerFetch: shared.providerFetch,
   });
   const apps = createAppService(createAppRepository(database));
-  const embedders = createEmbedderResolver(models, engines.offlineEmbedders);
+  const embedders = createEmbedderResolver(models, shared.offlineEmbedders);
   const contextRepository = createContextRepository(database);
-  const indexer = engines.textIndexer;
-  const documentSearch = createDocumentSearchRepository(database, engines.vectors);
+  const indexer = shared.textIndexer;
+  const documentSearch = createDocumentSearchRepository(database, shared.vectors);
   const documents = createDocumentService({
     repository: createDocumentRepository(database),
     search: documentSearch,
@@ -99,7 +99,7 @@ export function createServices(platform: Platform) {
     indexer,
     embedders,
     jobs,
-    statistics,
+    vacuums,
     logger: logger('documents'),
   });
   const contexts = createContextService({
@@ -138,7 +138,7 @@ export function createServices(platform: Platform) {
   const contextSources = createContextSourceService({
     repository: createContextSourceRepository(database),
     requireContext: contexts.require,
-    fetch: engines.outboundFetch(fileLimitBytes),
+    fetch: shared.outboundFetch(fileLimitBytes),
     documents,
     files,
     indexer,
@@ -153,7 +153,7 @@ export function createServices(platform: Platform) {
     repository: skillRepository,
     secretBox,
     types: createSkillTypes({
-      fetch: engines.outboundFetch(skillResponseLimitBytes),
+      fetch: shared.outboundFetch(skillResponseLimitBytes),
       searchContext: createContextSearcher(contexts, contextSearch),
       runAction: createActionRunner(engine),
     }),
@@ -228,11 +228,11 @@ export function createServices(platform: Platform) {
       },
       logger: logger('console-sessions'),
     }),
-    providers: createProviderService(providerRepository, secretBox, models.invalidate, engines.providerFetch),
+    providers: createProviderService(providerRepository, secretBox, models.invalidate, shared.providerFetch),
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
-    /** Stops the worker threads (offline embedder, text indexer) and the statistics timer. */
-    close: engines.close,
+    /** Stops the worker threads (offline embedder, text indexer) and the VACUUM timer. */
+    close: shared.close,
   };
 }
 

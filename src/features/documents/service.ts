@@ -5,7 +5,7 @@ import { nextTurn } from '../../core/next-turn.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { slicesOf } from '../../core/slices.js';
 import { NotFoundError } from '../../errors.js';
-import type { StatisticsKeeper } from '../../platform/database/statistics.js';
+import type { VacuumScheduler } from '../../platform/database/vacuum-scheduler.js';
 import type { JobHandler, JobQueue } from '../../platform/jobs/job-queue.js';
 import { createWriteCoalescer } from '../../platform/write-coalescer.js';
 import type { Embedder } from '../../retrieval/embedders/embedder.js';
@@ -63,14 +63,14 @@ export type DocumentServiceDependencies = {
   /** The embedder of a Context's embedding model. */
   embedders: { forContext(workspaceId: string, embeddingModel: string | null): Promise<Embedder> };
   jobs: JobQueue;
-  statistics: StatisticsKeeper;
+  vacuums: VacuumScheduler;
   /** Splits a long Document's text off the request thread. */
   indexer: Pick<TextIndexer, 'split'>;
   logger: Logger;
 };
 
 export function createDocumentService(dependencies: DocumentServiceDependencies): DocumentService {
-  const { repository, search, requireContext, embedders, jobs, statistics, indexer, logger } = dependencies;
+  const { repository, search, requireContext, embedders, jobs, vacuums, indexer, logger } = dependencies;
 
   async function require(workspaceId: string, contextId: string, id: string): Promise<DocumentSummary> {
     await requireContext(workspaceId, contextId);
@@ -124,7 +124,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
       await repository.storeEmbeddings(
         batch.map((row) => ({ id: row.id, updatedAt: row.updatedAt, vector: vectorOf.get(row.id) })),
       );
-      statistics.noteWrites(batch.length);
+      vacuums.noteWrites(batch.length);
     }
   }
 
@@ -164,7 +164,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     embeddingHandler: {
       async process(payload, context) {
         await embedPending(payload, context.signal);
-        statistics.settle();
+        vacuums.settle();
       },
       async onFinalFailure(payload, error) {
         logger.warn({ contextId: payload.contextId, error: error.message }, 'embedding failed');

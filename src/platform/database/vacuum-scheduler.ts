@@ -7,7 +7,7 @@ const searchTables = ['documents', 'document_terms'];
 /** A quiet moment after a burst of writes, before statistics are brought up to date. */
 const settleDelayMs = 2_000;
 
-export type StatisticsKeeper = {
+export type VacuumScheduler = {
   /** Records `rows` embedded; refreshes statistics each time the embedded rows grew by a quarter. */
   noteWrites(rows: number): void;
   /** A batch of work ended: refresh soon if anything changed since the last refresh. */
@@ -22,7 +22,7 @@ export type StatisticsKeeper = {
  * embedded rows grow (by a quarter, at least 200 rows) and once writes settle. PostgreSQL's
  * autovacuum does this job there: a no-op.
  */
-export function createStatisticsKeeper(handle: DatabaseHandle, logger: Logger): StatisticsKeeper {
+export function createVacuumScheduler(handle: DatabaseHandle, logger: Logger): VacuumScheduler {
   if (handle.kind !== 'pglite') return { noteWrites() {}, settle() {}, close() {} };
   let changed = 0;
   let knownRows = 0;

@@ -1,4 +1,4 @@
-import { createStatisticsKeeper } from './platform/database/statistics.js';
+import { createVacuumScheduler } from './platform/database/vacuum-scheduler.js';
 import { createGuardedFetch } from './platform/guarded-fetch.js';
 import { reportingUnavailable } from './platform/jobs/reporting-unavailable.js';
 import { createOutboundFetch } from './platform/outbound-fetch.js';
@@ -10,10 +10,11 @@ import { createVectorStore } from './retrieval/vector-store.js';
 
 /**
  * What features share below them, built once per process from the platform and its configuration:
- * the worker threads (offline embedders, text indexer), the vector store, search statistics upkeep,
+ * the worker threads (offline embedders, text indexer), the vector store, the embedded database's
+ * VACUUM scheduler,
  * outbound HTTP within the configured allow-list, and the job queue as features see it.
  */
-export function createEngines(platform: Platform) {
+export function createSharedParts(platform: Platform) {
   const { config } = platform;
   // Both offline models start their worker thread on first use: an idle service holds no weights.
   const offlineEmbedders = [
@@ -24,11 +25,11 @@ export function createEngines(platform: Platform) {
     timeLimitMs: config.sourceTimeLimitMs,
     maximumTextLength: config.sourceTextLimit,
   });
-  const statistics = createStatisticsKeeper(platform.database, platform.logger);
+  const vacuums = createVacuumScheduler(platform.database, platform.logger);
   return {
     offlineEmbedders,
     textIndexer,
-    statistics,
+    vacuums,
     vectors: createVectorStore(platform.database.hasVectorExtension),
     jobs: reportingUnavailable(platform.jobs),
     /** Model providers' HTTP: private addresses refused unless allowed, each call timed. */
@@ -37,12 +38,12 @@ export function createEngines(platform: Platform) {
     outboundFetch: (maximumBytes: number) =>
       createOutboundFetch({ allow: config.outboundAllow, maximumBytes, timeoutMs: config.fetchTimeoutMs }),
     logger: (component: string) => platform.logger.child({ component }),
-    /** Stops the worker threads and the statistics timer. */
+    /** Stops the worker threads and the VACUUM timer. */
     async close() {
-      statistics.close();
+      vacuums.close();
       await Promise.all([...offlineEmbedders.map((embedder) => embedder.close()), textIndexer.close()]);
     },
   };
 }
 
-export type Engines = ReturnType<typeof createEngines>;
+export type SharedParts = ReturnType<typeof createSharedParts>;

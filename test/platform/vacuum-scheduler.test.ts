@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type DatabaseHandle, openDatabase, rowsOf } from '../../src/platform/database/connection.js';
-import { createStatisticsKeeper } from '../../src/platform/database/statistics.js';
+import { createVacuumScheduler } from '../../src/platform/database/vacuum-scheduler.js';
 import { eventually } from '../helpers/test-app.js';
 
 // The upkeep exists for PGlite (no autovacuum), so this always runs on a PGlite of the run's snapshot.
@@ -27,7 +27,7 @@ async function vacuumCount(): Promise<number> {
 
 describe('search statistics upkeep', () => {
   it('refreshes statistics on PGlite after enough writes and when writes settle', async () => {
-    const keeper = createStatisticsKeeper(handle, pino({ level: 'silent' }));
+    const keeper = createVacuumScheduler(handle, pino({ level: 'silent' }));
     const before = await vacuumCount();
     // A refresh sends its first statement the moment it starts, so "none started" needs no wait.
     const sent = vi.spyOn(handle.database, 'execute');
@@ -53,7 +53,7 @@ describe('search statistics upkeep', () => {
     // Fake timers: "nothing is sent, ever" is checked by running every timer, not by waiting.
     vi.useFakeTimers();
     try {
-      const keeper = createStatisticsKeeper(postgres, pino({ level: 'silent' }));
+      const keeper = createVacuumScheduler(postgres, pino({ level: 'silent' }));
       keeper.noteWrites(100_000);
       keeper.settle();
       await vi.runAllTimersAsync();
