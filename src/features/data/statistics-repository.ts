@@ -4,10 +4,9 @@ import { type Database, rowsOf } from '../../platform/database/connection.js';
 /** A span of time, `from` inclusive and `to` exclusive. */
 export type TimeRange = { from: Date; to: Date };
 
-/** The figures of one UTC day and Action: what the dashboard's series are summed from. */
-export type DayActionFigures = {
+/** What a day's runs add up to, for one Action or for all of them. */
+export type DayTotals = {
   day: string;
-  actionId: string;
   runs: number;
   inputTokens: number;
   outputTokens: number;
@@ -16,6 +15,11 @@ export type DayActionFigures = {
   withFeedback: number;
   /** Runs whose model call failed (not data records: counted from run_failures). */
   errors: number;
+};
+
+/** The figures of one UTC day and Action: what the dashboard's series are summed from. */
+export type DayActionFigures = DayTotals & {
+  actionId: string;
   /** The distinct latencies (ms, ascending) and how many runs had each: exact percentiles merge. */
   latencyValues: number[];
   latencyCounts: number[];

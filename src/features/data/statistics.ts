@@ -1,5 +1,10 @@
 import { ValidationError } from '../../errors.js';
-import type { DayActionFigures, StatisticsRepository, TimeRange } from './statistics-repository.js';
+import type {
+  DayActionFigures,
+  DayTotals,
+  StatisticsRepository,
+  TimeRange,
+} from './statistics-repository.js';
 
 /** The longest span one request may cover, and the span when none is given. */
 const longestSpanDays = 366;
@@ -13,15 +18,8 @@ const settleMs = 10 * 60_000;
 
 export type StatisticsRequest = { from?: Date; to?: Date; actionId?: string };
 
-export type DailyFigures = {
-  day: string;
-  runs: number;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  withFeedback: number;
-  errors: number;
-};
+/** A day of the dashboard's series: every Action's totals of that day. */
+export type DailyFigures = DayTotals;
 
 export type ActionFigures = {
   actionId: string;
