@@ -19,6 +19,7 @@ import {
   createContextRetriever,
   createContextSearch,
   createContextService,
+  createContextTexts,
   createEmbedderResolver,
 } from './features/contexts/index.js';
 import {
@@ -111,20 +112,21 @@ export function createServices(platform: Platform) {
   const attachments = createAttachmentValidator({ contexts, skills: skillRepository });
   const actions = createActionService(createActionRepository(database), apps, models, attachments);
   const sessions = createSessionService(createSessionRepository(database), actions.require);
-  // Feedback and edits of stored generations tell the dashboard which finished day to sum again.
-  const dashboard = createStatisticsService(createStatisticsRepository(database), actions.require);
+  // Feedback and edits of stored generations tell the statistics (the Dashboard's figures) which
+  // finished day to sum again.
+  const statistics = createStatisticsService(createStatisticsRepository(database), actions.require);
   // Feedback asks when a generation was made (and so whether it exists); data lists each one's feedback.
   const generations = createGenerationRepository(database);
   const feedback = createFeedbackService(
     createFeedbackRepository(database),
     async (workspaceId, id) => (await generations.find(workspaceId, id))?.createdAt,
-    dashboard.generationChanged,
+    statistics.generationChanged,
   );
   const data = createDataService(
     generations,
     feedback,
     { requireApp: apps.require, requireAction: actions.require, requireSession: sessions.requireForRun },
-    dashboard.generationChanged,
+    statistics.generationChanged,
   );
   const { baseUrl, fileLimitBytes } = config;
   const files = createFileService({
@@ -146,7 +148,8 @@ export function createServices(platform: Platform) {
     logger: logger('context-sources'),
   });
   const contextSearch = createContextSearch({ documents: documentSearch, embedders });
-  const retriever: Retriever = createContextRetriever(contexts, contextSearch);
+  const contextTexts = createContextTexts(contexts, contextSearch);
+  const retriever: Retriever = createContextRetriever(contextTexts);
   const tools = createToolRegistry();
   const engine = createRunEngine({ actions, models, sessions, data, tools, retriever });
   const skills = createSkillService({
@@ -154,7 +157,7 @@ export function createServices(platform: Platform) {
     secretBox,
     types: createSkillTypes({
       fetch: shared.outboundFetch(skillResponseLimitBytes),
-      searchContext: createContextSearcher(contexts, contextSearch),
+      searchContext: createContextSearcher(contextTexts),
       runAction: createActionRunner(engine),
     }),
     references: { contexts, actions },
@@ -215,7 +218,7 @@ export function createServices(platform: Platform) {
     contextSearch,
     experiments,
     workspaces,
-    statistics: dashboard,
+    statistics,
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,

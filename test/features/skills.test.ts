@@ -330,6 +330,12 @@ describe('skill prompt (POST /v1/skills/{skill}/prompt)', () => {
     });
     expect(foreign.status).toBe(400);
     expect(foreign.body.message).toContain('metadata.context');
+    // The Context deleted since: the Skill says so instead of answering nothing.
+    expect((await context.client.delete(`/v1/contexts/${library.body.guid}`)).status).toBe(200);
+    const orphaned = await context.client.post(`/v1/skills/${search.guid}/prompt`, {
+      prompt: 'kiwi vitamin',
+    });
+    expect(orphaned.body.message).toContain('the Context this Skill searches no longer exists');
   });
 
   it('runs another Action (found by slug, stored by GUID) and records its generation', async () => {

@@ -2,7 +2,7 @@ export { type ContextPrompt, createContextPrompt } from './context-prompt.js';
 export { createEmbedderResolver, type EmbedderResolver } from './embedders.js';
 export { presentContext, presentHit } from './presenters.js';
 export { type ContextRepository, createContextRepository } from './repository.js';
-export { createContextRetriever } from './retriever.js';
+export { type ContextTexts, createContextRetriever, createContextTexts } from './retriever.js';
 export { splitterConfig } from './schemas.js';
 export { type ContextSearch, createContextSearch, type SearchHit } from './search.js';
 export {

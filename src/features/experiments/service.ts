@@ -4,9 +4,9 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppService } from '../apps/index.js';
 import type { RunAnswer, RunCaller, RunService } from '../runs/index.js';
 import type { SessionService } from '../sessions/index.js';
+import { positiveValueOf, proportionWithInterval } from './proportions.js';
 import type { ExperimentRepository, ExperimentRow } from './repository.js';
 import type { CreateExperimentInput, ExperimentRunInput, UpdateExperimentInput } from './schemas.js';
-import { positiveValueOf, proportionWithInterval } from './statistics.js';
 
 /** An A/B test between two Actions of an App: `split` of the traffic goes to the secondary one. */
 export type Experiment = ExperimentRow;

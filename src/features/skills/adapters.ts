@@ -1,19 +1,15 @@
-import type { Context, ContextSearch } from '../contexts/index.js';
+import type { ContextTexts } from '../contexts/index.js';
 import type { RunEngine } from '../runs/index.js';
 import { SkillFailedError } from './skill-type.js';
 import type { ActionRunner } from './types/action.js';
 import type { ContextSearcher } from './types/context-search.js';
 
 /** A `context_search` Skill's search: its one Context, which may have been deleted since. */
-export function createContextSearcher(
-  contexts: { findMany(workspaceId: string, ids: string[]): Promise<Context[]> },
-  search: Pick<ContextSearch, 'searchContexts'>,
-): ContextSearcher {
+export function createContextSearcher(contextTexts: ContextTexts): ContextSearcher {
   return async (workspaceId, contextId, query) => {
-    const found = await contexts.findMany(workspaceId, [contextId]);
-    if (found.length === 0) throw new SkillFailedError('the Context this Skill searches no longer exists');
-    const hits = await search.searchContexts(workspaceId, found, query);
-    return hits.map((hit) => hit.content);
+    const { found, texts } = await contextTexts(workspaceId, [contextId], query);
+    if (found === 0) throw new SkillFailedError('the Context this Skill searches no longer exists');
+    return texts;
   };
 }
 
