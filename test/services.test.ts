@@ -131,21 +131,11 @@ it('never makes a durable run’s generation twice: a stored one is the answer, 
   const generationId = randomUUID();
   const signal = new AbortController().signal;
   const options = { generationId, source: 'async' as const };
-  const first = await durable.generate(
-    caller,
-    action.id,
-    runBody.parse({ input: { text: 'first' } }),
-    options,
-    signal,
-  );
+  const generate = (text: string) =>
+    durable.generate(caller, action.id, runBody.parse({ input: { text } }), options, signal);
+  const first = await generate('first');
   // Delivered again (a crashed attempt, a duplicate): with other input the echo would differ.
-  const again = await durable.generate(
-    caller,
-    action.id,
-    runBody.parse({ input: { text: 'again' } }),
-    options,
-    signal,
-  );
+  const again = await generate('again');
   expect([first, again]).toEqual(['first', 'first']);
   const listed = await services.data.find(workspaceId, generationId);
   expect(listed).toMatchObject({ output: 'first' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Messages as requests write them: runs, logged data records and session history share one rule. */
+/** Messages as requests write them: runs, logged generations and session history share one rule. */
 
 const base64 = z
   .string()

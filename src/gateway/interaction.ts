@@ -1,6 +1,6 @@
 import { countTokens } from '../llm/token-count.js';
 
-/** One proxied exchange, captured on the hot path and turned into a data record later, off it. */
+/** One proxied exchange, captured on the hot path and turned into a generation later, off it. */
 export type CompletedExchange = {
   serviceKey: string;
   actionGuid: string;
@@ -17,8 +17,8 @@ export type CompletedExchange = {
   upstreamHost: string;
 };
 
-/** What `POST /v1/data` (docs/api.md#data-records) stores for a gateway interaction. */
-export type DataRecord = {
+/** What `POST /v1/data` (docs/api.md#generations-v1data) stores for a gateway interaction. */
+export type GenerationRecord = {
   action: string;
   input: unknown;
   output: string;
@@ -138,18 +138,21 @@ export function exchangeBytes(exchange: Pick<CompletedExchange, 'requestBody' | 
 export const defaultLogTextLimit = 65_536;
 
 /**
- * The data record of an exchange. Each text — a message, the output — keeps at most `textLimit`
+ * The generation of an exchange. Each text — a message, the output — keeps at most `textLimit`
  * characters (the record says `truncated`), so one huge request cannot make a huge log entry.
  */
-export function toDataRecord(exchange: CompletedExchange, textLimit = defaultLogTextLimit): DataRecord {
-  const record = fullDataRecord(exchange);
+export function toGenerationRecord(
+  exchange: CompletedExchange,
+  textLimit = defaultLogTextLimit,
+): GenerationRecord {
+  const record = fullGenerationRecord(exchange);
   let truncated = false;
   const cut = (text: string) => {
     if (text.length <= textLimit) return text;
     truncated = true;
     return text.slice(0, textLimit);
   };
-  const limited: DataRecord = {
+  const limited: GenerationRecord = {
     ...record,
     output: cut(record.output),
     full_prompt_sent: record.full_prompt_sent.map((message) => ({
@@ -167,11 +170,11 @@ export function toDataRecord(exchange: CompletedExchange, textLimit = defaultLog
 }
 
 /**
- * The data record of an exchange: request messages, output reassembled from the stream, model and
+ * The generation of an exchange: request messages, output reassembled from the stream, model and
  * usage (counted with cl100k when the provider sent none: a streaming caller chooses whether to ask
  * for usage), latency and status. An interrupted exchange is marked `incomplete`.
  */
-function fullDataRecord(exchange: CompletedExchange): DataRecord {
+function fullGenerationRecord(exchange: CompletedExchange): GenerationRecord {
   const request = parseJson(exchange.requestBody.toString('utf8')) ?? {};
   const messages = Array.isArray(request.messages) ? (request.messages as ChatMessage[]) : [];
   const text = Buffer.concat(exchange.responseChunks).toString('utf8');

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { type CompletedExchange, type DataRecord, toDataRecord } from './interaction.js';
+import { type CompletedExchange, type GenerationRecord, toGenerationRecord } from './interaction.js';
 import { type ServiceClient, ServiceRejectedError } from './service-client.js';
 import type { Spool } from './spool.js';
 
 /** What is spooled of an interaction: its record and the key to log it with. */
-export type SpooledInteraction = { key: string; record: DataRecord };
+export type SpooledInteraction = { key: string; record: GenerationRecord };
 
 /** An interaction waiting in memory, with where it lies in the spool. */
 type Entry = SpooledInteraction & { bytes: number; spoolStart: number };
@@ -49,7 +49,7 @@ const verdictKey = (key: string, action: string) => `${keyFingerprint(key)}:${ac
 
 /**
  * Ships interactions to the service off the hot path (docs/api.md#how-the-parts-behave): when the
- * response has ended each is converted to a data record and appended to the spool, then checked
+ * response has ended each is converted to a generation and appended to the spool, then checked
  * (is the key valid, can it see the Action? cached) and sent in batches per key. Memory holds a
  * bounded window of what waits; the rest is read back from the spool as the window drains. While
  * the service is down, batches wait with exponential backoff, and the spool keeps them across
@@ -218,7 +218,7 @@ export function createLogShipper(options: LogShipperOptions) {
   schedule();
 
   return {
-    /** Queues an ended exchange as a data record (in the log worker, off the proxy's thread). */
+    /** Queues an ended exchange as a generation (in the log worker, off the proxy's thread). */
     record(exchange: CompletedExchange): void {
       // A key already refused for this Action is not queued again (a cached verdict, no request).
       const verdict = verdicts.get(verdictKey(exchange.serviceKey, exchange.actionGuid));
@@ -228,7 +228,7 @@ export function createLogShipper(options: LogShipperOptions) {
       }
       let interaction: SpooledInteraction;
       try {
-        interaction = { key: exchange.serviceKey, record: toDataRecord(exchange, options.textLimit) };
+        interaction = { key: exchange.serviceKey, record: toGenerationRecord(exchange, options.textLimit) };
       } catch (error) {
         events.warn({ err: (error as Error).message }, 'interaction could not be read for logging');
         return;

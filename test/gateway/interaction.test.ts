@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CompletedExchange, toDataRecord } from '../../src/gateway/interaction.js';
+import { type CompletedExchange, toGenerationRecord } from '../../src/gateway/interaction.js';
 
 function exchange(response: unknown, overrides: Partial<CompletedExchange> = {}): CompletedExchange {
   return {
@@ -49,7 +49,7 @@ describe('reading an exchange into a data record', () => {
       event({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }),
       'data: [DONE]\n\n',
     ].join('');
-    const record = toDataRecord(exchange(stream));
+    const record = toGenerationRecord(exchange(stream));
     expect(JSON.parse(record.output)).toEqual({
       content: null,
       tool_calls: [
@@ -72,15 +72,15 @@ describe('reading an exchange into a data record', () => {
 
   it('marks a stream without [DONE] or an interrupted exchange incomplete, keeping what arrived', () => {
     const partial = event({ choices: [{ index: 0, delta: { content: 'Sunny and' } }] });
-    expect(toDataRecord(exchange(partial)).metadata.incomplete).toBe(true);
-    const interrupted = toDataRecord(
+    expect(toGenerationRecord(exchange(partial)).metadata.incomplete).toBe(true);
+    const interrupted = toGenerationRecord(
       exchange({ choices: [{ message: { content: 'done' } }] }, { interrupted: true }),
     );
     expect(interrupted).toMatchObject({ output: 'done', metadata: { incomplete: true } });
   });
 
   it('keeps an error’s type and code but never its message', () => {
-    const record = toDataRecord(
+    const record = toGenerationRecord(
       exchange(
         {
           error: {

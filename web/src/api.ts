@@ -97,8 +97,8 @@ export type Named = { guid: string; name: string };
 
 export type GenerationCost = { generation?: number; currency?: string } & Record<string, unknown>;
 
-/** One stored generation (a data record). */
-export type DataRecord = {
+/** One stored generation (`data` on the wire). */
+export type Generation = {
   guid: string;
   action: string | null;
   session: string | null;
@@ -160,7 +160,7 @@ export type ContextDocument = {
 export type SearchHit = ContextDocument & { score: number };
 
 /** Which version made a record: `v3`, `draft` for a playground run of unsaved edits, `—` for logged ones. */
-export function versionLabel(record: Pick<DataRecord, 'version' | 'source'>): string {
+export function versionLabel(record: Pick<Generation, 'version' | 'source'>): string {
   if (record.version) return `v${record.version}`;
   const runSources = ['sync', 'stream', 'async'];
   return record.source && runSources.includes(record.source) ? 'draft' : '—';

@@ -2,7 +2,7 @@ import { type Feedback, presentFeedback } from '../feedback/index.js';
 import type { Generation } from './service.js';
 import type { Statistics } from './statistics.js';
 
-/** A data record as the API answers it. */
+/** A generation as the API answers it. */
 export function presentGeneration(row: Generation) {
   return {
     guid: row.id,
@@ -37,7 +37,7 @@ export function presentListedGeneration(row: Generation & { feedbackCount: numbe
   return { ...presentGeneration(row), feedback_count: row.feedbackCount };
 }
 
-/** A data record with its feedback (`GET /v1/data/{guid}`). */
+/** A generation with its feedback (`GET /v1/data/{guid}`). */
 export function presentGenerationWithFeedback(found: { generation: Generation; feedback: Feedback[] }) {
   return { ...presentGeneration(found.generation), feedback: found.feedback.map(presentFeedback) };
 }

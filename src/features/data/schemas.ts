@@ -33,7 +33,7 @@ const loggedFields = {
   source: z.string().min(1).max(64).optional(),
 };
 
-/** `POST /v1/data`: a generation made elsewhere (the gateway logs through it), docs/api.md#data-records. */
+/** `POST /v1/data`: a generation made elsewhere (the gateway logs through it), docs/api.md#generations-v1data. */
 export const logDataBody = z.strictObject({
   ...loggedFields,
   action: guid,
@@ -64,7 +64,7 @@ export const updateDataBody = z
 
 export type UpdateDataInput = z.infer<typeof updateDataBody>;
 
-/** `GET /v1/data`: filters over every data record of the workspace (docs/api.md#data-records). */
+/** `GET /v1/data`: filters over every generation of the workspace (docs/api.md#generations-v1data). */
 export const dataSearchQuery = z.object({
   action: guid.optional(),
   session: guid.optional(),

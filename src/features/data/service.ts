@@ -49,7 +49,7 @@ function loggedColumns(input: LoggedFields, storedPrompt: PromptMessage[] = []):
 /** A stored generation: a run's or a logged prompt and answer, with its model, tokens, cost and latency. */
 export type Generation = GenerationRow;
 
-/** How a run was asked for; recorded as the data record's `source`. */
+/** How a run was asked for; recorded as the generation's `source`. */
 export type RunSource = 'sync' | 'stream' | 'async' | 'experiment' | 'workflow' | 'skill';
 
 /** A finished run as the run engine reports it; the data service decides how it is stored. */
@@ -73,7 +73,7 @@ export type RunRecord = {
   cacheKey: string | null;
 };
 
-/** A run whose model call failed, counted for the dashboard's errors (it is not a data record). */
+/** A run whose model call failed, counted for the dashboard's errors (it is not a generation). */
 export type RunFailureRecord = {
   workspaceId: string;
   action: { id: string; environment: string | null; version: number | null };

@@ -13,7 +13,7 @@ export type DayTotals = {
   cost: number;
   /** Runs with at least one (non-deleted) feedback. */
   withFeedback: number;
-  /** Runs whose model call failed (not data records: counted from run_failures). */
+  /** Runs whose model call failed (not generations: counted from run_failures). */
   errors: number;
 };
 

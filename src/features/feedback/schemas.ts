@@ -7,7 +7,7 @@ const feedbackFields = {
   source: z.string().min(1).max(100).optional(),
 };
 
-/** A feedback body (docs/api.md#data-records). */
+/** A feedback body (docs/api.md#generations-v1data). */
 export const feedbackBody = z.strictObject({
   ...feedbackFields,
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),

@@ -296,7 +296,7 @@ export const experiments = pgTable(
 );
 
 /**
- * A run whose model call failed: not a data record (those are complete generations), but counted so
+ * A run whose model call failed: not a generation (those are complete generations), but counted so
  * the dashboard can show errors per day next to runs.
  */
 export const runFailures = pgTable(
@@ -320,7 +320,7 @@ export const runFailures = pgTable(
 
 /**
  * The dashboard's figures of one finished UTC day and Action, computed from the generations when first
- * asked for (docs/api.md#data-records): a month of a million runs is then a few hundred rows. The
+ * asked for (docs/api.md#generations-v1data): a month of a million runs is then a few hundred rows. The
  * latencies are kept as their distinct values with counts, so percentiles over many days stay exact.
  */
 export const generationDays = pgTable(
@@ -363,7 +363,7 @@ export const generationDaysComputed = pgTable(
   (table) => [primaryKey({ columns: [table.workspaceId, table.day] })],
 );
 
-/** One stored generation (the API's "data record"); only complete generations are stored. */
+/** One stored generation (the API's `data`); only complete generations are stored. */
 export const generations = pgTable(
   'generations',
   {

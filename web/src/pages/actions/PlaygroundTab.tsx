@@ -5,7 +5,7 @@ import {
   type Action,
   type ActionVersion,
   api,
-  type DataRecord,
+  type Generation,
   type ListEnvelope,
   type VersionFields,
 } from '../../api';
@@ -98,7 +98,7 @@ function RunOutput({ state }: { state: StreamState }) {
   // The generation is stored as the stream ends; a moment's retry covers the write.
   const stored = useQuery({
     queryKey: ['data', dataGuid],
-    queryFn: () => api<DataRecord>('GET', `/v1/data/${dataGuid}`),
+    queryFn: () => api<Generation>('GET', `/v1/data/${dataGuid}`),
     enabled: finished && Boolean(dataGuid),
     retry: 5,
     retryDelay: 200,

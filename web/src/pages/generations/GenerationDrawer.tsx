@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type DataRecord, type Feedback, versionLabel } from '../../api';
+import { api, type Feedback, type Generation, versionLabel } from '../../api';
 import { Drawer } from '../../components/Drawer';
 import { Field, FormError } from '../../components/Field';
 import { Failure, Loading } from '../../components/states';
@@ -62,7 +62,7 @@ export function GenerationDrawer({
 }) {
   const record = useQuery({
     queryKey: ['data', guid],
-    queryFn: () => api<DataRecord>('GET', `/v1/data/${guid}`),
+    queryFn: () => api<Generation>('GET', `/v1/data/${guid}`),
   });
   return (
     <Drawer title="Generation" onClose={onClose}>

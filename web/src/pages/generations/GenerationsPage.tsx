@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { type Action, api, type DataRecord, type ListEnvelope, versionLabel } from '../../api';
+import { type Action, api, type Generation, type ListEnvelope, versionLabel } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
@@ -119,7 +119,7 @@ export default function GenerationsPage() {
   const { actions, name: actionName } = useActionNames();
   const records = useQuery({
     queryKey: ['generations', query.toString(), skip],
-    queryFn: () => api<ListEnvelope<DataRecord>>('GET', `/v1/data?${query}&skip=${skip}&limit=${pageSize}`),
+    queryFn: () => api<ListEnvelope<Generation>>('GET', `/v1/data?${query}&skip=${skip}&limit=${pageSize}`),
     placeholderData: keepPreviousData,
   });
   const update = (changes: Record<string, string | undefined>) => {

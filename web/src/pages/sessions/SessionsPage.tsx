@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { api, type DataRecord, type ListEnvelope } from '../../api';
+import { api, type Generation, type ListEnvelope } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Empty, Failure, Loading, QueryView } from '../../components/states';
 import { usePagedList } from '../../paged-list';
@@ -16,7 +16,7 @@ type Session = {
 };
 
 /** What the person said in a turn: the last user message sent, or the input as given. */
-function userText(record: DataRecord): string {
+function userText(record: Generation): string {
   const sent = record.full_prompt_sent?.findLast((message) => message.role === 'user');
   if (sent) return typeof sent.content === 'string' ? sent.content : JSON.stringify(sent.content);
   return typeof record.input === 'string' ? record.input : JSON.stringify(record.input);
@@ -31,7 +31,7 @@ export function SessionPage() {
   });
   const turns = useQuery({
     queryKey: ['session-turns', guid],
-    queryFn: () => api<ListEnvelope<DataRecord>>('GET', `/v1/sessions/${guid}/data?limit=100`),
+    queryFn: () => api<ListEnvelope<Generation>>('GET', `/v1/sessions/${guid}/data?limit=100`),
   });
   const { name } = useActionNames();
   if (session.isPending || turns.isPending) return <Loading what="the session" />;
