@@ -1,6 +1,8 @@
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedClient, startEmbeddedClient } from '../../src/platform/database/embedded-client.js';
 import { isUniqueViolation } from '../../src/platform/database/errors.js';
+import { startModuleWorker } from '../../src/platform/module-worker.js';
 
 // The embedded database runs on a thread of its own; these hold its client to PGlite's semantics:
 // a transaction's statements run inside it, every other statement waits for it, a failed callback
@@ -85,5 +87,30 @@ describe('the embedded database on its own thread', () => {
       await copy.close();
     }
     await expect(copy.query('SELECT 1')).rejects.toThrow(/closed/);
+  });
+
+  it('tells when its thread ends unexpectedly, and fails every statement after; a close tells nothing', async () => {
+    let thread: Worker | undefined;
+    const told: string[] = [];
+    const client = await startEmbeddedClient(
+      {},
+      {
+        onStopped: (error) => told.push(error.message),
+        startWorker: (name, data) => {
+          thread = startModuleWorker(name, data);
+          return thread;
+        },
+      },
+    );
+    expect(rowsOf(await client.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
+    await thread!.terminate();
+    await expect(client.query('SELECT 1')).rejects.toThrow(/thread ended/);
+    expect(told).toEqual([expect.stringMatching(/thread ended/)]);
+    await client.close();
+
+    const quiet: string[] = [];
+    const closed = await startEmbeddedClient({}, { onStopped: (error) => quiet.push(error.message) });
+    await closed.close();
+    expect(quiet).toEqual([]);
   });
 });

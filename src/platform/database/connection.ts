@@ -114,11 +114,14 @@ async function openLockedPglite(
   lock: DataDirectoryLock | undefined,
 ): Promise<DatabaseHandle> {
   const create = async () =>
-    startEmbeddedClient({
-      dataDir,
-      snapshot: snapshot && (await snapshot.arrayBuffer()),
-      sharedBuffers,
-    });
+    startEmbeddedClient(
+      { dataDir, snapshot: snapshot && (await snapshot.arrayBuffer()), sharedBuffers },
+      // Nothing can be stored any more: say so loudly; /readyz reports the database as failing.
+      {
+        onStopped: (error) =>
+          warn(`${error.message}: the service cannot store anything until it is restarted`),
+      },
+    );
   const fromTemplate =
     !snapshot &&
     dataDir !== undefined &&

@@ -33,10 +33,26 @@ type Answer = Extract<EmbeddedAnswer, { type: 'answer' }>;
  * Starts the worker and waits until PGlite is open in it; rejects with PGlite's own error when it
  * does not open (a damaged data dir or template), after the worker has ended.
  */
-export async function startEmbeddedClient(settings: EmbeddedDatabaseSettings): Promise<EmbeddedClient> {
-  const worker = startModuleWorker('platform/database/embedded-worker', settings);
+export async function startEmbeddedClient(
+  settings: EmbeddedDatabaseSettings,
+  options: {
+    /** Told when the thread fails or ends after it opened, other than by `close`: every statement fails from then on. */
+    onStopped?: (error: Error) => void;
+    /** How the thread is started (the tests keep a hold of it). */
+    startWorker?: typeof startModuleWorker;
+  } = {},
+): Promise<EmbeddedClient> {
+  const { onStopped = () => undefined, startWorker = startModuleWorker } = options;
+  const worker = startWorker('platform/database/embedded-worker', settings);
   const calls = createWorkerCalls<EmbeddedRequest, Answer>(worker);
   let lastTransaction = 0;
+  let opened = false;
+  let closing = false;
+
+  function stopped(error: Error) {
+    calls.stop(error);
+    if (opened && !closing) onStopped(error);
+  }
 
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (message: EmbeddedAnswer) => {
@@ -50,13 +66,14 @@ export async function startEmbeddedClient(settings: EmbeddedDatabaseSettings): P
     });
     worker.on('error', (error) => {
       reject(error);
-      calls.stop(new Error(`The embedded database's thread failed: ${error.message}`));
+      stopped(new Error(`The embedded database's thread failed: ${error.message}`));
     });
     worker.on('exit', (code) => {
       reject(new Error(`The embedded database's thread ended (exit code ${code}) before it opened`));
-      calls.stop(new Error(`The embedded database's thread ended (exit code ${code})`));
+      stopped(new Error(`The embedded database's thread ended (exit code ${code})`));
     });
   });
+  opened = true;
 
   // Open and idle: the database no longer keeps the process alive by itself.
   worker.unref();
@@ -97,6 +114,7 @@ export async function startEmbeddedClient(settings: EmbeddedDatabaseSettings): P
       return new Blob([(await send({ type: 'dump' })) as ArrayBuffer]);
     },
     async close() {
+      closing = true;
       await send({ type: 'close' }).catch(() => undefined);
       calls.stop(new Error('The embedded database is closed'));
       await worker.terminate();
