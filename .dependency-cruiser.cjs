@@ -12,7 +12,7 @@ module.exports = {
       from: { path: '^src/features/([^/]+)/' },
       to: {
         path: '^src/features/([^/]+)/',
-        pathNot: ['^src/features/$1/', '^src/features/[^/]+/index\\.ts$'],
+        pathNot: ['^src/features/$1/', '^src/features/[^/]+/(index|responses)\\.ts$'],
       },
     },
     {
@@ -20,7 +20,29 @@ module.exports = {
       comment: "Code outside the features (wiring, HTTP, gateway) reaches a feature through its index.ts.",
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/features/', '^src/app\\.ts$'] },
-      to: { path: '^src/features/[^/]+/', pathNot: '^src/features/[^/]+/index\\.ts$' },
+      to: { path: '^src/features/[^/]+/', pathNot: '^src/features/[^/]+/(index|responses)\\.ts$' },
+    },
+    {
+      name: 'wire-schemas-stand-alone',
+      comment:
+        "A feature's responses.ts (and core/wire.ts) is the API's wire: zod and other wire schemas only, so the console can read its types without the server's code.",
+      severity: 'error',
+      from: { path: '(^src/features/[^/]+/responses\\.ts$|^src/core/wire\\.ts$)' },
+      to: { path: '^src/', pathNot: '(^src/features/[^/]+/responses\\.ts$|^src/core/wire\\.ts$)' },
+    },
+    {
+      name: 'contract-is-the-wire',
+      comment: 'src/contract.ts names the wire types for the console; it reads the wire schemas only.',
+      severity: 'error',
+      from: { path: '^src/contract\\.ts$' },
+      to: { path: '^src/', pathNot: '(^src/features/[^/]+/responses\\.ts$|^src/core/wire\\.ts$)' },
+    },
+    {
+      name: 'console-reads-the-contract-only',
+      comment: 'The console (web/src) knows the server through src/contract.ts alone, and imports no other part of src/.',
+      severity: 'error',
+      from: { path: '^web/src/' },
+      to: { path: '^src/', pathNot: '^src/contract\\.ts$' },
     },
     {
       name: 'routes-only-from-app',

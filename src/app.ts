@@ -6,12 +6,8 @@ import Fastify, {
   type FastifyReply,
   LogController,
 } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { actionRoutes } from './features/actions/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { appRoutes } from './features/apps/routes.js';
@@ -37,6 +33,7 @@ import { registerConsole } from './http/console-assets.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { createRateLimits } from './http/rate-limit.js';
+import { registerResponseContract } from './http/response-contract.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStorableInputCheck } from './http/storable-input.js';
 import { jobRegistrations, registerJobs } from './jobs.js';
@@ -97,7 +94,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
 
   registerSecurityHeaders(app, { https: platform.config.baseUrl.startsWith('https:') });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  registerResponseContract(app, platform.config.checkResponses);
   registerJsonBodyParser(app, platform.payloads);
   registerStorableInputCheck(app);
   // Worker nodes answer health checks only: no console there.
@@ -117,13 +114,25 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/healthz',
+    { schema: { hide: true, response: { 200: z.strictObject({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
   // Ready when the database (and Redis, when configured) answer: a load balancer's check.
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const checks = await platform.checkReadiness();
-    const ready = Object.values(checks).every((check) => check === 'ok');
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+  const readiness = z.strictObject({
+    status: z.enum(['ready', 'not_ready']),
+    checks: z.record(z.string(), z.string()),
   });
+  app.get(
+    '/readyz',
+    { schema: { hide: true, response: { 200: readiness, 503: readiness } } },
+    async (_request, reply) => {
+      const checks = await platform.checkReadiness();
+      const ready = Object.values(checks).every((check) => check === 'ok');
+      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+    },
+  );
   // Streamed generations keep running after their client leaves; let them store their output.
   app.addHook('onClose', () => services.runs.drain());
   app.addHook('onClose', () => services.close());
@@ -153,7 +162,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(
         actionRoutes(services.actions, { skills: services.skills, contexts: services.contexts }),
       );
-      await v1.register(providerRoutes(services.providers, platform.config.openaiBaseUrl));
+      await v1.register(providerRoutes(services.providers, platform.config.providerUrls));
       await v1.register(runRoutes(services.runs, services.engine, services.idempotentRequests));
       await v1.register(dataRoutes(services.data, services.statistics));
       await v1.register(feedbackRoutes(services.feedback));

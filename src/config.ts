@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { type ProviderKind, providerKindSpec, providerKinds } from './llm/provider-kinds.js';
 
 // The one place that reads process.env. Everything else receives a Config.
 
@@ -68,6 +69,7 @@ const environmentSchema = z.object({
     .default(7 * 24),
   LECTERN_SHARE_ENV_PROVIDER_KEYS: z.enum(['auto', 'on', 'off']).default('auto'),
   LECTERN_MOCK_PROVIDER: z.enum(['on', 'off']).default('on'),
+  LECTERN_CHECK_RESPONSES: z.enum(['on', 'off']).default('off'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
@@ -77,17 +79,14 @@ const environmentSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: optionalText.pipe(z.enum(['true', 'false']).optional()),
-  OPENAI_API_KEY: optionalText,
-  OPENAI_BASE_URL: optionalText,
-  ANTHROPIC_API_KEY: optionalText,
-  GOOGLE_GENERATIVE_AI_API_KEY: optionalText,
+  // Provider keys (OPENAI_API_KEY, …) are read by environmentProviders: each kind's record names its variables.
 });
 
-export type ProviderFallbacks = {
-  openai?: { key: string; url?: string };
-  anthropic?: { key: string };
-  google?: { key: string };
-};
+/** The operator's provider keys from the environment, per kind (each kind's record names its variables). */
+export type ProviderFallbacks = Partial<Record<ProviderKind, { key: string; url?: string }>>;
+
+/** The operator's provider URLs from the environment (`OPENAI_BASE_URL`), with or without a key. */
+export type ProviderUrls = Partial<Record<ProviderKind, string>>;
 
 /**
  * `LECTERN_SHARE_ENV_PROVIDER_KEYS`: whether workspaces may run on the operator's environment keys.
@@ -169,8 +168,13 @@ export type Config = {
   trustProxy: boolean | string[];
   /** `LECTERN_MOCK_PROVIDER=off` refuses the `mock` provider (a production instance needs no fake model). */
   mockProvider: boolean;
-  /** `OPENAI_BASE_URL`: where the openai kind is reached when no provider record names a URL. */
-  openaiBaseUrl?: string;
+  /**
+   * `LECTERN_CHECK_RESPONSES=on` checks every answer against its route's declared schema and fails
+   * one that differs (500 `response_mismatch`): the test suite runs so, production does not.
+   */
+  checkResponses: boolean;
+  /** Where a kind is reached when no provider record names a URL (`OPENAI_BASE_URL`). */
+  providerUrls: ProviderUrls;
 };
 
 export class ConfigError extends Error {}
@@ -229,6 +233,21 @@ function trustProxyOf(value: string | undefined): boolean | string[] {
     .filter(Boolean);
 }
 
+/** The operator's provider keys and URLs, as each kind's record names its environment variables. */
+function environmentProviders(environment: NodeJS.ProcessEnv) {
+  const fallbacks: ProviderFallbacks = {};
+  const urls: ProviderUrls = {};
+  for (const kind of providerKinds) {
+    const variables = providerKindSpec(kind).environment;
+    if (!variables) continue;
+    const key = optionalText.parse(environment[variables.key]);
+    const url = variables.url ? optionalText.parse(environment[variables.url]) : undefined;
+    if (url) urls[kind] = url;
+    if (key) fallbacks[kind] = url ? { key, url } : { key };
+  }
+  return { fallbacks, urls };
+}
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
@@ -237,14 +256,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   const values = parsed.data;
   const displayHost = values.HOST === '0.0.0.0' || values.HOST === '::' ? '127.0.0.1' : values.HOST;
-  const providerFallbacks: ProviderFallbacks = {};
-  if (values.OPENAI_API_KEY) {
-    providerFallbacks.openai = { key: values.OPENAI_API_KEY, url: values.OPENAI_BASE_URL };
-  }
-  if (values.ANTHROPIC_API_KEY) providerFallbacks.anthropic = { key: values.ANTHROPIC_API_KEY };
-  if (values.GOOGLE_GENERATIVE_AI_API_KEY) {
-    providerFallbacks.google = { key: values.GOOGLE_GENERATIVE_AI_API_KEY };
-  }
+  const providers = environmentProviders(environment);
   return {
     port: values.PORT,
     host: values.HOST,
@@ -268,7 +280,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     databaseUrl: values.DATABASE_URL,
     redisUrl: values.REDIS_URL,
     bucket: bucketConfig(values),
-    providerFallbacks,
+    providerFallbacks: providers.fallbacks,
     shareEnvironmentProviderKeys: values.LECTERN_SHARE_ENV_PROVIDER_KEYS,
     rateLimitPerMinute: values.LECTERN_RATE_LIMIT_PER_MINUTE,
     baseUrlConfigured: values.LECTERN_BASE_URL !== undefined,
@@ -286,7 +298,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     consoleSignInsPerMinute: values.LECTERN_CONSOLE_SIGN_INS_PER_MINUTE,
     trustProxy: trustProxyOf(values.LECTERN_TRUST_PROXY),
     mockProvider: values.LECTERN_MOCK_PROVIDER === 'on',
-    openaiBaseUrl: values.OPENAI_BASE_URL,
+    checkResponses: values.LECTERN_CHECK_RESPONSES === 'on',
+    providerUrls: providers.urls,
   };
 }
 

@@ -11,12 +11,13 @@ export class AppError extends Error {
   }
 }
 
+/** A request a service refuses: the field it names (as the client wrote it) and why. */
 export class ValidationError extends AppError {
   constructor(
-    message: string,
-    readonly field?: string,
+    readonly field: string,
+    readonly reason: string,
   ) {
-    super(400, 'validation_error', field ? `${field}: ${message}` : message);
+    super(400, 'validation_error', `${field}: ${reason}`);
   }
 }
 

@@ -231,7 +231,13 @@ export function createServices(platform: Platform) {
       },
       logger: logger('console-sessions'),
     }),
-    providers: createProviderService(providerRepository, secretBox, models.invalidate, shared.providerFetch),
+    providers: createProviderService(
+      providerRepository,
+      secretBox,
+      models.invalidate,
+      shared.providerFetch,
+      config.mockProvider,
+    ),
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
     /** Stops the worker threads (offline embedder, text indexer) and the VACUUM timer. */

@@ -23,7 +23,7 @@ it('answers "may another attempt succeed?" in one place', () => {
   ]) {
     expect(isRetryable(permanent)).toBe(false);
   }
-  expect(isRetryable(new ValidationError('bad', 'input'))).toBe(false);
+  expect(isRetryable(new ValidationError('input', 'bad'))).toBe(false);
   expect(isRetryable(new Error('connection reset'))).toBe(true);
   // Final: recorded at once with the status a client reads.
   expect(isFinal(new NotFoundError('Action not found'))).toBe(true);

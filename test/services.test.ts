@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { createActionBody } from '../src/features/actions/schemas.js';
 import { processContextSourceJob } from '../src/features/context-sources/index.js';
 import { embedDocumentsJob } from '../src/features/documents/index.js';
 import { feedbackBody } from '../src/features/feedback/schemas.js';
@@ -73,10 +72,11 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   const key = await services.workspaces.authenticate(created.apiKey);
   const workspaceId = key!.id;
   const app = await services.apps.create(workspaceId, { name: 'wiring' });
-  const action = await services.actions.create(
-    workspaceId,
-    createActionBody.parse({ app: app.id, name: 'echo', model: 'mock/echo', prompt: '{{text}}' }),
-  );
+  const action = await services.actions.create(workspaceId, {
+    appId: app.id,
+    name: 'echo',
+    version: { model: 'mock/echo', prompt: '{{text}}' },
+  });
   const caller = { workspaceId, allowModelOverrides: true };
   const answer = await services.runs.run(
     caller,
@@ -122,10 +122,11 @@ it('never makes a durable run’s generation twice: a stored one is the answer, 
   const created = await services.workspaces.createWorkspace('durable');
   const workspaceId = (await services.workspaces.authenticate(created.apiKey))!.id;
   const app = await services.apps.create(workspaceId, { name: 'durable' });
-  const { action } = await services.actions.create(
-    workspaceId,
-    createActionBody.parse({ app: app.id, name: 'echo', model: 'mock/echo', prompt: '{{text}}' }),
-  );
+  const { action } = await services.actions.create(workspaceId, {
+    appId: app.id,
+    name: 'echo',
+    version: { model: 'mock/echo', prompt: '{{text}}' },
+  });
   const durable = createDurableRuns({ jobs: platform.jobs, data: services.data, engine: services.engine });
   const caller = { workspaceId, allowModelOverrides: false };
   const generationId = randomUUID();

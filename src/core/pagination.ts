@@ -26,5 +26,10 @@ export function listEnvelope<Item>(
   return { data, total_count: totalCount, has_next_page: pagination.skip + data.length < totalCount };
 }
 
+/** A list the service answers whole (a fixed catalogue: Skill types, provider kinds), in the page envelope. */
+export function wholeList<Item>(data: Item[]): ListEnvelope<Item> {
+  return { data, total_count: data.length, has_next_page: false };
+}
+
 /** One page of a list and the total across all pages. */
 export type Page<Item> = { rows: Item[]; total: number };

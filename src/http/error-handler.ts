@@ -1,16 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, TooManyRequestsError } from '../errors.js';
+import type { ErrorResponse } from '../core/wire.js';
+import { AppError, TooManyRequestsError, ValidationError } from '../errors.js';
 
-export type ErrorBody = {
-  error: { status: number; code: string; message: string };
-  message: string;
-  detail: string;
-};
-
-export function errorBody(status: number, code: string, message: string): ErrorBody {
-  return { error: { status, code, message }, message, detail: message };
+/** The body of every error answer (docs/api.md#errors); `field` names the input a validation error is about. */
+export function errorBody(status: number, code: string, message: string, field?: string): ErrorResponse {
+  return {
+    error: { status, code, message, ...(field !== undefined && { field }) },
+    message,
+    detail: message,
+  };
 }
 
 type ValidationIssue = {
@@ -19,15 +19,25 @@ type ValidationIssue = {
   params?: { issue?: { path?: PropertyKey[] } };
 };
 
-/** "body.messages.0.content: Invalid input…" — the field named the way a client wrote it. */
-function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
-  const described = issues.map((issue) => {
-    const pathParts =
-      issue.params?.issue?.path?.map(String) ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
-    const field = [context ?? 'body', ...pathParts].join('.');
-    return `${field}: ${issue.message ?? 'invalid'}`;
+/**
+ * "body.messages.0.content: Invalid input…" — the field named the way a client wrote it — and the
+ * first issue's field for `error.field`: a body field by its own path (`messages.0.content`), as a
+ * service's ValidationError names it, any other by where it was (`querystring.limit`).
+ */
+function describeValidation(
+  context: string | undefined,
+  issues: ValidationIssue[],
+): { message: string; field: string } {
+  const where = context ?? 'body';
+  const paths = issues.map(
+    (issue) => issue.params?.issue?.path?.map(String) ?? issue.instancePath?.split('/').filter(Boolean) ?? [],
+  );
+  const described = issues.map((issue, index) => {
+    return `${[where, ...paths[index]!].join('.')}: ${issue.message ?? 'invalid'}`;
   });
-  return `Validation failed: ${described.join('; ')}`;
+  const first = paths[0] ?? [];
+  const field = where === 'body' && first.length > 0 ? first.join('.') : [where, ...first].join('.');
+  return { message: `Validation failed: ${described.join('; ')}`, field };
 }
 
 // Fastify's own client errors, answered with our codes. Wrong content type is a 400 (not 415) by issue #2.
@@ -95,11 +105,15 @@ export function registerErrorHandling(app: FastifyInstance, notFoundFallback?: N
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
       if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.status(error.status).send(errorBody(error.status, error.code, error.message));
+      const field = error instanceof ValidationError ? error.field : undefined;
+      return reply.status(error.status).send(errorBody(error.status, error.code, error.message, field));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const message = describeValidation(error.validationContext, error.validation as ValidationIssue[]);
-      return reply.status(400).send(errorBody(400, 'validation_error', message));
+      const { message, field } = describeValidation(
+        error.validationContext,
+        error.validation as ValidationIssue[],
+      );
+      return reply.status(400).send(errorBody(400, 'validation_error', message, field));
     }
     const known = error.code ? fastifyClientErrors[error.code] : undefined;
     if (known) return reply.status(known.status).send(errorBody(known.status, known.code, error.message));

@@ -18,18 +18,18 @@ export function findUnstorableInput(value: unknown, root: string): ValidationErr
     const { value: current, path, depth } = pending.pop()!;
     if (typeof current === 'string') {
       if (!isStorableText(current)) {
-        return new ValidationError('must not contain NUL (U+0000) or unpaired surrogate characters', path);
+        return new ValidationError(path, 'must not contain NUL (U+0000) or unpaired surrogate characters');
       }
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
     if (depth >= maximumJsonDepth) {
-      return new ValidationError(`is nested deeper than ${maximumJsonDepth} levels`, path);
+      return new ValidationError(path, `is nested deeper than ${maximumJsonDepth} levels`);
     }
     for (const [key, child] of Object.entries(current)) {
       const childPath = `${path}.${key}`;
       if (!isStorableText(key)) {
-        return new ValidationError('a key must not contain NUL (U+0000) or unpaired surrogates', path);
+        return new ValidationError(path, 'a key must not contain NUL (U+0000) or unpaired surrogates');
       }
       pending.push({ value: child, path: childPath, depth: depth + 1 });
     }

@@ -1,10 +1,7 @@
 import type { GenerationCost } from '../core/json-columns.js';
-import type { ProviderKind } from './provider-kinds.js';
+import { type ProviderKind, providerKindSpec } from './provider-kinds.js';
 
 export type TokenUsage = { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
-
-/** docs/api.md#the-mock-provider: the mock costs 1 USD per million input tokens and 2 USD per million output tokens. */
-const mockPricePerMillion = { input: 1, output: 2 };
 
 function rounded(value: number): number {
   return Number(value.toPrecision(12));
@@ -12,7 +9,8 @@ function rounded(value: number): number {
 
 /**
  * The USD cost of one generation from the bundled `@pydantic/genai-prices` table (offline; it is
- * never told to update). An OpenAI-compatible server's model is looked up by name across providers.
+ * never told to update), or a kind's fixed price (the mock's). A model of a kind with no table of its
+ * own (an OpenAI-compatible server) is looked up by name across providers.
  * Undefined when the price is unknown, so `cost` is left out rather than reported as zero. The table
  * (0.8 MB of JavaScript) is loaded by the first priced generation, not at start.
  */
@@ -21,9 +19,10 @@ export async function generationCost(
   modelName: string,
   usage: TokenUsage,
 ): Promise<GenerationCost | undefined> {
-  if (kind === 'mock') {
-    const input = (usage.inputTokens * mockPricePerMillion.input) / 1_000_000;
-    const output = (usage.outputTokens * mockPricePerMillion.output) / 1_000_000;
+  const { price: source } = providerKindSpec(kind);
+  if ('perMillionTokens' in source) {
+    const input = (usage.inputTokens * source.perMillionTokens.input) / 1_000_000;
+    const output = (usage.outputTokens * source.perMillionTokens.output) / 1_000_000;
     return { input: rounded(input), output: rounded(output), generation: rounded(input + output) };
   }
   const { calcPrice } = await import('@pydantic/genai-prices');
@@ -34,7 +33,7 @@ export async function generationCost(
       ...(usage.cachedInputTokens ? { cache_read_tokens: usage.cachedInputTokens } : {}),
     },
     modelName,
-    kind === 'openai-compatible' ? undefined : { providerId: kind },
+    source.table === undefined ? undefined : { providerId: source.table },
   );
   if (!price) return undefined;
   return {

@@ -458,6 +458,17 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.getByRole('button', { name: `Revoke ${newKey.slice(0, 12)}` }).click();
   await page.getByText(/^revoked /).waitFor();
   expect((await keyedCaller(newKey)(server.baseUrl, 'GET', '/v1/apps')).status).toBe(401);
+  // The kinds are the service's own (GET /v1/providers/kinds); the field the service refuses is
+  // marked next to its input, as the error body names it.
+  await page.getByLabel('Provider', { exact: true }).selectOption({ label: 'OpenAI-compatible server' });
+  await page.getByText('Required', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Add provider' }).click();
+  await page
+    .getByRole('alert')
+    .getByText(/url: required for this provider/)
+    .waitFor();
+  expect(await page.getByLabel('Base URL').getAttribute('aria-invalid')).toBe('true');
+  await page.getByLabel('Provider', { exact: true }).selectOption({ label: 'OpenAI' });
   // A provider key is write-only: listed masked, never in the page.
   await page.getByLabel('API key', { exact: true }).fill('sk-console-secret-0123456789');
   await page.getByRole('button', { name: 'Add provider' }).click();

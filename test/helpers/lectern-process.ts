@@ -9,7 +9,8 @@ const projectRoot = new URL('../..', import.meta.url).pathname;
 export function lectern(args: string[], environment: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['dist/main.js', ...args], {
     cwd: projectRoot,
-    env: environment,
+    // Every answer is checked against its route's declared schema, as in-process tests do.
+    env: { LECTERN_CHECK_RESPONSES: 'on', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -72,6 +72,8 @@ export async function startTestApp(
     LECTERN_MODEL_CACHE_DIR: testModelCacheDirectory,
     LOG_LEVEL: 'trace',
     LECTERN_BASE_URL: 'http://lectern.test',
+    // Every answer the suite receives is checked against its route's declared schema.
+    LECTERN_CHECK_RESPONSES: 'on',
     // The PostgreSQL pass runs the scale-out parts too: file bytes in PostgreSQL, streams in Redis.
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
     ...(process.env.REDIS_URL && { REDIS_URL: process.env.REDIS_URL }),

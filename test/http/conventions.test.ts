@@ -74,6 +74,24 @@ describe('HTTP conventions', () => {
     const response = await context.client.post('/v1/apps', { name: 42 });
     expect(response.status).toBe(400);
     expect(response.body.message).toContain('body.name');
+    expect(response.body.error.field).toBe('name');
+    const nested = await context.client.post('/v1/actions/create', {
+      name: 'fields',
+      app: 'not-a-guid',
+      model: 'mock/echo',
+      prompt: 'hi',
+    });
+    expect(nested.body.error.field).toBe('app');
+    // A service's own refusal names its field the same way.
+    const refused = await context.client.post('/v1/providers', { provider: 'openai-compatible' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.field).toBe('url');
+    const query = await context.client.get('/v1/apps?limit=zero');
+    expect(query.body.error.field).toBe('querystring.limit');
+    // Errors that name no field carry none.
+    const missing = await context.client.get('/v1/apps/00000000-0000-4000-8000-000000000000');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).not.toHaveProperty('field');
   });
 
   it('answers with and without a trailing slash', async () => {

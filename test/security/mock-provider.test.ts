@@ -32,6 +32,9 @@ it('refuses mock models when LECTERN_MOCK_PROVIDER=off', async () => {
     expect(overridden.status).toBe(400);
     expect(overridden.body.message).toMatch(/mock provider is turned off/);
     expect(provider.status).toBe(201);
+    // The console offers the kinds the service lists: the mock is not among them.
+    const kinds = await client.get('/v1/providers/kinds');
+    expect(kinds.body.data.map((kind: { name: string }) => kind.name)).not.toContain('mock');
   } finally {
     await test.close();
   }

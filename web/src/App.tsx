@@ -5,6 +5,7 @@ import { ApiError, api, forgetSignIn, mayBeSignedIn, type SignedIn } from './api
 import { Loading } from './components/states';
 import { ActionsPage } from './pages/actions/ActionsList';
 import { SignInPage } from './pages/SignIn';
+import { keys } from './queries/keys';
 
 // The editor (CodeMirror, Liquid) and the charts (uPlot) load when first opened, not with the sign-in.
 const NewActionPage = lazy(() => import('./pages/actions/NewAction'));
@@ -27,7 +28,7 @@ const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 /** The signed-in workspace, or null when there is no session (a 401 is an answer here, not an error). */
 function useSession() {
   return useQuery({
-    queryKey: ['session'],
+    queryKey: keys.session,
     queryFn: async () => {
       if (!mayBeSignedIn()) return null;
       try {
@@ -56,7 +57,7 @@ export function App() {
       </p>
     );
   if (!session.data)
-    return <SignInPage onSignedIn={() => queries.invalidateQueries({ queryKey: ['session'] })} />;
+    return <SignInPage onSignedIn={() => queries.invalidateQueries({ queryKey: keys.session })} />;
 
   return (
     <div className="shell">

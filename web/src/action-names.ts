@@ -1,12 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
-import { type Action, api, type ListEnvelope } from './api';
+import { useAllActions } from './queries/lists';
 
 /** The workspace's Actions (first 100) and a GUID→name lookup that falls back to the GUID. */
 export function useActionNames() {
-  const actions = useQuery({
-    queryKey: ['actions', 'all'],
-    queryFn: () => api<ListEnvelope<Action>>('GET', '/v1/actions?limit=1000'),
-  });
+  const actions = useAllActions();
   const names = new Map(actions.data?.data.map((action) => [action.guid, action.name]));
   return {
     actions: actions.data?.data ?? [],

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from './api';
-
-export type StreamAnswer = { streaming_url: string; data_guid: string; feedback_url: string };
+import { api, type StreamRunAnswer } from './api';
 
 export type StreamState =
   | { status: 'idle' }
@@ -31,9 +29,9 @@ export function useStreamRun() {
   const start = useCallback(async (path: string, body: Record<string, unknown>) => {
     source.current?.close();
     setState({ status: 'starting' });
-    let answer: StreamAnswer;
+    let answer: StreamRunAnswer;
     try {
-      answer = await api<StreamAnswer>('POST', path, { ...body, streaming: true });
+      answer = await api<StreamRunAnswer>('POST', path, { ...body, streaming: true });
     } catch (error) {
       setState({ status: 'failed', text: '', message: (error as Error).message });
       return;

@@ -19,7 +19,7 @@ export function createAttachmentValidator(lookups: {
     const found = new Set((await lookup.findMany(workspaceId, ids)).map((row) => row.id));
     const missing = ids.filter((id) => !found.has(id));
     const noun = field === 'contexts' ? 'Context' : 'Skill';
-    if (missing.length > 0) throw new ValidationError(`no ${noun} has the GUID ${missing.join(', ')}`, field);
+    if (missing.length > 0) throw new ValidationError(field, `no ${noun} has the GUID ${missing.join(', ')}`);
   }
   return async (workspaceId, version) => {
     await requireAll(workspaceId, version.contexts ?? [], lookups.contexts, 'contexts');

@@ -1,5 +1,5 @@
 export { createAttachmentValidator } from './attachments.js';
-export { presentAction } from './presenters.js';
+export { presentAction, versionFromWire } from './presenters.js';
 export { type ActionVersionRow as ActionVersion, createActionRepository } from './repository.js';
 export { type DraftVersionInput, draftVersion, environment, guidOrSlugParams } from './schemas.js';
 export {

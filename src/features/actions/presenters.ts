@@ -1,7 +1,18 @@
 import type { ActionVersionRow } from './repository.js';
-import type { Action, ActionVersionEntry, ListedAction } from './service.js';
+import type {
+  ActionResponse,
+  ActionVersionResponse,
+  ListedActionResponse,
+  VersionFields,
+} from './responses.js';
+import type { CreateActionInput, DraftVersionInput, UpdateActionInput } from './schemas.js';
+import type { Action, ActionChanges, ActionVersionEntry, ListedAction, NewAction } from './service.js';
+import type { VersionChanges } from './version.js';
 
-function presentVersionFields(version: ActionVersionRow) {
+// The version fields' wire names, both ways, in one place: presentVersionFields writes them,
+// versionFromWire reads them; services and the repository know the domain's names only.
+
+function presentVersionFields(version: ActionVersionRow): VersionFields {
   return {
     model: version.model,
     model_config: version.modelConfig,
@@ -14,7 +25,7 @@ function presentVersionFields(version: ActionVersionRow) {
   };
 }
 
-export function presentAction({ action, version, deployments }: Action) {
+export function presentAction({ action, version, deployments }: Action): ActionResponse {
   return {
     guid: action.id,
     slug: action.slug,
@@ -33,16 +44,57 @@ export function presentAction({ action, version, deployments }: Action) {
 }
 
 /** An Action in a list: the record and when it last ran (its newest generation; null when never). */
-export function presentListedAction(listed: ListedAction) {
+export function presentListedAction(listed: ListedAction): ListedActionResponse {
   return { ...presentAction(listed), last_run_at: listed.lastRunAt?.toISOString() ?? null };
 }
 
 /** A saved version as `GET …/versions` lists it. */
-export function presentActionVersion({ version, environments }: ActionVersionEntry) {
+export function presentActionVersion({ version, environments }: ActionVersionEntry): ActionVersionResponse {
   return {
     version: version.version,
     ...presentVersionFields(version),
     environments,
     created_at: version.createdAt.toISOString(),
   };
+}
+
+/** A request's version fields as version changes (a field left out stays as it was). */
+export function versionFromWire(fields: DraftVersionInput): VersionChanges {
+  return {
+    model: fields.model,
+    modelConfig: fields.model_config,
+    prompt: fields.prompt,
+    messages: fields.messages,
+    systemMessage: fields.system_message,
+    contexts: fields.contexts,
+    skills: fields.skills,
+    tools: fields.tools,
+  };
+}
+
+/** A request's Action-level fields (not versioned), a field left out as undefined. */
+function actionFieldsFromWire(body: UpdateActionInput): Omit<ActionChanges, 'version'> {
+  return {
+    name: body.name,
+    appId: body.app,
+    slug: body.slug,
+    description: body.description,
+    actionType: body.action_type,
+    defaultEnvironment: body.default_environment,
+  };
+}
+
+/** `POST /v1/actions/create` as a new Action. */
+export function newActionFromWire(body: CreateActionInput): NewAction {
+  return {
+    ...actionFieldsFromWire(body),
+    name: body.name,
+    appId: body.app,
+    version: { ...versionFromWire(body), model: body.model },
+  };
+}
+
+/** `PUT /v1/actions/{guid}` as a save: Action-level changes and the next version's. */
+export function actionChangesFromWire(body: UpdateActionInput): ActionChanges {
+  return { ...actionFieldsFromWire(body), version: versionFromWire(body) };
 }

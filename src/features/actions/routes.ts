@@ -1,11 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listResponse, removedResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { removed } from '../../http/removal.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
+import { contextResponse } from '../contexts/responses.js';
 import { presentSkill, type SkillService } from '../skills/index.js';
-import { presentAction, presentActionVersion, presentListedAction } from './presenters.js';
+import { skillResponse } from '../skills/responses.js';
+import {
+  actionChangesFromWire,
+  newActionFromWire,
+  presentAction,
+  presentActionVersion,
+  presentListedAction,
+} from './presenters.js';
+import { actionResponse, actionVersionResponse, listedActionResponse } from './responses.js';
 import {
   actionContextsBody,
   actionListQuery,
@@ -34,15 +45,27 @@ export function actionRoutes(
     const tags = ['actions'];
 
     // The official JS SDK creates Actions at this path (docs/api.md#actions).
-    app.post('/actions/create', { schema: { tags, body: createActionBody } }, async (request, reply) => {
-      return reply
-        .status(201)
-        .send(presentAction(await actions.create(workspaceOf(request).id, request.body)));
-    });
+    app.post(
+      '/actions/create',
+      { schema: { tags, body: createActionBody, response: { 201: actionResponse } } },
+      async (request, reply) => {
+        return reply
+          .status(201)
+          .send(
+            presentAction(await actions.create(workspaceOf(request).id, newActionFromWire(request.body))),
+          );
+      },
+    );
 
     app.get(
       '/actions',
-      { schema: { tags, querystring: paginationQuery.extend(actionListQuery.shape) } },
+      {
+        schema: {
+          tags,
+          querystring: paginationQuery.extend(actionListQuery.shape),
+          response: { 200: listResponse(listedActionResponse) },
+        },
+      },
       async (request) => {
         const { query } = request;
         const { rows, total } = await actions.list(workspaceOf(request).id, query, {
@@ -53,28 +76,40 @@ export function actionRoutes(
       },
     );
 
-    app.get('/actions/:guidOrSlug', { schema: { tags, params: guidOrSlugParams } }, async (request) => {
-      return presentAction(await actions.get(workspaceOf(request).id, request.params.guidOrSlug));
-    });
+    app.get(
+      '/actions/:guidOrSlug',
+      { schema: { tags, params: guidOrSlugParams, response: { 200: actionResponse } } },
+      async (request) => {
+        return presentAction(await actions.get(workspaceOf(request).id, request.params.guidOrSlug));
+      },
+    );
 
     app.put(
       '/actions/:guid',
-      { schema: { tags, params: guidParams, body: updateActionBody } },
+      { schema: { tags, params: guidParams, body: updateActionBody, response: { 200: actionResponse } } },
       async (request) => {
         return presentAction(
-          await actions.update(workspaceOf(request).id, request.params.guid, request.body),
+          await actions.update(
+            workspaceOf(request).id,
+            request.params.guid,
+            actionChangesFromWire(request.body),
+          ),
         );
       },
     );
 
-    app.delete('/actions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      await actions.remove(workspaceOf(request).id, request.params.guid);
-      return removed(request.params.guid);
-    });
+    app.delete(
+      '/actions/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      async (request) => {
+        await actions.remove(workspaceOf(request).id, request.params.guid);
+        return removed(request.params.guid);
+      },
+    );
 
     app.post(
       '/actions/:guid/deploy',
-      { schema: { tags, params: guidParams, body: deployBody } },
+      { schema: { tags, params: guidParams, body: deployBody, response: { 200: actionResponse } } },
       async (request) => {
         return presentAction(
           await actions.deploy(workspaceOf(request).id, request.params.guid, request.body),
@@ -84,7 +119,14 @@ export function actionRoutes(
 
     app.get(
       '/actions/:guid/versions',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: listResponse(actionVersionResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await actions.versions(
           workspaceOf(request).id,
@@ -95,49 +137,79 @@ export function actionRoutes(
       },
     );
 
-    app.post('/actions/:guid/disable', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, true));
-    });
+    app.post(
+      '/actions/:guid/disable',
+      { schema: { tags, params: guidParams, response: { 200: actionResponse } } },
+      async (request) => {
+        return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, true));
+      },
+    );
 
     // The official SDK's getSkills / updateSkills and getContext / updateContext: the latest version's
     // attachments as bare arrays. A change saves a new version, like PUT /v1/actions/{guid}; it deploys nothing.
-    app.get('/actions/:guid/skills', { schema: { tags, params: guidParams } }, async (request) => {
-      const workspaceId = workspaceOf(request).id;
-      const action = await actions.get(workspaceId, request.params.guid);
-      return attachedSkills(workspaceId, action.version.skills);
-    });
+    app.get(
+      '/actions/:guid/skills',
+      { schema: { tags, params: guidParams, response: { 200: z.array(skillResponse) } } },
+      async (request) => {
+        const workspaceId = workspaceOf(request).id;
+        const action = await actions.get(workspaceId, request.params.guid);
+        return attachedSkills(workspaceId, action.version.skills);
+      },
+    );
 
     app.put(
       '/actions/:guid/skills',
-      { schema: { tags, params: guidParams, body: actionSkillsBody } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          body: actionSkillsBody,
+          response: { 200: z.array(skillResponse) },
+        },
+      },
       async (request) => {
         const workspaceId = workspaceOf(request).id;
         const action = await actions.update(workspaceId, request.params.guid, {
-          skills: request.body.skills,
+          version: { skills: request.body.skills },
         });
         return attachedSkills(workspaceId, action.version.skills);
       },
     );
 
-    app.get('/actions/:guid/context', { schema: { tags, params: guidParams } }, async (request) => {
-      const workspaceId = workspaceOf(request).id;
-      const action = await actions.get(workspaceId, request.params.guid);
-      return attachedContexts(workspaceId, action.version.contexts);
-    });
-
-    app.put(
+    app.get(
       '/actions/:guid/context',
-      { schema: { tags, params: guidParams, body: actionContextsBody } },
+      { schema: { tags, params: guidParams, response: { 200: z.array(contextResponse) } } },
       async (request) => {
         const workspaceId = workspaceOf(request).id;
-        const contexts = request.body.context ?? request.body.contexts;
-        const action = await actions.update(workspaceId, request.params.guid, { contexts });
+        const action = await actions.get(workspaceId, request.params.guid);
         return attachedContexts(workspaceId, action.version.contexts);
       },
     );
 
-    app.post('/actions/:guid/enable', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, false));
-    });
+    app.put(
+      '/actions/:guid/context',
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          body: actionContextsBody,
+          response: { 200: z.array(contextResponse) },
+        },
+      },
+      async (request) => {
+        const workspaceId = workspaceOf(request).id;
+        const contexts = request.body.context ?? request.body.contexts;
+        const action = await actions.update(workspaceId, request.params.guid, { version: { contexts } });
+        return attachedContexts(workspaceId, action.version.contexts);
+      },
+    );
+
+    app.post(
+      '/actions/:guid/enable',
+      { schema: { tags, params: guidParams, response: { 200: actionResponse } } },
+      async (request) => {
+        return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, false));
+      },
+    );
   };
 }

@@ -13,9 +13,15 @@ import type {
   ActionRow,
   ActionVersionRow,
   ActionWithVersion,
-  NewActionVersion,
 } from './repository.js';
-import type { CreateActionInput, DeployInput, DraftVersionInput, UpdateActionInput } from './schemas.js';
+import type { DeployInput } from './schemas.js';
+import {
+  type FirstVersion,
+  firstVersion,
+  mergeVersion,
+  type VersionChanges,
+  type VersionContent,
+} from './version.js';
 
 export type ResolvedAction = {
   action: ActionRow;
@@ -34,8 +40,21 @@ export type ListedAction = Action & { lastRunAt: Date | null };
 /** A saved version with the environments it is deployed to. */
 export type ActionVersionEntry = { version: ActionVersionRow; environments: string[] };
 
+/** The Action-level fields a save may change (its name, App, slug…): not versioned. */
+type ActionFields = Pick<
+  ActionRow,
+  'name' | 'slug' | 'description' | 'actionType' | 'defaultEnvironment' | 'appId'
+>;
+
+/** A new Action: its fields (defaults for those left out) and its first version. */
+export type NewAction = Pick<ActionFields, 'name' | 'appId'> &
+  Partial<Omit<ActionFields, 'name' | 'appId'>> & { version: FirstVersion };
+
+/** A save: Action-level changes, and the changes that make its next version. */
+export type ActionChanges = Partial<ActionFields> & { version: VersionChanges };
+
 export interface ActionService {
-  create(workspaceId: string, input: CreateActionInput): Promise<Action>;
+  create(workspaceId: string, input: NewAction): Promise<Action>;
   /** An Action's GUID and name by GUID or slug, or undefined (Skills and workflow blocks name Actions). */
   find(workspaceId: string, guidOrSlug: string): Promise<{ guid: string; name: string } | undefined>;
   /** A 404 unless the workspace has this Action: a cheap check for the features that name one. */
@@ -45,7 +64,7 @@ export interface ActionService {
   /** Newest first; a listed Action also tells when it last ran. */
   list(workspaceId: string, pagination: Pagination, filter?: ActionListFilter): Promise<Page<ListedAction>>;
   /** Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing. */
-  update(workspaceId: string, id: string, input: UpdateActionInput): Promise<Action>;
+  update(workspaceId: string, id: string, changes: ActionChanges): Promise<Action>;
   deploy(workspaceId: string, id: string, input: DeployInput): Promise<Action>;
   versions(workspaceId: string, id: string, pagination: Pagination): Promise<Page<ActionVersionEntry>>;
   /**
@@ -58,14 +77,14 @@ export interface ActionService {
     selection: { version?: number; environment?: string },
   ): Promise<ResolvedAction>;
   /** The latest version with a draft's fields over it, checked as a save checks them and not saved. */
-  resolveDraft(workspaceId: string, guidOrSlug: string, draft: DraftVersionInput): Promise<ResolvedAction>;
+  resolveDraft(workspaceId: string, guidOrSlug: string, draft: VersionChanges): Promise<ResolvedAction>;
   setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<Action>;
   /** Soft delete: the Action no longer reads or runs; its generations and feedback stay stored. */
   remove(workspaceId: string, id: string): Promise<void>;
 }
 
 /** Every template must parse when it is saved, not when it first runs. */
-function assertTemplatesParse(fields: Pick<NewActionVersion, 'prompt' | 'messages' | 'systemMessage'>): void {
+function assertTemplatesParse(fields: Pick<VersionContent, 'prompt' | 'messages' | 'systemMessage'>): void {
   const templates: [string, string | null | undefined][] = [
     ['prompt', fields.prompt],
     ['system_message', fields.systemMessage],
@@ -77,22 +96,8 @@ function assertTemplatesParse(fields: Pick<NewActionVersion, 'prompt' | 'message
   for (const [field, source] of templates) {
     if (source === null || source === undefined) continue;
     const error = templateParseError(source);
-    if (error) throw new ValidationError(`template does not parse: ${error}`, field);
+    if (error) throw new ValidationError(field, `template does not parse: ${error}`);
   }
-}
-
-/** The next version: the given fields over the latest version's. */
-function mergeVersion(latest: ActionVersionRow, input: UpdateActionInput): NewActionVersion {
-  return {
-    model: input.model ?? latest.model,
-    modelConfig: input.model_config ?? latest.modelConfig,
-    prompt: input.prompt === undefined ? latest.prompt : input.prompt,
-    messages: input.messages === undefined ? latest.messages : input.messages,
-    systemMessage: input.system_message === undefined ? latest.systemMessage : input.system_message,
-    contexts: input.contexts ?? latest.contexts,
-    skills: input.skills ?? latest.skills,
-    tools: input.tools ?? latest.tools,
-  };
 }
 
 function slugConflict(error: unknown): never {
@@ -104,7 +109,7 @@ function slugConflict(error: unknown): never {
 const runResolutionCacheMs = 5_000;
 
 /** Checks that attached Contexts and Skills exist in the workspace (`attachments.ts`). */
-export type AttachmentValidator = (workspaceId: string, version: NewActionVersion) => Promise<void>;
+export type AttachmentValidator = (workspaceId: string, version: VersionContent) => Promise<void>;
 
 export function createActionService(
   repository: ActionRepository,
@@ -126,7 +131,7 @@ export function createActionService(
     return row;
   }
 
-  async function validateVersion(workspaceId: string, version: NewActionVersion): Promise<void> {
+  async function validateVersion(workspaceId: string, version: VersionContent): Promise<void> {
     assertTemplatesParse(version);
     await models.validate(workspaceId, version.model);
     await validateAttachments(workspaceId, version);
@@ -142,16 +147,16 @@ export function createActionService(
       isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
     );
     if (!row) throw new NotFoundError('Action not found');
-    if (row.action.disabled) throw new ValidationError('this Action is disabled', 'action');
+    if (row.action.disabled) throw new ValidationError('action', 'this Action is disabled');
     if (selection.version !== undefined) {
       const version = await repository.findVersion(row.action.id, selection.version);
-      if (!version) throw new ValidationError(`the Action has no version ${selection.version}`, 'version');
+      if (!version) throw new ValidationError('version', `the Action has no version ${selection.version}`);
       return { action: row.action, version, environment: selection.environment ?? null };
     }
     const environment = selection.environment ?? row.action.defaultEnvironment;
     const deployed = (await repository.deployments([row.action.id])).get(row.action.id)?.[environment];
     if (deployed === undefined) {
-      throw new ValidationError(`nothing is deployed to "${environment}"`, 'environment');
+      throw new ValidationError('environment', `nothing is deployed to "${environment}"`);
     }
     const version = await repository.findVersion(row.action.id, deployed);
     return { action: row.action, version: version!, environment };
@@ -159,17 +164,8 @@ export function createActionService(
 
   return {
     async create(workspaceId, input) {
-      await apps.require(workspaceId, input.app);
-      const version: NewActionVersion = {
-        model: input.model,
-        modelConfig: input.model_config ?? {},
-        prompt: input.prompt ?? null,
-        messages: input.messages ?? null,
-        systemMessage: input.system_message ?? null,
-        contexts: input.contexts ?? [],
-        skills: input.skills ?? [],
-        tools: input.tools ?? [],
-      };
+      await apps.require(workspaceId, input.appId);
+      const version = firstVersion(input.version);
       await validateVersion(workspaceId, version);
       const id = randomUUID();
       await repository
@@ -177,12 +173,12 @@ export function createActionService(
           {
             id,
             workspaceId,
-            appId: input.app,
+            appId: input.appId,
             slug: input.slug ?? (await repository.freeSlug(workspaceId, input.name)),
             name: input.name,
             description: input.description ?? '',
-            actionType: input.action_type ?? 'prompt',
-            defaultEnvironment: input.default_environment ?? 'production',
+            actionType: input.actionType ?? 'prompt',
+            defaultEnvironment: input.defaultEnvironment ?? 'production',
             latestVersion: 1,
           },
           version,
@@ -223,22 +219,14 @@ export function createActionService(
       };
     },
 
-    async update(workspaceId, id, input) {
+    async update(workspaceId, id, { version: versionChanges, ...actionChanges }) {
       const current = await requireById(workspaceId, id);
-      if (input.app !== undefined) await apps.require(workspaceId, input.app);
-      const merged = mergeVersion(current.version, input);
+      if (actionChanges.appId !== undefined) await apps.require(workspaceId, actionChanges.appId);
+      const merged = mergeVersion(current.version, versionChanges);
       await validateVersion(workspaceId, merged);
-      const actionChanges: Parameters<ActionRepository['insertVersion']>[2] = {};
-      if (input.name !== undefined) actionChanges.name = input.name;
-      if (input.slug !== undefined) actionChanges.slug = input.slug;
-      if (input.description !== undefined) actionChanges.description = input.description;
-      if (input.action_type !== undefined) actionChanges.actionType = input.action_type;
-      if (input.default_environment !== undefined)
-        actionChanges.defaultEnvironment = input.default_environment;
-      if (input.app !== undefined) actionChanges.appId = input.app;
       // The version is built from the latest row read under the lock, so a concurrent save is not lost.
       const saved = await repository
-        .insertVersion(workspaceId, id, actionChanges, (latest) => mergeVersion(latest, input))
+        .insertVersion(workspaceId, id, actionChanges, (latest) => mergeVersion(latest, versionChanges))
         .catch(slugConflict);
       if (saved === undefined) throw new NotFoundError('Action not found');
       changed(workspaceId);
@@ -248,7 +236,7 @@ export function createActionService(
     async deploy(workspaceId, id, input) {
       await requireById(workspaceId, id);
       const version = await repository.findVersion(id, input.version);
-      if (!version) throw new ValidationError(`Action has no version ${input.version}`, 'version');
+      if (!version) throw new ValidationError('version', `Action has no version ${input.version}`);
       await repository.deploy(id, input.environment, input.version);
       changed(workspaceId);
       return withDeployments(await requireById(workspaceId, id));
@@ -279,12 +267,11 @@ export function createActionService(
         isGuid(guidOrSlug) ? { id: guidOrSlug } : { slug: guidOrSlug },
       );
       if (!row) throw new NotFoundError('Action not found');
-      if (row.action.disabled) throw new ValidationError('this Action is disabled', 'action');
+      if (row.action.disabled) throw new ValidationError('action', 'this Action is disabled');
       const merged = mergeVersion(row.version, draft);
       await validateVersion(workspaceId, merged).catch((error: unknown) => {
         // The draft's fields arrive under `draft`: name them where the request has them.
-        if (error instanceof ValidationError && error.field)
-          throw new ValidationError(error.message.replace(/^[\w.]+: /, ''), `draft.${error.field}`);
+        if (error instanceof ValidationError) throw new ValidationError(`draft.${error.field}`, error.reason);
         throw error;
       });
       return { action: row.action, version: { ...row.version, ...merged }, environment: null, draft: true };

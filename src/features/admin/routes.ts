@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listResponse } from '../../core/wire.js';
 import { requireAdminToken } from '../../http/authentication.js';
 import {
   presentApiKey,
@@ -11,6 +12,13 @@ import {
   presentWorkspace,
   type WorkspaceService,
 } from '../workspaces/index.js';
+import {
+  apiKeyResponse,
+  newApiKeyResponse,
+  newWorkspaceResponse,
+  revokedApiKeyResponse,
+  workspaceResponse,
+} from '../workspaces/responses.js';
 
 const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
 const settingsBody = z.strictObject({
@@ -33,18 +41,28 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
     requireAdminToken(app, adminToken);
     const tags = ['admin'];
 
-    app.post('/workspaces', { schema: { tags, body: workspaceBody } }, async (request, reply) => {
-      return reply.status(201).send(presentNewWorkspace(await workspaces.createWorkspace(request.body.name)));
-    });
+    app.post(
+      '/workspaces',
+      { schema: { tags, body: workspaceBody, response: { 201: newWorkspaceResponse } } },
+      async (request, reply) => {
+        return reply
+          .status(201)
+          .send(presentNewWorkspace(await workspaces.createWorkspace(request.body.name)));
+      },
+    );
 
-    app.get('/workspaces', { schema: { tags, querystring: paginationQuery } }, async (request) => {
-      const { rows, total } = await workspaces.listWorkspaces(request.query);
-      return listEnvelope(rows.map(presentWorkspace), total, request.query);
-    });
+    app.get(
+      '/workspaces',
+      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(workspaceResponse) } } },
+      async (request) => {
+        const { rows, total } = await workspaces.listWorkspaces(request.query);
+        return listEnvelope(rows.map(presentWorkspace), total, request.query);
+      },
+    );
 
     app.put(
       '/workspaces/:guid/settings',
-      { schema: { tags, params: guidParams, body: settingsBody } },
+      { schema: { tags, params: guidParams, body: settingsBody, response: { 200: workspaceResponse } } },
       async (request) => {
         const updated = await workspaces.updateSettings(request.params.guid, {
           ...(request.body.allow_model_overrides !== undefined && {
@@ -60,7 +78,7 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
 
     app.post(
       '/workspaces/:guid/api_keys',
-      { schema: { tags, params: guidParams } },
+      { schema: { tags, params: guidParams, response: { 201: newApiKeyResponse } } },
       async (request, reply) => {
         return reply.status(201).send(presentNewApiKey(await workspaces.createApiKey(request.params.guid)));
       },
@@ -68,15 +86,26 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
 
     app.get(
       '/workspaces/:guid/api_keys',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: listResponse(apiKeyResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await workspaces.listApiKeys(request.params.guid, request.query);
         return listEnvelope(rows.map(presentApiKey), total, request.query);
       },
     );
 
-    app.delete('/api_keys/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentRevokedApiKey(await workspaces.revokeApiKey(request.params.guid));
-    });
+    app.delete(
+      '/api_keys/:guid',
+      { schema: { tags, params: guidParams, response: { 200: revokedApiKeyResponse } } },
+      async (request) => {
+        return presentRevokedApiKey(await workspaces.revokeApiKey(request.params.guid));
+      },
+    );
   };
 }

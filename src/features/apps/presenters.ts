@@ -1,6 +1,7 @@
+import type { AppResponse } from './responses.js';
 import type { App } from './service.js';
 
-export function presentApp(app: App) {
+export function presentApp(app: App): AppResponse {
   return {
     guid: app.id,
     name: app.name,

@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listResponse, removedResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { removed } from '../../http/removal.js';
 import { type ActionService, presentAction } from '../actions/index.js';
+import { actionResponse } from '../actions/responses.js';
 import { presentApp } from './presenters.js';
+import { appResponse } from './responses.js';
 import { createAppBody, updateAppBody } from './schemas.js';
 import type { AppService } from './service.js';
 
@@ -13,32 +17,59 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
   return async (app) => {
     const tags = ['apps'];
 
-    app.post('/apps', { schema: { tags, body: createAppBody } }, async (request, reply) => {
-      return reply.status(201).send(presentApp(await apps.create(workspaceOf(request).id, request.body)));
-    });
+    app.post(
+      '/apps',
+      { schema: { tags, body: createAppBody, response: { 201: appResponse } } },
+      async (request, reply) => {
+        return reply.status(201).send(presentApp(await apps.create(workspaceOf(request).id, request.body)));
+      },
+    );
 
-    app.get('/apps', { schema: { tags, querystring: paginationQuery } }, async (request) => {
-      const { rows, total } = await apps.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows.map(presentApp), total, request.query);
-    });
+    app.get(
+      '/apps',
+      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(appResponse) } } },
+      async (request) => {
+        const { rows, total } = await apps.list(workspaceOf(request).id, request.query);
+        return listEnvelope(rows.map(presentApp), total, request.query);
+      },
+    );
 
-    app.get('/apps/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentApp(await apps.require(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/apps/:guid',
+      { schema: { tags, params: guidParams, response: { 200: appResponse } } },
+      async (request) => {
+        return presentApp(await apps.require(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
-    app.put('/apps/:guid', { schema: { tags, params: guidParams, body: updateAppBody } }, async (request) => {
-      return presentApp(await apps.update(workspaceOf(request).id, request.params.guid, request.body));
-    });
+    app.put(
+      '/apps/:guid',
+      { schema: { tags, params: guidParams, body: updateAppBody, response: { 200: appResponse } } },
+      async (request) => {
+        return presentApp(await apps.update(workspaceOf(request).id, request.params.guid, request.body));
+      },
+    );
 
-    app.delete('/apps/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      await apps.remove(workspaceOf(request).id, request.params.guid);
-      return removed(request.params.guid);
-    });
+    app.delete(
+      '/apps/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      async (request) => {
+        await apps.remove(workspaceOf(request).id, request.params.guid);
+        return removed(request.params.guid);
+      },
+    );
 
     // A bare array: the official SDK's apps.getActions reads one (docs/api.md#actions).
     app.get(
       '/apps/:guid/actions',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: z.array(actionResponse) },
+        },
+      },
       async (request, reply) => {
         const workspaceId = workspaceOf(request).id;
         await apps.require(workspaceId, request.params.guid);

@@ -1,7 +1,8 @@
+import type { ContextSourceResponse } from './responses.js';
 import type { ContextSource } from './service.js';
 
 /** A Context Source as the API answers it. */
-export function presentContextSource(source: ContextSource) {
+export function presentContextSource(source: ContextSource): ContextSourceResponse {
   return {
     guid: source.id,
     name: source.name,

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
+import { messageResponse, successResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { presentContextSource } from './presenters.js';
+import { addedFilesResponse, contextSourceResponse } from './responses.js';
 import {
   addFilesBody,
   contextSourceParams,
@@ -19,15 +22,26 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
     const base = '/contexts/:contextGuid/context_sources';
 
     // docs/api.md#how-the-parts-behave: a bare array, no pagination or filters.
-    app.get(base, { schema: { tags, params: sourceContextParams } }, async (request) => {
-      return (await sources.list(workspaceOf(request).id, request.params.contextGuid)).map(
-        presentContextSource,
-      );
-    });
+    app.get(
+      base,
+      { schema: { tags, params: sourceContextParams, response: { 200: z.array(contextSourceResponse) } } },
+      async (request) => {
+        return (await sources.list(workspaceOf(request).id, request.params.contextGuid)).map(
+          presentContextSource,
+        );
+      },
+    );
 
     app.post(
       base,
-      { schema: { tags, params: sourceContextParams, body: createSourceBody } },
+      {
+        schema: {
+          tags,
+          params: sourceContextParams,
+          body: createSourceBody,
+          response: { 201: contextSourceResponse },
+        },
+      },
       async (request, reply) => {
         const caller = workspaceOf(request);
         const created = await sources.create(
@@ -41,14 +55,25 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
       },
     );
 
-    app.get(`${base}/:guid`, { schema: { tags, params: contextSourceParams } }, async (request) => {
-      const { contextGuid, guid } = request.params;
-      return presentContextSource(await sources.require(workspaceOf(request).id, contextGuid, guid));
-    });
+    app.get(
+      `${base}/:guid`,
+      { schema: { tags, params: contextSourceParams, response: { 200: contextSourceResponse } } },
+      async (request) => {
+        const { contextGuid, guid } = request.params;
+        return presentContextSource(await sources.require(workspaceOf(request).id, contextGuid, guid));
+      },
+    );
 
     app.put(
       `${base}/:guid`,
-      { schema: { tags, params: contextSourceParams, body: replaceSourceBody } },
+      {
+        schema: {
+          tags,
+          params: contextSourceParams,
+          body: replaceSourceBody,
+          response: { 200: contextSourceResponse },
+        },
+      },
       async (request) => {
         const { contextGuid, guid } = request.params;
         return presentContextSource(
@@ -57,15 +82,19 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
       },
     );
 
-    app.delete(`${base}/:guid`, { schema: { tags, params: contextSourceParams } }, async (request) => {
-      const { contextGuid, guid } = request.params;
-      await sources.remove(workspaceOf(request).id, contextGuid, guid);
-      return { status: 'success' };
-    });
+    app.delete(
+      `${base}/:guid`,
+      { schema: { tags, params: contextSourceParams, response: { 200: successResponse } } },
+      async (request) => {
+        const { contextGuid, guid } = request.params;
+        await sources.remove(workspaceOf(request).id, contextGuid, guid);
+        return { status: 'success' as const };
+      },
+    );
 
     app.post(
       '/context_sources/process_batch',
-      { schema: { tags, body: processBatchBody } },
+      { schema: { tags, body: processBatchBody, response: { 200: messageResponse } } },
       async (request) => {
         await sources.processBatch(workspaceOf(request).id, request.body.sources);
         return { msg: 'success' };
@@ -74,7 +103,7 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
 
     app.post(
       '/context_sources/:guid/process',
-      { schema: { tags, params: guidParams, body: processBody } },
+      { schema: { tags, params: guidParams, body: processBody, response: { 200: messageResponse } } },
       async (request) => {
         await sources.process(workspaceOf(request).id, request.params.guid, request.body.contextGuid);
         return { msg: 'success' };
@@ -83,7 +112,7 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
 
     app.post(
       '/contexts/:guid/add_files',
-      { schema: { tags, params: guidParams, body: addFilesBody } },
+      { schema: { tags, params: guidParams, body: addFilesBody, response: { 200: addedFilesResponse } } },
       async (request) => {
         const caller = workspaceOf(request);
         return sources.addFiles(caller.id, caller.apiKeyId, request.params.guid, request.body.files);

@@ -115,9 +115,9 @@ export function createContextSourceService(
   async function checkUrl(workspaceId: string, url: string, field = 'url'): Promise<void> {
     const own = files.ownFileOf(url);
     if (!own) return;
-    if (!own.valid) throw new ValidationError('the signed file URL is invalid or has expired', field);
+    if (!own.valid) throw new ValidationError(field, 'the signed file URL is invalid or has expired');
     if (!(await files.read(workspaceId, own.id)))
-      throw new ValidationError('no uploaded file has this URL', field);
+      throw new ValidationError(field, 'no uploaded file has this URL');
   }
 
   async function checkFiles(workspaceId: string, urls: string[]): Promise<void> {

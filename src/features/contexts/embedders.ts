@@ -18,7 +18,7 @@ export function createEmbedderResolver(models: ModelResolver, offline: Embedder[
       if (!reference || offlineByModel.has(reference)) return;
       if (reference.startsWith('offline/')) {
         const names = [...offlineByModel.keys()].map((model) => `"${model}"`).join(' or ');
-        throw new ValidationError(`an offline model is ${names}`, 'embeddingModel');
+        throw new ValidationError('embeddingModel', `an offline model is ${names}`);
       }
       await models.resolveEmbedding(workspaceId, reference);
     },

@@ -1,10 +1,11 @@
 import { defaultEmbeddingModel } from '../../retrieval/embedders/offline-models.js';
 import type { ContextPromptAnswer } from './context-prompt.js';
+import type { ContextPromptResponse, ContextResponse, SearchHitResponse } from './responses.js';
 import type { SearchHit } from './search.js';
 import type { ContextWithState } from './service.js';
 
 /** A Context as the API answers it, with its creation inputs and embedding model. */
-export function presentContext(row: ContextWithState) {
+export function presentContext(row: ContextWithState): ContextResponse {
   return {
     guid: row.id,
     name: row.name,
@@ -21,7 +22,7 @@ export function presentContext(row: ContextWithState) {
 }
 
 /** A search hit as the API answers it. */
-export function presentHit(hit: SearchHit) {
+export function presentHit(hit: SearchHit): SearchHitResponse {
   return {
     guid: hit.id,
     content: hit.content,
@@ -32,10 +33,10 @@ export function presentHit(hit: SearchHit) {
     metadata: hit.metadata,
     // The official SDK reads metadata under this name (docs/sdk-compatibility.md).
     meta_data: hit.metadata,
-    embedding: [] as number[],
+    embedding: [],
   };
 }
 
-export function presentContextPromptAnswer(answer: ContextPromptAnswer) {
+export function presentContextPromptAnswer(answer: ContextPromptAnswer): ContextPromptResponse {
   return { text: answer.text, nodes: answer.hits.map(presentHit) };
 }

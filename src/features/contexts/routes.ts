@@ -1,9 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listResponse, successResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import type { ContextPrompt } from './context-prompt.js';
 import { presentContext, presentContextPromptAnswer, presentHit } from './presenters.js';
+import {
+  contextPromptResponse,
+  contextResponse,
+  legacySearchResponse,
+  searchHitResponse,
+} from './responses.js';
 import {
   contextPromptBody,
   createContextBody,
@@ -42,37 +50,55 @@ export function contextRoutes(
   return async (app) => {
     const tags = ['contexts'];
 
-    app.post('/contexts', { schema: { tags, body: createContextBody } }, async (request, reply) => {
-      const caller = workspaceOf(request);
-      return reply
-        .status(201)
-        .send(presentContext(await contexts.create(caller.id, caller.apiKeyId, request.body)));
-    });
+    app.post(
+      '/contexts',
+      { schema: { tags, body: createContextBody, response: { 201: contextResponse } } },
+      async (request, reply) => {
+        const caller = workspaceOf(request);
+        return reply
+          .status(201)
+          .send(presentContext(await contexts.create(caller.id, caller.apiKeyId, request.body)));
+      },
+    );
 
-    app.get('/contexts', { schema: { tags, querystring: paginationQuery } }, async (request) => {
-      const { rows, total } = await contexts.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows.map(presentContext), total, request.query);
-    });
+    app.get(
+      '/contexts',
+      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(contextResponse) } } },
+      async (request) => {
+        const { rows, total } = await contexts.list(workspaceOf(request).id, request.query);
+        return listEnvelope(rows.map(presentContext), total, request.query);
+      },
+    );
 
-    app.get('/contexts/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentContext(await contexts.requireWithState(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/contexts/:guid',
+      { schema: { tags, params: guidParams, response: { 200: contextResponse } } },
+      async (request) => {
+        return presentContext(await contexts.requireWithState(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     app.put(
       '/contexts/:guid',
-      { schema: { tags, params: guidParams, body: updateContextBody } },
+      { schema: { tags, params: guidParams, body: updateContextBody, response: { 200: contextResponse } } },
       async (request) =>
         presentContext(await contexts.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
 
-    app.delete('/contexts/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      await contexts.remove(workspaceOf(request).id, request.params.guid);
-      return { status: 'success' };
-    });
+    app.delete(
+      '/contexts/:guid',
+      { schema: { tags, params: guidParams, response: { 200: successResponse } } },
+      async (request) => {
+        await contexts.remove(workspaceOf(request).id, request.params.guid);
+        return { status: 'success' as const };
+      },
+    );
 
     app.post(
       '/contexts/:guid/search',
-      { schema: { tags, params: guidParams, body: searchBody } },
+      {
+        schema: { tags, params: guidParams, body: searchBody, response: { 200: z.array(searchHitResponse) } },
+      },
       async (request) =>
         runSearch(contexts, search, workspaceOf(request).id, request.params.guid, request.body),
     );
@@ -80,7 +106,15 @@ export function contextRoutes(
     // docs/sdk-compatibility.md: the singular path of older clients answers `{ data }`.
     app.post(
       '/context/:guid/search',
-      { schema: { tags, params: guidParams, body: searchBody, hide: true } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          body: searchBody,
+          hide: true,
+          response: { 200: legacySearchResponse },
+        },
+      },
       async (request) => ({
         data: await runSearch(contexts, search, workspaceOf(request).id, request.params.guid, request.body),
       }),
@@ -88,7 +122,14 @@ export function contextRoutes(
 
     app.post(
       '/contexts/:guid/prompt',
-      { schema: { tags, params: guidParams, body: contextPromptBody } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          body: contextPromptBody,
+          response: { 200: contextPromptResponse },
+        },
+      },
       async (request) =>
         presentContextPromptAnswer(await prompt(workspaceOf(request).id, request.params.guid, request.body)),
     );
@@ -103,7 +144,15 @@ export function unversionedContextSearchRoute(
   return async (app) => {
     app.post(
       '/context/:guid/search',
-      { schema: { tags: ['contexts'], params: guidParams, body: searchBody, hide: true } },
+      {
+        schema: {
+          tags: ['contexts'],
+          params: guidParams,
+          body: searchBody,
+          hide: true,
+          response: { 200: legacySearchResponse },
+        },
+      },
       async (request) => ({
         data: await runSearch(contexts, search, workspaceOf(request).id, request.params.guid, request.body),
       }),

@@ -1,9 +1,15 @@
 import { type Feedback, presentFeedback } from '../feedback/index.js';
+import type {
+  GenerationResponse,
+  GenerationWithFeedbackResponse,
+  ListedGenerationResponse,
+  StatisticsResponse,
+} from './responses.js';
 import type { Generation } from './service.js';
 import type { Statistics } from './statistics.js';
 
 /** A generation as the API answers it. */
-export function presentGeneration(row: Generation) {
+export function presentGeneration(row: Generation): GenerationResponse {
   return {
     guid: row.id,
     action: row.actionId,
@@ -33,19 +39,24 @@ export function presentGeneration(row: Generation) {
 }
 
 /** A record in the workspace's log (`GET /v1/data`): how many (non-deleted) feedback records it has. */
-export function presentListedGeneration(row: Generation & { feedbackCount: number }) {
+export function presentListedGeneration(
+  row: Generation & { feedbackCount: number },
+): ListedGenerationResponse {
   return { ...presentGeneration(row), feedback_count: row.feedbackCount };
 }
 
 /** A generation with its feedback (`GET /v1/data/{guid}`). */
-export function presentGenerationWithFeedback(found: { generation: Generation; feedback: Feedback[] }) {
+export function presentGenerationWithFeedback(found: {
+  generation: Generation;
+  feedback: Feedback[];
+}): GenerationWithFeedbackResponse {
   return { ...presentGeneration(found.generation), feedback: found.feedback.map(presentFeedback) };
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 
 /** `GET /v1/statistics`: the dashboard's series. */
-export function presentStatistics(statistics: Statistics) {
+export function presentStatistics(statistics: Statistics): StatisticsResponse {
   return {
     from: statistics.from.toISOString(),
     to: statistics.to.toISOString(),

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { exportLines } from './export.js';
@@ -12,6 +14,14 @@ import {
   presentStatistics,
 } from './presenters.js';
 import type { GenerationFilter } from './repository.js';
+import {
+  exportResponse,
+  generationResponse,
+  generationWithFeedbackResponse,
+  listedGenerationResponse,
+  loggedBatchResponse,
+  statisticsResponse,
+} from './responses.js';
 import {
   type DataSearchQuery,
   dataExportQuery,
@@ -47,19 +57,29 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
   return async (app) => {
     const tags = ['data'];
 
-    app.get('/statistics', { schema: { tags, querystring: statisticsQuery } }, async (request) => {
-      const { from, to, action } = request.query;
-      const summary = await statistics.summary(workspaceOf(request).id, {
-        from: from === undefined ? undefined : new Date(from),
-        to: to === undefined ? undefined : new Date(to),
-        actionId: action,
-      });
-      return presentStatistics(summary);
-    });
+    app.get(
+      '/statistics',
+      { schema: { tags, querystring: statisticsQuery, response: { 200: statisticsResponse } } },
+      async (request) => {
+        const { from, to, action } = request.query;
+        const summary = await statistics.summary(workspaceOf(request).id, {
+          from: from === undefined ? undefined : new Date(from),
+          to: to === undefined ? undefined : new Date(to),
+          actionId: action,
+        });
+        return presentStatistics(summary);
+      },
+    );
 
     app.get(
       '/data',
-      { schema: { tags, querystring: paginationQuery.extend(dataSearchQuery.shape) } },
+      {
+        schema: {
+          tags,
+          querystring: paginationQuery.extend(dataSearchQuery.shape),
+          response: { 200: listResponse(listedGenerationResponse) },
+        },
+      },
       async (request) => {
         const { query } = request;
         const { rows, total } = await data.search(workspaceOf(request).id, generationFilterOf(query), query);
@@ -67,13 +87,17 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       },
     );
 
-    app.get('/data/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentGenerationWithFeedback(await data.get(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/data/:guid',
+      { schema: { tags, params: guidParams, response: { 200: generationWithFeedbackResponse } } },
+      async (request) => {
+        return presentGenerationWithFeedback(await data.get(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     app.put(
       '/data/:guid',
-      { schema: { tags, params: guidParams, body: updateDataBody } },
+      { schema: { tags, params: guidParams, body: updateDataBody, response: { 200: generationResponse } } },
       async (request) => {
         return presentGeneration(
           await data.update(workspaceOf(request).id, request.params.guid, request.body),
@@ -81,35 +105,60 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       },
     );
 
-    app.delete('/data/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentGeneration(await data.remove(workspaceOf(request).id, request.params.guid));
-    });
+    app.delete(
+      '/data/:guid',
+      { schema: { tags, params: guidParams, response: { 200: generationResponse } } },
+      async (request) => {
+        return presentGeneration(await data.remove(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     // Registered before /data/:guid; streamed as rows are read, so its size is not bounded by memory.
-    app.get('/data/export', { schema: { tags, querystring: dataExportQuery } }, async (request, reply) => {
-      const { format, ...filter } = request.query;
-      const rows = data.scan(workspaceOf(request).id, generationFilterOf(filter));
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
-        .header('content-disposition', `attachment; filename="generations-${day}.${format}"`)
-        .header('cache-control', 'no-store')
-        .send(Readable.from(exportLines(rows, format)));
-    });
+    app.get(
+      '/data/export',
+      { schema: { tags, querystring: dataExportQuery, response: { 200: exportResponse } } },
+      async (request, reply) => {
+        const { format, ...filter } = request.query;
+        const rows = data.scan(workspaceOf(request).id, generationFilterOf(filter));
+        const day = new Date().toISOString().slice(0, 10);
+        return reply
+          .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+          .header('content-disposition', `attachment; filename="generations-${day}.${format}"`)
+          .header('cache-control', 'no-store')
+          .send(Readable.from(exportLines(rows, format)));
+      },
+    );
 
-    app.post('/data', { schema: { tags, body: logDataBody } }, async (request, reply) => {
-      return reply.status(201).send(presentGeneration(await data.log(workspaceOf(request).id, request.body)));
-    });
+    app.post(
+      '/data',
+      { schema: { tags, body: logDataBody, response: { 201: generationResponse } } },
+      async (request, reply) => {
+        return reply
+          .status(201)
+          .send(presentGeneration(await data.log(workspaceOf(request).id, request.body)));
+      },
+    );
 
-    app.post('/data/batch', { schema: { tags, body: logDataBatchBody } }, async (request, reply) => {
-      const ids = await data.logMany(workspaceOf(request).id, request.body.records);
-      return reply.status(201).send({ data: ids.map((guid) => ({ guid })) });
-    });
+    app.post(
+      '/data/batch',
+      { schema: { tags, body: logDataBatchBody, response: { 201: loggedBatchResponse } } },
+      async (request, reply) => {
+        const ids = await data.logMany(workspaceOf(request).id, request.body.records);
+        return reply.status(201).send({ data: ids.map((guid) => ({ guid })) });
+      },
+    );
 
     // Bare arrays, as the official SDK's actions.getData and apps.getData read them (docs/sdk-compatibility.md).
     app.get(
       '/actions/:guid/data',
-      { schema: { tags: ['actions', 'data'], params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags: ['actions', 'data'],
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: z.array(generationResponse) },
+        },
+      },
       async (request, reply) => {
         const { rows, total } = await data.listForAction(
           workspaceOf(request).id,
@@ -122,7 +171,14 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
 
     app.get(
       '/apps/:guid/data',
-      { schema: { tags: ['apps', 'data'], params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags: ['apps', 'data'],
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: z.array(generationResponse) },
+        },
+      },
       async (request, reply) => {
         const { rows, total } = await data.listForApp(
           workspaceOf(request).id,

@@ -154,7 +154,7 @@ export function createDataService(
     if (!prefix) await owners.requireAction(workspaceId, input.action);
     if (input.session) {
       await owners.requireSession(workspaceId, input.session, input.action).catch((error: unknown) => {
-        if (error instanceof NotFoundError) throw new ValidationError('no such session', `${prefix}session`);
+        if (error instanceof NotFoundError) throw new ValidationError(`${prefix}session`, 'no such session');
         throw error;
       });
     }
@@ -211,7 +211,7 @@ export function createDataService(
         if (!knownActions.has(input.action)) {
           await owners.requireAction(workspaceId, input.action).catch((error: unknown) => {
             if (error instanceof NotFoundError)
-              throw new ValidationError('no such Action', `records.${index}.action`);
+              throw new ValidationError(`records.${index}.action`, 'no such Action');
             throw error;
           });
           knownActions.add(input.action);
@@ -231,9 +231,9 @@ export function createDataService(
       const stored = await repository.find(workspaceId, id);
       if (!stored) throw new NotFoundError('Data not found');
       if (input.action !== undefined && input.action !== stored.actionId)
-        throw new ValidationError('a generation stays with the Action that made it', 'action');
+        throw new ValidationError('action', 'a generation stays with the Action that made it');
       if (input.session !== undefined && input.session !== stored.sessionId)
-        throw new ValidationError('a generation stays in its session', 'session');
+        throw new ValidationError('session', 'a generation stays in its session');
       const updated = await repository.update(workspaceId, id, loggedColumns(input, stored.fullPromptSent));
       if (!updated) throw new NotFoundError('Data not found');
       await changed(workspaceId, updated.createdAt);

@@ -140,9 +140,9 @@ export function createStatisticsService(
     async summary(workspaceId, request) {
       const to = request.to ?? now();
       const from = request.from ?? new Date(to.getTime() - defaultSpanDays * dayMs);
-      if (from >= to) throw new ValidationError('must be later than from', 'to');
+      if (from >= to) throw new ValidationError('to', 'must be later than from');
       if (to.getTime() - from.getTime() > longestSpanDays * dayMs)
-        throw new ValidationError(`the span may cover at most ${longestSpanDays} days`, 'from');
+        throw new ValidationError('from', `the span may cover at most ${longestSpanDays} days`);
       if (request.actionId) await requireAction(workspaceId, request.actionId);
       const { days, live } = splitSpan({ from, to }, now());
       const current = await repository.currentDays(workspaceId, days);

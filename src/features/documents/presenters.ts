@@ -1,7 +1,8 @@
+import type { AddedDocumentsResponse, DocumentResponse } from './responses.js';
 import type { Document } from './service.js';
 
 /** A Document as the API answers it; `embedding` is always empty in public answers. */
-export function presentDocument(document: Document) {
+export function presentDocument(document: Document): DocumentResponse {
   return {
     guid: document.id,
     created_at: document.createdAt.toISOString(),
@@ -11,12 +12,12 @@ export function presentDocument(document: Document) {
     metadata: document.metadata,
     // The official SDK reads metadata under this name (docs/sdk-compatibility.md).
     meta_data: document.metadata,
-    embedding: [] as number[],
+    embedding: [],
     embedding_status: document.embeddingStatus,
   };
 }
 
 /** The answer to an add: the GUIDs of the Documents the content was split into. */
-export function presentAddedDocuments(ids: string[]) {
+export function presentAddedDocuments(ids: string[]): AddedDocumentsResponse {
   return { docs: ids, status: 'success' };
 }

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEnvelope } from '../../core/pagination.js';
+import { listResponse, successResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { presentAddedDocuments, presentDocument } from './presenters.js';
+import { addedDocumentsResponse, documentResponse } from './responses.js';
 import {
   addDocumentBody,
   contextParams,
@@ -17,17 +19,36 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
     const tags = ['documents'];
     const base = '/contexts/:contextGuid/documents';
 
-    app.post(base, { schema: { tags, params: contextParams, body: addDocumentBody } }, async (request) => {
-      const docs = await documents.add(workspaceOf(request).id, request.params.contextGuid, request.body);
-      return presentAddedDocuments(docs);
-    });
+    app.post(
+      base,
+      {
+        schema: {
+          tags,
+          params: contextParams,
+          body: addDocumentBody,
+          response: { 200: addedDocumentsResponse },
+        },
+      },
+      async (request) => {
+        const docs = await documents.add(workspaceOf(request).id, request.params.contextGuid, request.body);
+        return presentAddedDocuments(docs);
+      },
+    );
 
     // The official SDK lists and clears Documents at the singular path (docs/sdk-compatibility.md): the same handlers.
     for (const path of [base, '/context/:contextGuid/documents']) {
       const hide = path !== base;
       app.get(
         path,
-        { schema: { tags, params: contextParams, querystring: documentListQuery, hide } },
+        {
+          schema: {
+            tags,
+            params: contextParams,
+            querystring: documentListQuery,
+            hide,
+            response: { 200: listResponse(documentResponse) },
+          },
+        },
         async (request) => {
           const { rows, total } = await documents.list(
             workspaceOf(request).id,
@@ -42,26 +63,45 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       // docs/api.md#how-the-parts-behave: DELETE …/documents/ with an optional legacy `filter` removes all (or the matching) Documents.
       app.delete(
         path,
-        { schema: { tags, params: contextParams, body: deleteDocumentsBody, hide } },
+        {
+          schema: {
+            tags,
+            params: contextParams,
+            body: deleteDocumentsBody,
+            hide,
+            response: { 200: successResponse },
+          },
+        },
         async (request) => {
           await documents.removeAll(
             workspaceOf(request).id,
             request.params.contextGuid,
             request.body?.filter,
           );
-          return { status: 'success' };
+          return { status: 'success' as const };
         },
       );
     }
 
-    app.get(`${base}/:guid`, { schema: { tags, params: documentParams } }, async (request) => {
-      const { contextGuid, guid } = request.params;
-      return presentDocument(await documents.require(workspaceOf(request).id, contextGuid, guid));
-    });
+    app.get(
+      `${base}/:guid`,
+      { schema: { tags, params: documentParams, response: { 200: documentResponse } } },
+      async (request) => {
+        const { contextGuid, guid } = request.params;
+        return presentDocument(await documents.require(workspaceOf(request).id, contextGuid, guid));
+      },
+    );
 
     app.put(
       `${base}/:guid`,
-      { schema: { tags, params: documentParams, body: updateDocumentBody } },
+      {
+        schema: {
+          tags,
+          params: documentParams,
+          body: updateDocumentBody,
+          response: { 200: documentResponse },
+        },
+      },
       async (request) => {
         const { contextGuid, guid } = request.params;
         return presentDocument(
@@ -70,16 +110,24 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       },
     );
 
-    app.post(`${base}/:guid/embed`, { schema: { tags, params: documentParams } }, async (request) => {
-      const { contextGuid, guid } = request.params;
-      await documents.embed(workspaceOf(request).id, contextGuid, guid);
-      return { status: 'success' };
-    });
+    app.post(
+      `${base}/:guid/embed`,
+      { schema: { tags, params: documentParams, response: { 200: successResponse } } },
+      async (request) => {
+        const { contextGuid, guid } = request.params;
+        await documents.embed(workspaceOf(request).id, contextGuid, guid);
+        return { status: 'success' as const };
+      },
+    );
 
-    app.delete(`${base}/:guid`, { schema: { tags, params: documentParams } }, async (request) => {
-      const { contextGuid, guid } = request.params;
-      await documents.remove(workspaceOf(request).id, contextGuid, guid);
-      return { status: 'success' };
-    });
+    app.delete(
+      `${base}/:guid`,
+      { schema: { tags, params: documentParams, response: { 200: successResponse } } },
+      async (request) => {
+        const { contextGuid, guid } = request.params;
+        await documents.remove(workspaceOf(request).id, contextGuid, guid);
+        return { status: 'success' as const };
+      },
+    );
   };
 }

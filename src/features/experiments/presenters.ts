@@ -1,6 +1,7 @@
+import type { ExperimentResponse, ExperimentResultsResponse } from './responses.js';
 import type { Experiment, ExperimentArm, ExperimentResults } from './service.js';
 
-export function presentExperiment(experiment: Experiment) {
+export function presentExperiment(experiment: Experiment): ExperimentResponse {
   return {
     guid: experiment.id,
     name: experiment.name,
@@ -29,6 +30,10 @@ function presentArm(arm: ExperimentArm) {
   };
 }
 
-export function presentExperimentResults(results: ExperimentResults) {
-  return { experiment: presentExperiment(results.experiment), arms: results.arms.map(presentArm) };
+export function presentExperimentResults(results: ExperimentResults): ExperimentResultsResponse {
+  const [primary, secondary] = results.arms;
+  return {
+    experiment: presentExperiment(results.experiment),
+    arms: [presentArm(primary), presentArm(secondary)],
+  };
 }

@@ -1,10 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import type { IdempotentRequests } from '../runs/index.js';
 import { callerOf, idempotencyHeaders } from '../runs/index.js';
 import { presentExperiment, presentExperimentResults } from './presenters.js';
+import {
+  experimentResponse,
+  experimentResultsResponse,
+  experimentRunResponse,
+  removedExperimentResponse,
+} from './responses.js';
 import { createExperimentBody, experimentRunBody, updateExperimentBody } from './schemas.js';
 import type { ExperimentService } from './service.js';
 
@@ -15,38 +22,69 @@ export function experimentRoutes(
   return async (app) => {
     const tags = ['experiments'];
 
-    app.post('/experiments', { schema: { tags, body: createExperimentBody } }, async (request, reply) => {
-      return reply
-        .status(201)
-        .send(presentExperiment(await experiments.create(workspaceOf(request).id, request.body)));
-    });
+    app.post(
+      '/experiments',
+      { schema: { tags, body: createExperimentBody, response: { 201: experimentResponse } } },
+      async (request, reply) => {
+        return reply
+          .status(201)
+          .send(presentExperiment(await experiments.create(workspaceOf(request).id, request.body)));
+      },
+    );
 
-    app.get('/experiments', { schema: { tags, querystring: paginationQuery } }, async (request) => {
-      const { rows, total } = await experiments.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows.map(presentExperiment), total, request.query);
-    });
+    app.get(
+      '/experiments',
+      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(experimentResponse) } } },
+      async (request) => {
+        const { rows, total } = await experiments.list(workspaceOf(request).id, request.query);
+        return listEnvelope(rows.map(presentExperiment), total, request.query);
+      },
+    );
 
-    app.get('/experiments/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentExperiment(await experiments.require(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/experiments/:guid',
+      { schema: { tags, params: guidParams, response: { 200: experimentResponse } } },
+      async (request) => {
+        return presentExperiment(await experiments.require(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     app.put(
       '/experiments/:guid',
-      { schema: { tags, params: guidParams, body: updateExperimentBody } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          body: updateExperimentBody,
+          response: { 200: experimentResponse },
+        },
+      },
       async (request) =>
         presentExperiment(
           await experiments.update(workspaceOf(request).id, request.params.guid, request.body),
         ),
     );
 
-    app.delete('/experiments/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      const removed = await experiments.remove(workspaceOf(request).id, request.params.guid);
-      return { ...presentExperiment(removed), deleted: true };
-    });
+    app.delete(
+      '/experiments/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedExperimentResponse } } },
+      async (request) => {
+        const removed = await experiments.remove(workspaceOf(request).id, request.params.guid);
+        return { ...presentExperiment(removed), deleted: true as const };
+      },
+    );
 
     app.post(
       '/experiments/:guid/prompt',
-      { schema: { tags, params: guidParams, body: experimentRunBody, headers: idempotencyHeaders } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          body: experimentRunBody,
+          headers: idempotencyHeaders,
+          response: { 200: experimentRunResponse },
+        },
+      },
       async (request) => {
         const caller = callerOf(workspaceOf(request));
         const { guid } = request.params;
@@ -59,10 +97,14 @@ export function experimentRoutes(
       },
     );
 
-    app.get('/experiments/:guid/results', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentExperimentResults(
-        await experiments.results(workspaceOf(request).id, request.params.guid),
-      );
-    });
+    app.get(
+      '/experiments/:guid/results',
+      { schema: { tags, params: guidParams, response: { 200: experimentResultsResponse } } },
+      async (request) => {
+        return presentExperimentResults(
+          await experiments.results(workspaceOf(request).id, request.params.guid),
+        );
+      },
+    );
   };
 }

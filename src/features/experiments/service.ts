@@ -2,10 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppService } from '../apps/index.js';
-import type { RunAnswer, RunCaller, RunService } from '../runs/index.js';
+import type { RunCaller, RunService } from '../runs/index.js';
 import type { SessionService } from '../sessions/index.js';
 import { positiveValueOf, proportionWithInterval } from './proportions.js';
 import type { ExperimentRepository, ExperimentRow } from './repository.js';
+import type { ExperimentRunAnswer } from './responses.js';
 import type { CreateExperimentInput, ExperimentRunInput, UpdateExperimentInput } from './schemas.js';
 
 /** An A/B test between two Actions of an App: `split` of the traffic goes to the secondary one. */
@@ -23,8 +24,7 @@ export type ExperimentArm = {
 
 export type ExperimentResults = { experiment: Experiment; arms: [ExperimentArm, ExperimentArm] };
 
-/** A run's answer, with the arm that served it. */
-export type ExperimentRunAnswer = RunAnswer & { action: string; variant: 'primary' | 'secondary' };
+export type { ExperimentRunAnswer };
 
 export interface ExperimentService {
   create(workspaceId: string, input: CreateExperimentInput): Promise<Experiment>;
@@ -62,7 +62,7 @@ export function createExperimentService(dependencies: {
 
   async function checkArms(workspaceId: string, primary: string, secondary: string): Promise<void> {
     if (primary === secondary) {
-      throw new ValidationError('must differ from action_primary_guid', 'action_secondary_guid');
+      throw new ValidationError('action_secondary_guid', 'must differ from action_primary_guid');
     }
     await requireAction(workspaceId, primary);
     await requireAction(workspaceId, secondary);
@@ -76,7 +76,7 @@ export function createExperimentService(dependencies: {
     const arms = [experiment.primaryActionId, experiment.secondaryActionId];
     if (input.force_action) {
       if (!arms.includes(input.force_action)) {
-        throw new ValidationError('is not an Action of this experiment', 'force_action');
+        throw new ValidationError('force_action', 'is not an Action of this experiment');
       }
       return input.force_action;
     }
@@ -86,7 +86,7 @@ export function createExperimentService(dependencies: {
     if (input.session) {
       const session = await sessions.require(workspaceId, input.session);
       if (!arms.includes(session.actionId)) {
-        throw new ValidationError('belongs to an Action outside this experiment', 'session');
+        throw new ValidationError('session', 'belongs to an Action outside this experiment');
       }
       return session.actionId;
     }

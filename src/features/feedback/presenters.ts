@@ -1,7 +1,8 @@
+import type { FeedbackResponse } from './responses.js';
 import type { Feedback } from './service.js';
 
 /** A feedback record as the API answers it. */
-export function presentFeedback(row: Feedback) {
+export function presentFeedback(row: Feedback): FeedbackResponse {
   return {
     guid: row.id,
     data: row.generationId,

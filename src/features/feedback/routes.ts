@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { presentFeedback } from './presenters.js';
+import { feedbackResponse } from './responses.js';
 import { dataGuidParams, feedbackBody, legacyFeedbackBody, updateFeedbackBody } from './schemas.js';
 import type { FeedbackService } from './service.js';
 
@@ -11,7 +12,7 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
 
     app.post(
       '/feedback/:dataGuid',
-      { schema: { tags, params: dataGuidParams, body: feedbackBody } },
+      { schema: { tags, params: dataGuidParams, body: feedbackBody, response: { 201: feedbackResponse } } },
       async (request, reply) => {
         const workspace = workspaceOf(request);
         const record = await feedback.create(
@@ -25,30 +26,42 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
     );
 
     // A feedback record by its own GUID (the official SDK's feedback.get / update / delete).
-    app.get('/feedback/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentFeedback(await feedback.get(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/feedback/:guid',
+      { schema: { tags, params: guidParams, response: { 200: feedbackResponse } } },
+      async (request) => {
+        return presentFeedback(await feedback.get(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     app.put(
       '/feedback/:guid',
-      { schema: { tags, params: guidParams, body: updateFeedbackBody } },
+      { schema: { tags, params: guidParams, body: updateFeedbackBody, response: { 200: feedbackResponse } } },
       async (request) =>
         presentFeedback(await feedback.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
 
-    app.delete('/feedback/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentFeedback(await feedback.remove(workspaceOf(request).id, request.params.guid));
-    });
+    app.delete(
+      '/feedback/:guid',
+      { schema: { tags, params: guidParams, response: { 200: feedbackResponse } } },
+      async (request) => {
+        return presentFeedback(await feedback.remove(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     // Older clients post to the collection with the data GUID in the body (docs/sdk-compatibility.md).
-    app.post('/feedback', { schema: { tags, body: legacyFeedbackBody } }, async (request, reply) => {
-      const workspace = workspaceOf(request);
-      const { data, meta_data, metadata, ...fields } = request.body;
-      const record = await feedback.create(workspace.id, workspace.apiKeyId, data, {
-        ...fields,
-        metadata: metadata ?? meta_data,
-      });
-      return reply.status(201).send(presentFeedback(record));
-    });
+    app.post(
+      '/feedback',
+      { schema: { tags, body: legacyFeedbackBody, response: { 201: feedbackResponse } } },
+      async (request, reply) => {
+        const workspace = workspaceOf(request);
+        const { data, meta_data, metadata, ...fields } = request.body;
+        const record = await feedback.create(workspace.id, workspace.apiKeyId, data, {
+          ...fields,
+          metadata: metadata ?? meta_data,
+        });
+        return reply.status(201).send(presentFeedback(record));
+      },
+    );
   };
 }

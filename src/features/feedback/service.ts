@@ -67,7 +67,7 @@ export function createFeedbackService(
       const stored = await repository.find(workspaceId, id);
       if (!stored) throw new NotFoundError('Feedback not found');
       if (input.data !== undefined && input.data !== stored.generationId)
-        throw new ValidationError('feedback stays on the generation it was given for', 'data');
+        throw new ValidationError('data', 'feedback stays on the generation it was given for');
       const metadata = input.metadata ?? input.meta_data;
       const row = await repository.update(workspaceId, id, {
         ...(input.type !== undefined && { type: input.type }),

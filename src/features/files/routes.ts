@@ -1,15 +1,21 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { fileBytesResponse, uploadResponse } from './responses.js';
 import { fileParams, fileQuery, uploadBody } from './schemas.js';
 import type { FileService } from './service.js';
 
 export function fileUploadRoutes(files: FileService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post('/files/upload', { schema: { tags: ['files'], body: uploadBody } }, async (request) => {
-      return files.upload(workspaceOf(request).id, request.body.data);
-    });
+    app.post(
+      '/files/upload',
+      { schema: { tags: ['files'], body: uploadBody, response: { 200: uploadResponse } } },
+      async (request) => {
+        return files.upload(workspaceOf(request).id, request.body.data);
+      },
+    );
   };
 }
 
@@ -27,11 +33,17 @@ export function signedFileRoutes(files: FileService, maximumBytes: number): Fast
     // S3-style presigned POST (the official SDK's uploadFile): the fields, then the file; 204 when stored.
     app.post(
       '/v1/files/form-upload',
-      { schema: { tags: ['files'], security: [] } },
+      {
+        schema: {
+          tags: ['files'],
+          security: [],
+          response: { 204: z.null().describe('The file is stored') },
+        },
+      },
       async (request, reply) => {
-        if (!request.isMultipart()) throw new ValidationError('send multipart/form-data', 'body');
+        if (!request.isMultipart()) throw new ValidationError('body', 'send multipart/form-data');
         const part = await request.file();
-        if (!part) throw new ValidationError('the form has no file', 'file');
+        if (!part) throw new ValidationError('file', 'the form has no file');
         const fields = Object.fromEntries(
           Object.entries(part.fields).flatMap(([name, field]) =>
             field && !Array.isArray(field) && field.type === 'field' ? [[name, String(field.value)]] : [],
@@ -43,13 +55,21 @@ export function signedFileRoutes(files: FileService, maximumBytes: number): Fast
           throw error;
         });
         await files.uploadForm(fields, { bytes, mimeType: part.mimetype, filename: part.filename });
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
 
     app.get(
       '/v1/files/:guid',
-      { schema: { tags: ['files'], params: fileParams, querystring: fileQuery, security: [] } },
+      {
+        schema: {
+          tags: ['files'],
+          params: fileParams,
+          querystring: fileQuery,
+          security: [],
+          response: { 200: fileBytesResponse },
+        },
+      },
       async (request, reply) => {
         const { bytes, mimeType } = await files.download(request.params.guid, request.query.token);
         return (

@@ -33,7 +33,7 @@ function readUpload(data: string): Upload {
   if (comma < 0) return { base64: data };
   const [declaredType, ...parameters] = data.slice('data:'.length, comma).split(';');
   if (!parameters.includes('base64')) {
-    throw new ValidationError('a data URL must be Base64-encoded (";base64,")', 'data');
+    throw new ValidationError('data', 'a data URL must be Base64-encoded (";base64,")');
   }
   return { base64: data.slice(comma + 1), declaredType: declaredType || undefined };
 }
@@ -118,7 +118,7 @@ export function createFileService(dependencies: {
         if (decoding.problem === 'too_large') {
           throw new PayloadTooLargeError(`The file is larger than the limit of ${maximumBytes} bytes`);
         }
-        throw new ValidationError('is not valid Base64', 'data');
+        throw new ValidationError('data', 'is not valid Base64');
       }
       const { bytes } = decoding;
       const id = randomUUID();

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../core/wire.js';
 import { NotSupportedError } from '../../errors.js';
 
 /**
@@ -12,7 +13,11 @@ export function fineTuneRoutes(): FastifyPluginAsyncZod {
       throw new NotSupportedError('Fine-tuning');
     };
     for (const path of ['/finetune', '/finetune/*']) {
-      app.all(path, { schema: { tags: ['fine-tuning'], hide: true } }, answer);
+      app.all(
+        path,
+        { schema: { tags: ['fine-tuning'], hide: true, response: { 501: errorResponse } } },
+        answer,
+      );
     }
   };
 }

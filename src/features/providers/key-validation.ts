@@ -1,24 +1,8 @@
+import type { ProviderUrls } from '../../config.js';
 import { ProviderError, ValidationError } from '../../errors.js';
-import type { ProviderKind } from '../../llm/provider-kinds.js';
+import { type ProviderKind, providerKindSpec } from '../../llm/provider-kinds.js';
 
 const validationTimeoutMs = 10_000;
-
-/** How each vendor authenticates a request: the header that carries the key. */
-function authenticationHeaders(kind: ProviderKind, key: string | undefined): Record<string, string> {
-  if (!key) return {};
-  if (kind === 'anthropic') return { 'x-api-key': key, 'anthropic-version': '2023-06-01' };
-  if (kind === 'google') return { 'x-goog-api-key': key };
-  return { authorization: `Bearer ${key}` };
-}
-
-/** Each vendor's own address for its model list. */
-const vendorBaseUrls: Partial<Record<ProviderKind, string>> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com/v1',
-  google: 'https://generativelanguage.googleapis.com/v1beta',
-  mistral: 'https://api.mistral.ai/v1',
-  groq: 'https://api.groq.com/openai/v1',
-};
 
 /** Each vendor's model list: the cheapest authenticated request, and one that spends no tokens. */
 function modelListRequest(
@@ -26,31 +10,30 @@ function modelListRequest(
   key: string | undefined,
   baseUrl: string | undefined,
 ): { url: string; headers: Record<string, string> } | undefined {
-  const base = baseUrl ?? vendorBaseUrls[kind];
+  const spec = providerKindSpec(kind);
+  const base = baseUrl ?? spec.defaultUrl;
   if (!base) return undefined;
-  return { url: `${base.replace(/\/+$/, '')}/models`, headers: authenticationHeaders(kind, key) };
+  return { url: `${base.replace(/\/+$/, '')}/models`, headers: key ? spec.authenticationHeaders(key) : {} };
 }
 
 /**
  * Whether a vendor accepts an API key (the official SDK's `models.validateProviderApiKey`): `true` when
  * it lists its models with the key, `false` when it refuses the key (401/403). Only the vendors' own
- * addresses (or the operator's `OPENAI_BASE_URL`) are called, never a URL a tenant names.
+ * addresses (or the operator's own, such as `OPENAI_BASE_URL`) are called, never a URL a tenant names.
  */
 export async function validateProviderKey(
   kind: ProviderKind,
   key: string,
-  openaiBaseUrl: string | undefined,
+  operatorUrls: ProviderUrls,
 ): Promise<boolean> {
-  if (kind === 'mock') return true;
+  const spec = providerKindSpec(kind);
+  if (!spec.connects) return true;
   // Only the vendors' own addresses (or the operator's OPENAI_BASE_URL), never one the caller names.
-  const request =
-    kind === 'openai-compatible'
-      ? undefined
-      : modelListRequest(kind, key, kind === 'openai' ? openaiBaseUrl : undefined);
+  const request = spec.urlRequired ? undefined : modelListRequest(kind, key, operatorUrls[kind]);
   if (!request) {
     throw new ValidationError(
-      'an openai-compatible server has no fixed address to check a key against: add it with POST /v1/providers and run an Action',
       'provider',
+      'an openai-compatible server has no fixed address to check a key against: add it with POST /v1/providers and run an Action',
     );
   }
   let status: number;
@@ -83,7 +66,8 @@ export async function testProviderConnection(
   provider: { kind: ProviderKind; url: string | null; key: string | undefined },
   fetchThroughGuard: typeof fetch,
 ): Promise<ConnectionTest> {
-  if (provider.kind === 'mock') return { ok: true, message: 'the mock provider needs no connection' };
+  if (!providerKindSpec(provider.kind).connects)
+    return { ok: true, message: `the ${provider.kind} provider needs no connection` };
   const request = modelListRequest(provider.kind, provider.key, provider.url ?? undefined);
   if (!request) return { ok: false, message: 'this provider has no URL to test' };
   let status: number;

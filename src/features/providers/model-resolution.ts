@@ -4,17 +4,15 @@ import { isGuid } from '../../core/guid.js';
 import { ProviderError, ValidationError } from '../../errors.js';
 import { isMockModelName } from '../../llm/mock-model.js';
 import {
-  isProviderKind,
-  keylessKinds,
-  type ProviderKind,
-  splitModelReference,
-} from '../../llm/provider-kinds.js';
-import {
   createEmbeddingModel,
   createLanguageModel,
-  embeddingKinds,
+  isProviderKind,
+  offersEmbeddings,
   type ProviderCredentials,
-} from '../../llm/provider-registry.js';
+  type ProviderKind,
+  providerKindSpec,
+  splitModelReference,
+} from '../../llm/provider-kinds.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ProviderRepository, ProviderRow } from './repository.js';
@@ -90,7 +88,7 @@ export function createModelResolver(
   async function target(workspaceId: string, reference: string, field = 'model'): Promise<Target> {
     const found = await findTarget(workspaceId, reference, field);
     if (found.kind === 'mock' && !options.mockProvider) {
-      throw new ValidationError('the mock provider is turned off on this instance', field);
+      throw new ValidationError(field, 'the mock provider is turned off on this instance');
     }
     return found;
   }
@@ -98,21 +96,21 @@ export function createModelResolver(
   async function findTarget(workspaceId: string, reference: string, field: string): Promise<Target> {
     if (isGuid(reference)) {
       const found = await repository.findModel(workspaceId, reference);
-      if (!found) throw new ValidationError('no model record has this GUID', field);
+      if (!found) throw new ValidationError(field, 'no model record has this GUID');
       return {
-        kind: found.provider.kind as ProviderKind,
+        kind: found.provider.kind,
         modelName: found.model.name,
         provider: found.provider,
       };
     }
     const parts = splitModelReference(reference);
-    if (!parts) throw new ValidationError('must be "<provider>/<model>" or a model GUID', field);
+    if (!parts) throw new ValidationError(field, 'must be "<provider>/<model>" or a model GUID');
     const provider = await repository.findByPrefix(workspaceId, parts.prefix);
-    if (provider) return { kind: provider.kind as ProviderKind, modelName: parts.model, provider };
+    if (provider) return { kind: provider.kind, modelName: parts.model, provider };
     if (!isProviderKind(parts.prefix)) {
       throw new ValidationError(
-        `unknown provider "${parts.prefix}" (not a provider kind or nickname)`,
         field,
+        `unknown provider "${parts.prefix}" (not a provider kind or nickname)`,
       );
     }
     return { kind: parts.prefix, modelName: parts.model };
@@ -126,8 +124,8 @@ export function createModelResolver(
     reference: string,
   ): Promise<ResolvedEmbeddingModel> {
     const found = await target(workspaceId, reference, 'embeddingModel');
-    if (!embeddingKinds.has(found.kind)) {
-      throw new ValidationError(`provider "${found.kind}" has no embedding models`, 'embeddingModel');
+    if (!offersEmbeddings(found.kind)) {
+      throw new ValidationError('embeddingModel', `provider "${found.kind}" has no embedding models`);
     }
     const { credentials } = await requireCredentials(found);
     return {
@@ -138,11 +136,8 @@ export function createModelResolver(
   }
 
   function environmentCredentials(kind: ProviderKind): ProviderCredentials | undefined {
-    if (kind === 'openai' && fallbacks.openai)
-      return { apiKey: fallbacks.openai.key, baseUrl: fallbacks.openai.url };
-    if (kind === 'anthropic' && fallbacks.anthropic) return { apiKey: fallbacks.anthropic.key };
-    if (kind === 'google' && fallbacks.google) return { apiKey: fallbacks.google.key };
-    return undefined;
+    const fallback = fallbacks[kind];
+    return fallback && { apiKey: fallback.key, baseUrl: fallback.url };
   }
 
   async function environmentKeysShared(): Promise<boolean> {
@@ -153,7 +148,7 @@ export function createModelResolver(
   async function credentials({ kind, provider }: Target): Promise<OwnedCredentials | undefined> {
     if (provider) {
       const apiKey = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
-      if (!apiKey && !keylessKinds.has(kind)) return undefined;
+      if (!apiKey && providerKindSpec(kind).keyRequired) return undefined;
       return {
         credentials: { apiKey, baseUrl: provider.url ?? undefined, fetch: options.providerFetch },
         owner: apiKey ? 'workspace' : 'none',
@@ -196,8 +191,8 @@ export function createModelResolver(
       const { kind, modelName } = await target(workspaceId, reference);
       if (kind === 'mock' && !isMockModelName(modelName)) {
         throw new ValidationError(
-          `unknown mock model "${modelName}" (echo, slow, error, tool, json)`,
           'model',
+          `unknown mock model "${modelName}" (echo, slow, error, tool, json)`,
         );
       }
     },

@@ -1,7 +1,9 @@
+import { type ProviderKind, providerKindSpec } from '../../llm/provider-kinds.js';
+import type { ModelResponse, ProviderKindResponse, ProviderResponse } from './responses.js';
 import type { Provider, ProviderModel } from './service.js';
 
 /** The provider record as clients see it: never the key, only whether one is set. */
-export function presentProvider(provider: Provider) {
+export function presentProvider(provider: Provider): ProviderResponse {
   return {
     guid: provider.id,
     provider: provider.kind,
@@ -16,7 +18,7 @@ export function presentProvider(provider: Provider) {
   };
 }
 
-export function presentModel({ model, provider }: ProviderModel) {
+export function presentModel({ model, provider }: ProviderModel): ModelResponse {
   return {
     guid: model.id,
     name: model.name,
@@ -28,5 +30,18 @@ export function presentModel({ model, provider }: ProviderModel) {
     llm: model.name,
     provider_guid: provider.id,
     created_at: model.createdAt.toISOString(),
+  };
+}
+
+export function presentProviderKind(kind: ProviderKind): ProviderKindResponse {
+  const spec = providerKindSpec(kind);
+  return {
+    name: kind,
+    label: spec.label,
+    key_required: spec.keyRequired,
+    url_required: spec.urlRequired,
+    default_url: spec.defaultUrl ?? null,
+    embeddings: spec.embeddingModel !== undefined,
+    suggested_models: [...spec.suggestedModels],
   };
 }

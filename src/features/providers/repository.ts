@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, ne, or } from 'drizzle-orm';
+import { isProviderKind } from '../../llm/provider-kinds.js';
 import type { Database } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
 import { models, providers } from '../../platform/database/schema.js';
@@ -58,7 +59,7 @@ export function createProviderRepository(database: Database) {
         .select()
         .from(providers)
         .where(and(eq(providers.workspaceId, workspaceId), eq(providers.nickname, prefix)));
-      if (byNickname) return byNickname;
+      if (byNickname || !isProviderKind(prefix)) return byNickname;
       const [byKind] = await database
         .select()
         .from(providers)

@@ -1,11 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ProviderUrls } from '../../config.js';
 import { guidParams } from '../../core/guid.js';
-import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listEnvelope, paginationQuery, wholeList } from '../../core/pagination.js';
+import { listResponse, removedResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { removed } from '../../http/removal.js';
 import { validateProviderKey } from './key-validation.js';
-import { presentModel, presentProvider } from './presenters.js';
+import { presentModel, presentProvider, presentProviderKind } from './presenters.js';
+import {
+  connectionTestResponse,
+  keyValidationResponse,
+  modelResponse,
+  providerKindResponse,
+  providerResponse,
+  sdkProviderResponse,
+} from './responses.js';
 import {
   createModelBody,
   createProviderBody,
@@ -16,76 +27,127 @@ import {
 } from './schemas.js';
 import type { ProviderService } from './service.js';
 
-export function providerRoutes(providers: ProviderService, openaiBaseUrl?: string): FastifyPluginAsyncZod {
+export function providerRoutes(
+  providers: ProviderService,
+  operatorUrls: ProviderUrls,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['providers'];
+    const one = { 200: providerResponse };
 
-    app.post('/providers', { schema: { tags, body: createProviderBody } }, async (request, reply) => {
-      return reply
-        .status(201)
-        .send(presentProvider(await providers.create(workspaceOf(request).id, request.body)));
-    });
+    app.get(
+      '/providers/kinds',
+      { schema: { tags, response: { 200: listResponse(providerKindResponse) } } },
+      async () => {
+        return wholeList(providers.kinds().map(presentProviderKind));
+      },
+    );
+    app.post(
+      '/providers',
+      { schema: { tags, body: createProviderBody, response: { 201: providerResponse } } },
+      async (request, reply) => {
+        return reply
+          .status(201)
+          .send(presentProvider(await providers.create(workspaceOf(request).id, request.body)));
+      },
+    );
     // The console's "test connection": the provider's model list, asked with its stored key.
-    app.post('/providers/:guid/test', { schema: { tags, params: guidParams } }, async (request) => {
-      return providers.testConnection(workspaceOf(request).id, request.params.guid);
-    });
-    app.get('/providers', { schema: { tags, querystring: paginationQuery } }, async (request) => {
-      const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows.map(presentProvider), total, request.query);
-    });
-    app.get('/providers/:guid', { schema: { tags, params: guidParams } }, async (request) => {
+    app.post(
+      '/providers/:guid/test',
+      { schema: { tags, params: guidParams, response: { 200: connectionTestResponse } } },
+      async (request) => {
+        return providers.testConnection(workspaceOf(request).id, request.params.guid);
+      },
+    );
+    app.get(
+      '/providers',
+      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(providerResponse) } } },
+      async (request) => {
+        const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
+        return listEnvelope(rows.map(presentProvider), total, request.query);
+      },
+    );
+    app.get('/providers/:guid', { schema: { tags, params: guidParams, response: one } }, async (request) => {
       return presentProvider(await providers.require(workspaceOf(request).id, request.params.guid));
     });
     app.put(
       '/providers/:guid',
-      { schema: { tags, params: guidParams, body: updateProviderBody } },
+      { schema: { tags, params: guidParams, body: updateProviderBody, response: one } },
       async (request) => {
         return presentProvider(
           await providers.update(workspaceOf(request).id, request.params.guid, request.body),
         );
       },
     );
-    app.delete('/providers/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      await providers.remove(workspaceOf(request).id, request.params.guid);
-      return removed(request.params.guid);
-    });
+    app.delete(
+      '/providers/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      async (request) => {
+        await providers.remove(workspaceOf(request).id, request.params.guid);
+        return removed(request.params.guid);
+      },
+    );
 
-    app.post('/models', { schema: { tags, body: createModelBody } }, async (request, reply) => {
-      return reply
-        .status(201)
-        .send(presentModel(await providers.createModel(workspaceOf(request).id, request.body)));
-    });
+    app.post(
+      '/models',
+      { schema: { tags, body: createModelBody, response: { 201: modelResponse } } },
+      async (request, reply) => {
+        return reply
+          .status(201)
+          .send(presentModel(await providers.createModel(workspaceOf(request).id, request.body)));
+      },
+    );
     // A bare array: the official SDK's models.getAllModels reads one (docs/sdk-compatibility.md).
-    app.get('/models', { schema: { tags, querystring: paginationQuery } }, async (request, reply) => {
-      const { rows, total } = await providers.listModels(workspaceOf(request).id, request.query);
-      return bareList(reply, rows.map(presentModel), total);
-    });
+    app.get(
+      '/models',
+      { schema: { tags, querystring: paginationQuery, response: { 200: z.array(modelResponse) } } },
+      async (request, reply) => {
+        const { rows, total } = await providers.listModels(workspaceOf(request).id, request.query);
+        return bareList(reply, rows.map(presentModel), total);
+      },
+    );
     // The SDK's models.getDefault asks at /v1/models/models/default (its path joined to its base).
     for (const path of ['/models/default', '/models/models/default']) {
-      app.get(path, { schema: { tags, hide: path !== '/models/default' } }, async (request) => {
-        return presentModel(await providers.defaultModel(workspaceOf(request).id));
-      });
+      app.get(
+        path,
+        { schema: { tags, hide: path !== '/models/default', response: { 200: modelResponse } } },
+        async (request) => {
+          return presentModel(await providers.defaultModel(workspaceOf(request).id));
+        },
+      );
     }
-    app.get('/models/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentModel(await providers.requireModel(workspaceOf(request).id, request.params.guid));
-    });
-    app.delete('/models/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      await providers.removeModel(workspaceOf(request).id, request.params.guid);
-      return removed(request.params.guid);
-    });
+    app.get(
+      '/models/:guid',
+      { schema: { tags, params: guidParams, response: { 200: modelResponse } } },
+      async (request) => {
+        return presentModel(await providers.requireModel(workspaceOf(request).id, request.params.guid));
+      },
+    );
+    app.delete(
+      '/models/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      async (request) => {
+        await providers.removeModel(workspaceOf(request).id, request.params.guid);
+        return removed(request.params.guid);
+      },
+    );
 
     // The official SDK manages providers under /v1/models/provider (docs/sdk-compatibility.md); bare arrays.
-    app.post('/models/provider', { schema: { tags, body: sdkProviderBody } }, async (request, reply) => {
-      const { nickname, ...fields } = request.body;
-      const provider = await providers.create(workspaceOf(request).id, {
-        ...fields,
-        nickname: nickname ?? undefined,
-      });
-      return reply.status(201).send({ ...presentProvider(provider), models: [] });
-    });
+    app.post(
+      '/models/provider',
+      { schema: { tags, body: sdkProviderBody, response: { 201: sdkProviderResponse } } },
+      async (request, reply) => {
+        const { nickname, ...fields } = request.body;
+        const provider = await providers.create(workspaceOf(request).id, {
+          ...fields,
+          nickname: nickname ?? undefined,
+        });
+        return reply.status(201).send({ ...presentProvider(provider), models: [] });
+      },
+    );
     app.get(
       '/models/provider',
-      { schema: { tags, querystring: paginationQuery } },
+      { schema: { tags, querystring: paginationQuery, response: { 200: z.array(providerResponse) } } },
       async (request, reply) => {
         const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
         return bareList(reply, rows.map(presentProvider), total);
@@ -93,18 +155,26 @@ export function providerRoutes(providers: ProviderService, openaiBaseUrl?: strin
     );
     app.put(
       '/models/provider/:guid',
-      { schema: { tags, params: guidParams, body: sdkProviderUpdateBody } },
+      { schema: { tags, params: guidParams, body: sdkProviderUpdateBody, response: one } },
       async (request) =>
         presentProvider(await providers.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
-    app.delete('/models/provider/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      await providers.remove(workspaceOf(request).id, request.params.guid);
-      return removed(request.params.guid);
-    });
-    app.post('/models/validate', { schema: { tags, body: validateKeyBody } }, async (request) => {
-      return {
-        validated: await validateProviderKey(request.body.provider, request.body.api_key, openaiBaseUrl),
-      };
-    });
+    app.delete(
+      '/models/provider/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      async (request) => {
+        await providers.remove(workspaceOf(request).id, request.params.guid);
+        return removed(request.params.guid);
+      },
+    );
+    app.post(
+      '/models/validate',
+      { schema: { tags, body: validateKeyBody, response: { 200: keyValidationResponse } } },
+      async (request) => {
+        return {
+          validated: await validateProviderKey(request.body.provider, request.body.api_key, operatorUrls),
+        };
+      },
+    );
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isProviderKind, providerKinds, urlRequiredKinds } from '../../llm/provider-kinds.js';
+import { isProviderKind, providerKindSpec, providerKinds } from '../../llm/provider-kinds.js';
 
 /**
  * A provider's base URL: paths are appended to it, so a query or fragment would smuggle the request
@@ -34,7 +34,7 @@ export const createProviderBody = z
     nickname: nickname.optional(),
     default: z.boolean().optional(),
   })
-  .refine((body) => !urlRequiredKinds.has(body.provider) || body.url !== undefined, {
+  .refine((body) => !providerKindSpec(body.provider).urlRequired || body.url !== undefined, {
     message: 'required for this provider',
     path: ['url'],
   });
@@ -91,7 +91,7 @@ export const sdkProviderBody = z
     nickname: sdkNickname,
     default: z.boolean().optional(),
   })
-  .refine((body) => !urlRequiredKinds.has(body.provider) || body.url !== undefined, {
+  .refine((body) => !providerKindSpec(body.provider).urlRequired || body.url !== undefined, {
     message: 'required for this provider',
     path: ['url'],
   });

@@ -5,8 +5,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import {
   isProviderKind,
   type ProviderKind,
+  providerKindSpec,
   providerKinds,
-  urlRequiredKinds,
 } from '../../llm/provider-kinds.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { SecretBox } from '../../platform/secrets.js';
@@ -39,6 +39,8 @@ export interface ProviderService {
   removeModel(workspaceId: string, id: string): Promise<void>;
   /** Asks the provider for its model list with its stored key: the console's "test connection". */
   testConnection(workspaceId: string, id: string): Promise<ConnectionTest>;
+  /** The kinds a provider may have on this instance (no `mock` where it is turned off). */
+  kinds(): ProviderKind[];
 }
 
 function nicknameConflict(error: unknown): never {
@@ -54,6 +56,8 @@ export function createProviderService(
   changed: (workspaceId: string) => void,
   /** The outbound guard's fetch, which runs use for a provider's own URL. */
   providerFetch: typeof fetch,
+  /** `LECTERN_MOCK_PROVIDER`: whether the mock kind is offered. */
+  mockProvider: boolean,
 ): ProviderService {
   async function requireProvider(workspaceId: string, id: string): Promise<Provider> {
     const row = await repository.find(workspaceId, id);
@@ -67,8 +71,8 @@ export function createProviderService(
       const kind = input.provider.toLowerCase();
       if (!isProviderKind(kind))
         throw new ValidationError(
-          `with a key or url, give a provider kind (${providerKinds.join(', ')})`,
           'provider',
+          `with a key or url, give a provider kind (${providerKinds.join(', ')})`,
         );
       return service.create(workspaceId, { provider: kind, key: input.key, url: input.url });
     }
@@ -105,8 +109,8 @@ export function createProviderService(
     async update(workspaceId, id, input) {
       const existing = await requireProvider(workspaceId, id);
       const url = input.url === undefined ? existing.url : input.url;
-      if (urlRequiredKinds.has(existing.kind as ProviderKind) && !url) {
-        throw new ValidationError('required for this provider', 'url');
+      if (providerKindSpec(existing.kind).urlRequired && !url) {
+        throw new ValidationError('url', 'required for this provider');
       }
       const encryptedKey =
         input.key === undefined
@@ -179,9 +183,12 @@ export function createProviderService(
 
     async testConnection(workspaceId, id) {
       const provider = await requireProvider(workspaceId, id);
-      if (!isProviderKind(provider.kind)) throw new ValidationError('unknown provider kind', 'provider');
       const key = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
       return testProviderConnection({ kind: provider.kind, url: provider.url, key }, providerFetch);
+    },
+
+    kinds() {
+      return providerKinds.filter((kind) => mockProvider || kind !== 'mock');
     },
   };
   return service;

@@ -9,7 +9,7 @@ import { generationCost } from '../../llm/prices.js';
 import { splitModelReference } from '../../llm/provider-kinds.js';
 import { wordTokens } from '../../llm/tokens.js';
 import type { ServerTools, ToolRegistry } from '../../llm/tool-registry.js';
-import type { ActionService, ResolvedAction } from '../actions/index.js';
+import { type ActionService, type ResolvedAction, versionFromWire } from '../actions/index.js';
 import type { DataService, RunRecord, RunSource } from '../data/index.js';
 import type { ModelResolver, ResolvedModel } from '../providers/index.js';
 import type { SessionService } from '../sessions/index.js';
@@ -121,16 +121,16 @@ export function createRunEngine(dependencies: {
   ): Promise<PreparedRun> {
     if (request.draft && (request.version !== undefined || request.environment !== undefined)) {
       throw new ValidationError(
-        'runs the latest version with its changes: give no version or environment',
         'draft',
+        'runs the latest version with its changes: give no version or environment',
       );
     }
     const resolved = request.draft
-      ? await actions.resolveDraft(caller.workspaceId, guidOrSlug, request.draft)
+      ? await actions.resolveDraft(caller.workspaceId, guidOrSlug, versionFromWire(request.draft))
       : await actions.resolveForRun(caller.workspaceId, guidOrSlug, request);
     const { action, version } = resolved;
     if (request.modelOptions && !caller.allowModelOverrides) {
-      throw new ValidationError('this workspace does not allow model overrides', 'modelOptions');
+      throw new ValidationError('modelOptions', 'this workspace does not allow model overrides');
     }
     const actionModel = await models.resolve(caller.workspaceId, version.model);
     const reference = modelReference(version.model, actionModel, request.modelOptions);

@@ -1,11 +1,12 @@
 import type { PreparedRun } from './engine.js';
+import type { GatewayPayloadResponse } from './responses.js';
 
 /**
  * docs/api.md#runs: what an application sends to the gateway itself — the rendered chat-completions request
  * plus the headers carrying the provider credential and the keys that log the interaction. Secret
  * material: the route marks it `no-store` and nothing logs it.
  */
-export function gatewayPayload(run: PreparedRun, serviceApiKey: string) {
+export function gatewayPayload(run: PreparedRun, serviceApiKey: string): GatewayPayloadResponse {
   const config = run.resolved.version.modelConfig;
   const schema =
     run.request.modelOptions?.jsonSchema ??
@@ -16,7 +17,7 @@ export function gatewayPayload(run: PreparedRun, serviceApiKey: string) {
       ? { type: 'json_object' }
       : undefined;
   const tools = run.tools.definitions.map((definition) => ({
-    type: 'function',
+    type: 'function' as const,
     function: {
       name: definition.name,
       description: definition.description,

@@ -50,8 +50,8 @@ function variablesFor(input: RunInput, templateVariableNames: string[]) {
   if (templateVariableNames.length === 1)
     return { variables: { [templateVariableNames[0]!]: input }, appended: [] };
   throw new ValidationError(
-    `a string fills a template with exactly one variable; this one has ${templateVariableNames.length} (${templateVariableNames.join(', ')}): send an object`,
     'input',
+    `a string fills a template with exactly one variable; this one has ${templateVariableNames.length} (${templateVariableNames.join(', ')}): send an object`,
   );
 }
 
@@ -63,11 +63,11 @@ async function render(
   try {
     return await renderTemplate(source, variables, budget);
   } catch (error) {
-    if (error instanceof MissingVariableError) throw new ValidationError(error.message, 'input');
-    if (error instanceof RenderBudgetError) throw new ValidationError(error.message, 'input');
+    if (error instanceof MissingVariableError) throw new ValidationError('input', error.message);
+    if (error instanceof RenderBudgetError) throw new ValidationError('input', error.message);
     throw new ValidationError(
-      `template failed to render: ${(error as Error).message.split('\n')[0]}`,
       'input',
+      `template failed to render: ${(error as Error).message.split('\n')[0]}`,
     );
   }
 }
@@ -104,6 +104,6 @@ export async function buildPrompt(parts: PromptParts): Promise<BuiltPrompt> {
   if (version.prompt) turn.push({ role: 'user', content: await render(version.prompt, scope, budget) });
   turn.push(...appended, ...(parts.extraMessages ?? []));
   if (prefix.length + turn.length === 0)
-    throw new ValidationError('the run has no messages to send', 'input');
+    throw new ValidationError('input', 'the run has no messages to send');
   return { messages: [...prefix, ...(parts.history ?? []), ...turn], turn };
 }

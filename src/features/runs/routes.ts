@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../core/wire.js';
 import { NotSupportedError } from '../../errors.js';
 import { bearerToken, workspaceOf } from '../../http/authentication.js';
 import { guidOrSlugParams } from '../actions/index.js';
@@ -6,6 +7,7 @@ import { callerOf } from './caller.js';
 import type { RunEngine } from './engine.js';
 import { gatewayPayload } from './gateway-payload.js';
 import type { IdempotentRequests } from './idempotency.js';
+import { gatewayPayloadResponse, runResponse, runResultResponse } from './responses.js';
 import { gatewayPayloadBody, idempotencyHeaders, legacyRunBody, resultParams, runBody } from './schemas.js';
 import type { RunService } from './service.js';
 
@@ -19,7 +21,15 @@ export function runRoutes(
 
     app.post(
       '/actions/:guidOrSlug/prompt',
-      { schema: { tags, params: guidOrSlugParams, body: runBody, headers: idempotencyHeaders } },
+      {
+        schema: {
+          tags,
+          params: guidOrSlugParams,
+          body: runBody,
+          headers: idempotencyHeaders,
+          response: { 200: runResponse },
+        },
+      },
       async (request) => {
         const caller = callerOf(workspaceOf(request));
         const { guidOrSlug } = request.params;
@@ -35,7 +45,7 @@ export function runRoutes(
     // Older clients run Actions through the collection with the Action in the body (docs/sdk-compatibility.md).
     app.post(
       '/actions',
-      { schema: { tags, body: legacyRunBody, headers: idempotencyHeaders } },
+      { schema: { tags, body: legacyRunBody, headers: idempotencyHeaders, response: { 200: runResponse } } },
       async (request) => {
         const { action, metadata_filter, ...fields } = request.body;
         const runRequest = { ...fields, metadata: fields.metadata ?? metadata_filter ?? undefined };
@@ -50,20 +60,35 @@ export function runRoutes(
     );
 
     // The SDK's actions.playground runs a prompt with no Action; every Lectern run is an Action's.
-    app.post('/actions/playground', { schema: { tags, hide: true } }, async () => {
-      throw new NotSupportedError(
-        'Running a prompt without an Action (actions.playground)',
-        'create an Action (POST /v1/actions/create) and run it; a saved version runs with "version" before it is deployed',
-      );
-    });
+    app.post(
+      '/actions/playground',
+      { schema: { tags, hide: true, response: { 501: errorResponse } } },
+      async () => {
+        throw new NotSupportedError(
+          'Running a prompt without an Action (actions.playground)',
+          'create an Action (POST /v1/actions/create) and run it; a saved version runs with "version" before it is deployed',
+        );
+      },
+    );
 
-    app.get('/actions/result/:resultKey', { schema: { tags, params: resultParams } }, async (request) => {
-      return runs.result(workspaceOf(request).id, request.params.resultKey);
-    });
+    app.get(
+      '/actions/result/:resultKey',
+      { schema: { tags, params: resultParams, response: { 200: runResultResponse } } },
+      async (request) => {
+        return runs.result(workspaceOf(request).id, request.params.resultKey);
+      },
+    );
 
     app.post(
       '/actions/:guidOrSlug/gateway_payload',
-      { schema: { tags, params: guidOrSlugParams, body: gatewayPayloadBody } },
+      {
+        schema: {
+          tags,
+          params: guidOrSlugParams,
+          body: gatewayPayloadBody,
+          response: { 200: gatewayPayloadResponse },
+        },
+      },
       async (request, reply) => {
         const run = await engine.prepare(
           callerOf(workspaceOf(request)),

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import type { RunResultResponse } from './responses.js';
 
 /** Where a run (an async run, a workflow block) stands, as its result URL reports it. */
 export type RunState = {
@@ -14,7 +15,10 @@ export type RunState = {
  * docs/api.md result: `Generation in Progress` / `PENDING` until done, then `SUCCESS` with the text. The
  * result route has no failed state, so a failed run answers an error naming why (never PENDING forever).
  */
-export function presentRunResult(state: RunState, feedbackUrl: (generationId: string) => string) {
+export function presentRunResult(
+  state: RunState,
+  feedbackUrl: (generationId: string) => string,
+): RunResultResponse {
   if (state.status === 'pending' || state.status === 'running') {
     return { msg: 'Generation in Progress', status: 'PENDING' };
   }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
 import { AppError, isFinal, NotFoundError, publicMessage, UnauthorizedError } from '../../errors.js';
 import { defineJob, type JobHandler } from '../../platform/jobs/job-queue.js';
 import type { Signer } from '../../platform/signing.js';
@@ -9,6 +8,13 @@ import type { NumberedEvent, StreamBus, StreamEvent } from '../../platform/strea
 import type { AsyncRunRepository } from './async-run-repository.js';
 import type { DurableRuns } from './durable-runs.js';
 import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js';
+import type {
+  AsyncRunAnswer,
+  RunAnswer,
+  RunResultResponse,
+  StreamRunAnswer,
+  SyncRunAnswer,
+} from './responses.js';
 import { presentRunResult } from './run-result.js';
 import type { RunRequest } from './schemas.js';
 
@@ -40,43 +46,9 @@ export const asyncRunJob = defineJob({
 
 export type AsyncRunPayload = z.infer<typeof asyncRunJob.payload>;
 
-/*
- * A run's answers are the API's own shapes, built here rather than by a presenter: they carry URLs
- * this service mints (a signed stream URL, a result URL) and nothing else to translate.
- */
-
-/** A synchronous run: the text, the prompt sent, and where its record and feedback live. */
-export type SyncRunAnswer = {
-  msg: string;
-  full_prompt_sent: PromptMessage[];
-  data_guid: string;
-  feedback_url: string;
-  cost?: GenerationCost;
-};
-
-/** A streaming run: the one-time URL its tokens are read from. */
-export type StreamRunAnswer = {
-  msg: string;
-  full_prompt_sent: PromptMessage[];
-  data_guid: string;
-  streaming: boolean;
-  streaming_url: string;
-  feedback_url: string;
-};
-
-/**
- * An asynchronous run: the URL to poll, and the generation's GUID chosen up front, so feedback or a
- * session can name it before the run finishes (clients that do not know these fields ignore them).
- */
-export type AsyncRunAnswer = {
-  msg: string;
-  full_prompt_sent: null;
-  result_url: string;
-  data_guid: string;
-  feedback_url: string;
-};
-
-export type RunAnswer = SyncRunAnswer | StreamRunAnswer | AsyncRunAnswer;
+// A run's answers are the API's own shapes (responses.ts), built here rather than by a presenter: they
+// carry URLs this service mints (a signed stream URL, a result URL) and nothing else to translate.
+export type { AsyncRunAnswer, RunAnswer, StreamRunAnswer, SyncRunAnswer };
 
 export interface RunService {
   /** Runs an Action by mode (docs/api.md#runs: streaming wins over async_mode). */
@@ -87,7 +59,7 @@ export interface RunService {
     options?: Partial<RunOptions>,
   ): Promise<RunAnswer>;
   /** docs/api.md result: PENDING until done, then SUCCESS with the text; a failed run is an error. */
-  result(workspaceId: string, resultKey: string): Promise<ReturnType<typeof presentRunResult>>;
+  result(workspaceId: string, resultKey: string): Promise<RunResultResponse>;
   /**
    * Checks a stream URL and claims it: only the first consumer gets the events. A reconnect that
    * names the last event it had (`lastEventId`) within the resume window gets the ones after it;

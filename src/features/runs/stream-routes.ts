@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { streamEventsResponse } from './responses.js';
 import { streamHeaders, streamQuery } from './schemas.js';
 import type { RunService } from './service.js';
 import { deliverEvents } from './stream-delivery.js';
@@ -9,7 +10,14 @@ export function streamRoutes(runs: RunService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/streamByURL',
-      { schema: { tags: ['runs'], querystring: streamQuery, headers: streamHeaders } },
+      {
+        schema: {
+          tags: ['runs'],
+          querystring: streamQuery,
+          headers: streamHeaders,
+          response: { 200: streamEventsResponse },
+        },
+      },
       async (request, reply) => {
         const { guid, token } = request.query;
         const disconnected = new AbortController();

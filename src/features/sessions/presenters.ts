@@ -1,7 +1,8 @@
+import type { SessionResponse } from './responses.js';
 import type { Session } from './service.js';
 
 /** A session as the API answers it. */
-export function presentSession(session: Session) {
+export function presentSession(session: Session): SessionResponse {
   return {
     guid: session.id,
     name: session.name,

@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { type DataService, presentGeneration } from '../data/index.js';
+import { generationResponse } from '../data/responses.js';
 import { presentSession } from './presenters.js';
+import { removedSessionResponse, sessionResponse } from './responses.js';
 import { createSessionBody, sessionListQuery, updateSessionBody } from './schemas.js';
 import type { SessionService } from './service.js';
 
@@ -11,28 +14,40 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
   return async (app) => {
     const tags = ['sessions'];
 
-    app.post('/sessions', { schema: { tags, body: createSessionBody } }, async (request, reply) => {
-      return reply
-        .status(201)
-        .send(presentSession(await sessions.create(workspaceOf(request).id, request.body)));
-    });
+    app.post(
+      '/sessions',
+      { schema: { tags, body: createSessionBody, response: { 201: sessionResponse } } },
+      async (request, reply) => {
+        return reply
+          .status(201)
+          .send(presentSession(await sessions.create(workspaceOf(request).id, request.body)));
+      },
+    );
 
-    app.get('/sessions', { schema: { tags, querystring: sessionListQuery } }, async (request) => {
-      const { rows, total } = await sessions.list(
-        workspaceOf(request).id,
-        request.query,
-        request.query.extUserId,
-      );
-      return listEnvelope(rows.map(presentSession), total, request.query);
-    });
+    app.get(
+      '/sessions',
+      { schema: { tags, querystring: sessionListQuery, response: { 200: listResponse(sessionResponse) } } },
+      async (request) => {
+        const { rows, total } = await sessions.list(
+          workspaceOf(request).id,
+          request.query,
+          request.query.extUserId,
+        );
+        return listEnvelope(rows.map(presentSession), total, request.query);
+      },
+    );
 
-    app.get('/sessions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentSession(await sessions.require(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/sessions/:guid',
+      { schema: { tags, params: guidParams, response: { 200: sessionResponse } } },
+      async (request) => {
+        return presentSession(await sessions.require(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     app.put(
       '/sessions/:guid',
-      { schema: { tags, params: guidParams, body: updateSessionBody } },
+      { schema: { tags, params: guidParams, body: updateSessionBody, response: { 200: sessionResponse } } },
       async (request) => {
         return presentSession(
           await sessions.update(workspaceOf(request).id, request.params.guid, request.body),
@@ -40,16 +55,27 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
       },
     );
 
-    app.delete('/sessions/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return {
-        ...presentSession(await sessions.remove(workspaceOf(request).id, request.params.guid)),
-        deleted: true,
-      };
-    });
+    app.delete(
+      '/sessions/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedSessionResponse } } },
+      async (request) => {
+        return {
+          ...presentSession(await sessions.remove(workspaceOf(request).id, request.params.guid)),
+          deleted: true as const,
+        };
+      },
+    );
 
     app.get(
       '/sessions/:guid/data',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: listResponse(generationResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await data.listForSession(
           workspaceOf(request).id,

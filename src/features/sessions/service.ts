@@ -35,7 +35,7 @@ export function createSessionService(
     async requireForRun(workspaceId, id, actionId) {
       const row = await require(workspaceId, id);
       if (actionId !== undefined && row.actionId !== actionId) {
-        throw new ValidationError('this session belongs to another Action', 'session');
+        throw new ValidationError('session', 'this session belongs to another Action');
       }
       return row;
     },

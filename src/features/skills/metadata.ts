@@ -91,12 +91,12 @@ export async function resolveSettings(
   const given = new Map<string, unknown>();
   entries.forEach((entry, index) => {
     if (given.has(entry.name))
-      throw new ValidationError(`"${entry.name}" is given twice`, `metadata.${index}.name`);
+      throw new ValidationError(`metadata.${index}.name`, `"${entry.name}" is given twice`);
     if (!type.metadata.some((definition) => definition.name === entry.name)) {
       const known = type.metadata.map((definition) => definition.name).join(', ');
       throw new ValidationError(
-        `the ${type.name} type has no setting "${entry.name}" (it has ${known})`,
         `metadata.${index}.name`,
+        `the ${type.name} type has no setting "${entry.name}" (it has ${known})`,
       );
     }
     given.set(entry.name, entry.value);
@@ -106,27 +106,27 @@ export async function resolveSettings(
     const value = given.get(definition.name);
     const field = `metadata.${definition.name}`;
     if (isEmpty(value)) {
-      if (definition.required && isEmpty(definition.value)) throw new ValidationError('is required', field);
+      if (definition.required && isEmpty(definition.value)) throw new ValidationError(field, 'is required');
       settings[definition.name] = definition.value;
       continue;
     }
     const coerced = coerce(definition, value);
-    if ('reason' in coerced) throw new ValidationError(coerced.reason, field);
+    if ('reason' in coerced) throw new ValidationError(field, coerced.reason);
     settings[definition.name] = coerced.value;
   }
   const problem = type.check?.(settings);
-  if (problem) throw new ValidationError(problem.reason, `metadata.${problem.entry}`);
+  if (problem) throw new ValidationError(`metadata.${problem.entry}`, problem.reason);
   for (const definition of type.metadata) {
     const value = settings[definition.name];
     if (typeof value !== 'string') continue;
     if (definition.type === 'context' && !(await references.contexts.exists(workspaceId, value))) {
-      throw new ValidationError(`no Context has the GUID ${value}`, `metadata.${definition.name}`);
+      throw new ValidationError(`metadata.${definition.name}`, `no Context has the GUID ${value}`);
     }
     if (definition.type === 'action') {
       // Stored by GUID: a later change of the Action's slug must not change what the Skill runs.
       const actionGuid = (await references.actions.find(workspaceId, value))?.guid;
       if (!actionGuid)
-        throw new ValidationError(`no Action has the GUID or slug ${value}`, `metadata.${definition.name}`);
+        throw new ValidationError(`metadata.${definition.name}`, `no Action has the GUID or slug ${value}`);
       settings[definition.name] = actionGuid;
     }
   }

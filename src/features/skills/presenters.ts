@@ -1,8 +1,9 @@
+import type { SkillResponse, SkillTypeResponse } from './responses.js';
 import type { Skill } from './service.js';
 import type { SkillType } from './skill-type.js';
 
 /** A Skill as the API answers it: secret values (HTTP headers) appear redacted. */
-export function presentSkill(skill: Skill) {
+export function presentSkill(skill: Skill): SkillResponse {
   return {
     guid: skill.id,
     name: skill.name,
@@ -15,7 +16,7 @@ export function presentSkill(skill: Skill) {
 }
 
 /** `GET /v1/skills/types`: each type with its metadata definitions (name, required, type, default value). */
-export function presentSkillType(type: SkillType) {
+export function presentSkillType(type: SkillType): SkillTypeResponse {
   return {
     guid: type.guid,
     name: type.name,

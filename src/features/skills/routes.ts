@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
-import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listEnvelope, paginationQuery, wholeList } from '../../core/pagination.js';
+import { listResponse, messageResponse, removedResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { removed } from '../../http/removal.js';
 import { presentSkill, presentSkillType } from './presenters.js';
+import { skillResponse, skillTypeResponse } from './responses.js';
 import { createSkillBody, renameSkillBody, skillPromptBody } from './schemas.js';
 import type { SkillService } from './service.js';
 
@@ -11,30 +13,45 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['skills'];
 
-    app.get('/skills/types', { schema: { tags } }, async () => {
-      const types = skills.types().map(presentSkillType);
-      return { data: types, total_count: types.length, has_next_page: false };
-    });
+    app.get(
+      '/skills/types',
+      { schema: { tags, response: { 200: listResponse(skillTypeResponse) } } },
+      async () => {
+        return wholeList(skills.types().map(presentSkillType));
+      },
+    );
 
-    app.post('/skills', { schema: { tags, body: createSkillBody } }, async (request, reply) => {
-      const caller = workspaceOf(request);
-      return reply
-        .status(201)
-        .send(presentSkill(await skills.create(caller.id, caller.apiKeyId, request.body)));
-    });
+    app.post(
+      '/skills',
+      { schema: { tags, body: createSkillBody, response: { 201: skillResponse } } },
+      async (request, reply) => {
+        const caller = workspaceOf(request);
+        return reply
+          .status(201)
+          .send(presentSkill(await skills.create(caller.id, caller.apiKeyId, request.body)));
+      },
+    );
 
-    app.get('/skills', { schema: { tags, querystring: paginationQuery } }, async (request) => {
-      const { rows, total } = await skills.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows.map(presentSkill), total, request.query);
-    });
+    app.get(
+      '/skills',
+      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(skillResponse) } } },
+      async (request) => {
+        const { rows, total } = await skills.list(workspaceOf(request).id, request.query);
+        return listEnvelope(rows.map(presentSkill), total, request.query);
+      },
+    );
 
-    app.get('/skills/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentSkill(await skills.require(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/skills/:guid',
+      { schema: { tags, params: guidParams, response: { 200: skillResponse } } },
+      async (request) => {
+        return presentSkill(await skills.require(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     app.put(
       '/skills/:guid',
-      { schema: { tags, params: guidParams, body: renameSkillBody } },
+      { schema: { tags, params: guidParams, body: renameSkillBody, response: { 200: skillResponse } } },
       async (request) => {
         return presentSkill(
           await skills.rename(workspaceOf(request).id, request.params.guid, request.body.name),
@@ -42,15 +59,19 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
       },
     );
 
-    app.delete('/skills/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      await skills.remove(workspaceOf(request).id, request.params.guid);
-      return removed(request.params.guid);
-    });
+    app.delete(
+      '/skills/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      async (request) => {
+        await skills.remove(workspaceOf(request).id, request.params.guid);
+        return removed(request.params.guid);
+      },
+    );
 
     // docs/api.md writes the parameter as {skill}; it is the Skill's GUID.
     app.post(
       '/skills/:guid/prompt',
-      { schema: { tags, params: guidParams, body: skillPromptBody } },
+      { schema: { tags, params: guidParams, body: skillPromptBody, response: { 200: messageResponse } } },
       async (request) => ({
         msg: await skills.prompt(workspaceOf(request).id, request.params.guid, request.body.prompt),
       }),

@@ -19,37 +19,37 @@ export function checkBlocks(blocks: BlockDefinition[]): void {
   blocks.forEach((block, index) => {
     const field = `blocks.${index}`;
     if (earlier.has(block.name))
-      throw new ValidationError(`another block is named "${block.name}"`, `${field}.name`);
+      throw new ValidationError(`${field}.name`, `another block is named "${block.name}"`);
     if (block.type === 'action' && !block.action) {
-      throw new ValidationError('an action block needs the GUID or slug of an Action', `${field}.action`);
+      throw new ValidationError(`${field}.action`, 'an action block needs the GUID or slug of an Action');
     }
     if (block.type === 'output') {
       if (block.action || block.input) {
         throw new ValidationError(
-          'an output block takes no action or input: its value is the previous block’s output',
           field,
+          'an output block takes no action or input: its value is the previous block’s output',
         );
       }
-      if (index === 0) throw new ValidationError('an output block needs a block before it', field);
+      if (index === 0) throw new ValidationError(field, 'an output block needs a block before it');
       outputBlocks += 1;
-      if (outputBlocks > 1) throw new ValidationError('a Workflow has one output block at most', field);
+      if (outputBlocks > 1) throw new ValidationError(field, 'a Workflow has one output block at most');
     }
     for (const [variable, source] of Object.entries(block.input ?? {})) {
       const inputField = `${field}.input.${variable}`;
       const parseError = templateParseError(source);
-      if (parseError) throw new ValidationError(`template does not parse: ${parseError}`, inputField);
+      if (parseError) throw new ValidationError(inputField, `template does not parse: ${parseError}`);
       for (const name of templateVariables(source)) {
         if (!mappingVariables.has(name)) {
           throw new ValidationError(
-            `"${name}" is unknown: write {{input.KEY}} or {{blocks.NAME}}`,
             inputField,
+            `"${name}" is unknown: write {{input.KEY}} or {{blocks.NAME}}`,
           );
         }
       }
       for (const match of source.matchAll(blockReference)) {
         const referenced = match[1] ?? match[2]!;
         if (!earlier.has(referenced)) {
-          throw new ValidationError(`"${referenced}" is not the name of an earlier block`, inputField);
+          throw new ValidationError(inputField, `"${referenced}" is not the name of an earlier block`);
         }
       }
     }

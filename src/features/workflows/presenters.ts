@@ -1,7 +1,8 @@
+import type { BlockResponse, WorkflowResponse } from './responses.js';
 import type { ResolvedBlock, Workflow } from './service.js';
 
 /** A Workflow as the API answers it: `guid`, `name`, `slug`, timestamps, creator; plus its App. */
-export function presentWorkflow(workflow: Workflow) {
+export function presentWorkflow(workflow: Workflow): WorkflowResponse {
   return {
     guid: workflow.id,
     name: workflow.name,
@@ -14,7 +15,7 @@ export function presentWorkflow(workflow: Workflow) {
 }
 
 /** docs/api.md#how-the-parts-behave block, as `GET .../blocks` lists it. */
-export function presentBlock(block: ResolvedBlock) {
+export function presentBlock(block: ResolvedBlock): BlockResponse {
   return {
     guid: block.id,
     name: block.name,

@@ -1,8 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { listResponse, removedResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { runResultResponse } from '../runs/responses.js';
 import { presentBlock, presentWorkflow } from './presenters.js';
+import {
+  blocksResponse,
+  workflowDatasetResponse,
+  workflowResponse,
+  workflowResultResponse,
+  workflowTriggerResponse,
+} from './responses.js';
 import type { WorkflowRunner } from './runner.js';
 import {
   blockResultParams,
@@ -19,21 +28,36 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
   return async (app) => {
     const tags = ['workflows'];
 
-    app.post('/workflows', { schema: { tags, body: createWorkflowBody } }, async (request, reply) => {
-      const caller = workspaceOf(request);
-      return reply
-        .status(201)
-        .send(presentWorkflow(await workflows.create(caller.id, caller.apiKeyId, request.body)));
-    });
+    app.post(
+      '/workflows',
+      { schema: { tags, body: createWorkflowBody, response: { 201: workflowResponse } } },
+      async (request, reply) => {
+        const caller = workspaceOf(request);
+        return reply
+          .status(201)
+          .send(presentWorkflow(await workflows.create(caller.id, caller.apiKeyId, request.body)));
+      },
+    );
 
-    app.get('/workflows', { schema: { tags, querystring: paginationQuery } }, async (request) => {
-      const { rows, total } = await workflows.list(workspaceOf(request).id, request.query);
-      return listEnvelope(rows.map(presentWorkflow), total, request.query);
-    });
+    app.get(
+      '/workflows',
+      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(workflowResponse) } } },
+      async (request) => {
+        const { rows, total } = await workflows.list(workspaceOf(request).id, request.query);
+        return listEnvelope(rows.map(presentWorkflow), total, request.query);
+      },
+    );
 
     app.get(
       '/apps/:guid/workflows',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: listResponse(workflowResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await workflows.list(
           workspaceOf(request).id,
@@ -44,36 +68,52 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
       },
     );
 
-    app.post('/workflows/playground', { schema: { tags, body: playgroundBody } }, async (request) => {
-      return runner.playground(workspaceOf(request).id, request.body);
-    });
+    app.post(
+      '/workflows/playground',
+      { schema: { tags, body: playgroundBody, response: { 200: workflowTriggerResponse } } },
+      async (request) => {
+        return runner.playground(workspaceOf(request).id, request.body);
+      },
+    );
 
-    app.get('/workflows/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentWorkflow(await workflows.require(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/workflows/:guid',
+      { schema: { tags, params: guidParams, response: { 200: workflowResponse } } },
+      async (request) => {
+        return presentWorkflow(await workflows.require(workspaceOf(request).id, request.params.guid));
+      },
+    );
 
     app.put(
       '/workflows/:guid',
-      { schema: { tags, params: guidParams, body: renameWorkflowBody } },
+      { schema: { tags, params: guidParams, body: renameWorkflowBody, response: { 200: workflowResponse } } },
       async (request) =>
         presentWorkflow(
           await workflows.rename(workspaceOf(request).id, request.params.guid, request.body.name),
         ),
     );
 
-    app.delete('/workflows/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      const removed = await workflows.remove(workspaceOf(request).id, request.params.guid);
-      return { guid: removed.id, deleted: true };
-    });
+    app.delete(
+      '/workflows/:guid',
+      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      async (request) => {
+        const removed = await workflows.remove(workspaceOf(request).id, request.params.guid);
+        return { guid: removed.id, deleted: true as const };
+      },
+    );
 
-    app.get('/workflows/:guid/blocks', { schema: { tags, params: guidParams } }, async (request) => {
-      const blocks = await workflows.blocks(workspaceOf(request).id, request.params.guid);
-      return { blocks: blocks.map(presentBlock) };
-    });
+    app.get(
+      '/workflows/:guid/blocks',
+      { schema: { tags, params: guidParams, response: { 200: blocksResponse } } },
+      async (request) => {
+        const blocks = await workflows.blocks(workspaceOf(request).id, request.params.guid);
+        return { blocks: blocks.map(presentBlock) };
+      },
+    );
 
     app.put(
       '/workflows/:guid/blocks',
-      { schema: { tags, params: guidParams, body: blocksBody } },
+      { schema: { tags, params: guidParams, body: blocksBody, response: { 200: blocksResponse } } },
       async (request) => ({
         blocks: (
           await workflows.setBlocks(workspaceOf(request).id, request.params.guid, request.body.blocks)
@@ -83,17 +123,21 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.post(
       '/workflows/:guid/trigger',
-      { schema: { tags, params: guidParams, body: triggerBody } },
+      { schema: { tags, params: guidParams, body: triggerBody, response: { 200: workflowTriggerResponse } } },
       async (request) => runner.trigger(workspaceOf(request).id, request.params.guid, request.body.input),
     );
 
-    app.get('/workflows/:guid/result/:runGuid', { schema: { tags, params: runParams } }, async (request) => {
-      return runner.result(workspaceOf(request).id, request.params.guid, request.params.runGuid);
-    });
+    app.get(
+      '/workflows/:guid/result/:runGuid',
+      { schema: { tags, params: runParams, response: { 200: workflowResultResponse } } },
+      async (request) => {
+        return runner.result(workspaceOf(request).id, request.params.guid, request.params.runGuid);
+      },
+    );
 
     app.get(
       '/workflows/:guid/result/:runGuid/dataset',
-      { schema: { tags, params: runParams } },
+      { schema: { tags, params: runParams, response: { 200: workflowDatasetResponse } } },
       async (request) => {
         return runner.dataset(workspaceOf(request).id, request.params.guid, request.params.runGuid);
       },
@@ -101,7 +145,7 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.get(
       '/workflows/:guid/result/:runGuid/blocks/:blockGuid',
-      { schema: { tags, params: blockResultParams } },
+      { schema: { tags, params: blockResultParams, response: { 200: runResultResponse } } },
       async (request) => {
         const { guid, runGuid, blockGuid } = request.params;
         return runner.blockResult(workspaceOf(request).id, guid, runGuid, blockGuid);

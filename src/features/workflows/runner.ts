@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { WorkflowRunBlockStatus, WorkflowRunStatus } from '../../core/json-columns.js';
 import { AppError, isFinal, NotFoundError, publicMessage, ValidationError } from '../../errors.js';
 import { createRenderBudget, MissingVariableError, renderTemplate } from '../../llm/templates.js';
 import { defineJob, type JobContext, type JobHandler, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { DurableRuns, RunFailure, RunInput } from '../runs/index.js';
 import { presentRunResult } from '../runs/index.js';
+import type { RunResultResponse } from '../runs/responses.js';
+import type { WorkflowDatasetAnswer, WorkflowResultAnswer, WorkflowTriggerAnswer } from './responses.js';
 import type { WorkflowRunBlockRow, WorkflowRunRepository, WorkflowRunRow } from './run-repository.js';
 import type { BlockDefinition, TriggerInput } from './schemas.js';
 import type { ResolvedBlock, WorkflowService } from './service.js';
@@ -24,7 +27,7 @@ export const workflowBlockJob = defineJob({
 const blockJobKey = (runId: string, position: number) => `workflow-block:${runId}:${position}`;
 
 /** Statuses in the result vocabulary (docs/api.md `PENDING`, `SUCCESS`), with the two a run can also end in. */
-const datasetStatus = {
+const datasetStatus: Record<WorkflowRunStatus | WorkflowRunBlockStatus, WorkflowDatasetAnswer['status']> = {
   pending: 'PENDING',
   running: 'PENDING',
   succeeded: 'SUCCESS',
@@ -43,31 +46,9 @@ function resultOf(blocks: WorkflowRunBlockRow[]): string {
   return output?.output ?? '';
 }
 
-/*
- * A workflow run's answers are the API's own shapes, built here: they carry the result and feedback
- * URLs this runner mints (as an Action run's answers do).
- */
-
-/** The answer to a trigger: the run's GUID and, per Action block, where its result and record live. */
-export type WorkflowTriggerAnswer = {
-  msg: string;
-  status: string;
-  blocks: {
-    feedback_url: string;
-    data_guid: string;
-    result_url: string;
-    action: { guid: string; name: string };
-  }[];
-  run_guid: string;
-  has_output_block: boolean;
-};
-
-/** `{ final, blocks }` of a run, in block order. */
-export type WorkflowDatasetAnswer = {
-  final: string;
-  status: string;
-  blocks: { guid: string; name: string; output: string; status: string; error?: string }[];
-};
+// A workflow run's answers are the API's own shapes (responses.ts), built here: they carry the result
+// and feedback URLs this runner mints (as an Action run's answers do).
+export type { WorkflowDatasetAnswer, WorkflowTriggerAnswer };
 
 export interface WorkflowRunner {
   trigger(
@@ -81,7 +62,7 @@ export interface WorkflowRunner {
     request: { workflow: string; input?: TriggerInput | null; blocks?: BlockDefinition[] | null },
   ): Promise<WorkflowTriggerAnswer>;
   /** `{ result }`: empty and PENDING while blocks run; a failed run is an error naming the block. */
-  result(workspaceId: string, workflowId: string, runId: string): Promise<{ result: string; status: string }>;
+  result(workspaceId: string, workflowId: string, runId: string): Promise<WorkflowResultAnswer>;
   /** `final` is the run result once the run has succeeded. */
   dataset(workspaceId: string, workflowId: string, runId: string): Promise<WorkflowDatasetAnswer>;
   /** A block's `result_url`: answers like an Action's result (docs/api.md#how-the-parts-behave). */
@@ -90,7 +71,7 @@ export interface WorkflowRunner {
     workflowId: string,
     runId: string,
     blockId: string,
-  ): Promise<ReturnType<typeof presentRunResult>>;
+  ): Promise<RunResultResponse>;
   /** Runs one block of a run (the job `workflowBlockJob`), wired in `src/jobs.ts`. */
   readonly blockHandler: JobHandler<z.infer<typeof workflowBlockJob.payload>>;
 }
@@ -171,13 +152,13 @@ export function createWorkflowRunner(dependencies: {
       } catch (error) {
         if (error instanceof MissingVariableError) {
           throw new ValidationError(
-            `"${error.variable}" is not in the trigger input`,
             `blocks.${block.name}.input.${name}`,
+            `"${error.variable}" is not in the trigger input`,
           );
         }
         throw new ValidationError(
-          (error as Error).message.split('\n')[0]!,
           `blocks.${block.name}.input.${name}`,
+          (error as Error).message.split('\n')[0]!,
         );
       }
     }

@@ -79,8 +79,8 @@ export function createWorkflowService(dependencies: {
           action = await findAction(workspaceId, definition.action!);
           if (!action) {
             throw new ValidationError(
-              `no Action of this workspace has the GUID or slug ${definition.action}`,
               `blocks.${index}.action`,
+              `no Action of this workspace has the GUID or slug ${definition.action}`,
             );
           }
         }

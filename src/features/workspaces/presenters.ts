@@ -1,6 +1,13 @@
+import type {
+  ApiKeyResponse,
+  NewApiKeyResponse,
+  NewWorkspaceResponse,
+  RevokedApiKeyResponse,
+  WorkspaceResponse,
+} from './responses.js';
 import type { ApiKey, Workspace } from './service.js';
 
-export function presentWorkspace(workspace: Workspace) {
+export function presentWorkspace(workspace: Workspace): WorkspaceResponse {
   return {
     guid: workspace.id,
     name: workspace.name,
@@ -13,12 +20,12 @@ export function presentWorkspace(workspace: Workspace) {
 }
 
 /** A new workspace with its first key, shown this once. */
-export function presentNewWorkspace(created: { workspace: Workspace; apiKey: string }) {
+export function presentNewWorkspace(created: { workspace: Workspace; apiKey: string }): NewWorkspaceResponse {
   return { ...presentWorkspace(created.workspace), api_key: created.apiKey };
 }
 
 /** A key as listed: its prefix identifies it; the key itself is never stored. */
-export function presentApiKey(key: ApiKey) {
+export function presentApiKey(key: ApiKey): ApiKeyResponse {
   return {
     guid: key.id,
     prefix: key.prefix,
@@ -28,10 +35,10 @@ export function presentApiKey(key: ApiKey) {
 }
 
 /** A new key, shown this once. */
-export function presentNewApiKey(created: { key: ApiKey; apiKey: string }) {
+export function presentNewApiKey(created: { key: ApiKey; apiKey: string }): NewApiKeyResponse {
   return { guid: created.key.id, api_key: created.apiKey, prefix: created.key.prefix };
 }
 
-export function presentRevokedApiKey(key: ApiKey) {
+export function presentRevokedApiKey(key: ApiKey): RevokedApiKeyResponse {
   return { guid: key.id, revoked_at: key.revokedAt!.toISOString() };
 }

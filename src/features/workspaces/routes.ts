@@ -2,13 +2,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guid, guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
+import { errorResponse, listResponse } from '../../core/wire.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { type AppService, presentApp } from '../apps/index.js';
+import { appResponse } from '../apps/responses.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
+import { contextResponse } from '../contexts/responses.js';
 import { type ProviderService, presentModel } from '../providers/index.js';
+import { modelResponse } from '../providers/responses.js';
 import { presentApiKey, presentNewApiKey, presentRevokedApiKey, presentWorkspace } from './presenters.js';
+import { apiKeyResponse, newApiKeyResponse, revokedApiKeyResponse, workspaceResponse } from './responses.js';
 import type { WorkspaceService } from './service.js';
 
 const renameWorkspaceBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
@@ -35,38 +40,63 @@ export function workspaceRoutes(
       return caller.id;
     };
 
-    app.get('/workspace/current', { schema: { tags } }, async (request) => {
-      return presentWorkspace(await workspaces.findWorkspace(workspaceOf(request).id));
-    });
+    app.get(
+      '/workspace/current',
+      { schema: { tags, response: { 200: workspaceResponse } } },
+      async (request) => {
+        return presentWorkspace(await workspaces.findWorkspace(workspaceOf(request).id));
+      },
+    );
 
-    app.get('/workspace', { schema: { tags, querystring: paginationQuery } }, async (request) => {
-      const current = presentWorkspace(await workspaces.findWorkspace(workspaceOf(request).id));
-      return listEnvelope(request.query.skip === 0 ? [current] : [], 1, request.query);
-    });
+    app.get(
+      '/workspace',
+      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(workspaceResponse) } } },
+      async (request) => {
+        const current = presentWorkspace(await workspaces.findWorkspace(workspaceOf(request).id));
+        return listEnvelope(request.query.skip === 0 ? [current] : [], 1, request.query);
+      },
+    );
 
-    app.post('/workspace', { schema: { tags } }, async () => {
+    app.post('/workspace', { schema: { tags, response: { 403: errorResponse } } }, async () => {
       throw new ForbiddenError(operatorOnly);
     });
 
-    app.get('/workspace/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      return presentWorkspace(await workspaces.findWorkspace(await own(request)));
-    });
+    app.get(
+      '/workspace/:guid',
+      { schema: { tags, params: guidParams, response: { 200: workspaceResponse } } },
+      async (request) => {
+        return presentWorkspace(await workspaces.findWorkspace(await own(request)));
+      },
+    );
 
     app.put(
       '/workspace/:guid',
-      { schema: { tags, params: guidParams, body: renameWorkspaceBody } },
+      {
+        schema: { tags, params: guidParams, body: renameWorkspaceBody, response: { 200: workspaceResponse } },
+      },
       async (request) => presentWorkspace(await workspaces.rename(await own(request), request.body.name)),
     );
 
-    app.delete('/workspace/:guid', { schema: { tags, params: guidParams } }, async (request) => {
-      await own(request);
-      throw new ForbiddenError(operatorOnly);
-    });
+    app.delete(
+      '/workspace/:guid',
+      { schema: { tags, params: guidParams, response: { 403: errorResponse } } },
+      async (request) => {
+        await own(request);
+        throw new ForbiddenError(operatorOnly);
+      },
+    );
 
     // Bare arrays, as the SDK's getApps / getContexts / getModels read them; skip and limit apply.
     app.get(
       '/workspace/:guid/apps',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: z.array(appResponse) },
+        },
+      },
       async (request, reply) => {
         const { rows, total } = await apps.list(await own(request), request.query);
         return bareList(reply, rows.map(presentApp), total);
@@ -75,7 +105,14 @@ export function workspaceRoutes(
 
     app.get(
       '/workspace/:guid/context',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: z.array(contextResponse) },
+        },
+      },
       async (request, reply) => {
         const { rows, total } = await contexts.list(await own(request), request.query);
         return bareList(reply, rows.map(presentContext), total);
@@ -84,7 +121,14 @@ export function workspaceRoutes(
 
     app.get(
       '/workspace/:guid/models',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: z.array(modelResponse) },
+        },
+      },
       async (request, reply) => {
         const { rows, total } = await providers.listModels(await own(request), request.query);
         return bareList(reply, rows.map(presentModel), total);
@@ -94,7 +138,14 @@ export function workspaceRoutes(
     // The workspace's own keys (the console's settings): listed by prefix, made (shown once), revoked.
     app.get(
       '/workspace/:guid/api_keys',
-      { schema: { tags, params: guidParams, querystring: paginationQuery } },
+      {
+        schema: {
+          tags,
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: listResponse(apiKeyResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await workspaces.listApiKeys(await own(request), request.query);
         return listEnvelope(rows.map(presentApiKey), total, request.query);
@@ -103,7 +154,7 @@ export function workspaceRoutes(
 
     app.post(
       '/workspace/:guid/api_keys',
-      { schema: { tags, params: guidParams } },
+      { schema: { tags, params: guidParams, response: { 201: newApiKeyResponse } } },
       async (request, reply) => {
         return reply.status(201).send(presentNewApiKey(await workspaces.createApiKey(await own(request))));
       },
@@ -111,7 +162,7 @@ export function workspaceRoutes(
 
     app.delete(
       '/workspace/:guid/api_keys/:key',
-      { schema: { tags, params: apiKeyParams } },
+      { schema: { tags, params: apiKeyParams, response: { 200: revokedApiKeyResponse } } },
       async (request) => {
         const workspaceId = await own(request);
         return presentRevokedApiKey(await workspaces.revokeApiKey(request.params.key, workspaceId));

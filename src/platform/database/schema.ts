@@ -33,6 +33,7 @@ import type {
   WorkflowRunStatus,
   WorkspaceSettings,
 } from '../../core/json-columns.js';
+import type { ProviderKind } from '../../llm/provider-kinds.js';
 
 // Every tenant-owned table carries workspace_id; repositories filter on it in every query.
 
@@ -164,7 +165,7 @@ export const providers = pgTable(
   'providers',
   {
     ...tenantKey(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<ProviderKind>().notNull(),
     nickname: text('nickname'),
     url: text('url'),
     /** AES-256-GCM ciphertext of the provider key (see platform/secrets.ts); never returned. */
@@ -287,7 +288,7 @@ export const experiments = pgTable(
       .references(() => actions.id),
     /** Share of traffic sent to the secondary Action, 0–1. */
     split: real('split').notNull().default(0.5),
-    status: text('status').notNull().default('running'),
+    status: text('status').$type<'running' | 'paused' | 'completed'>().notNull().default('running'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: deletedAt(),

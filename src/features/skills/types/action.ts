@@ -39,8 +39,8 @@ export function actionSkillType(runAction: ActionRunner): SkillType {
     async execute(settings, input, execution) {
       if (execution.depth >= maximumSkillDepth) {
         throw new ValidationError(
-          `skills may run Actions at most ${maximumSkillDepth} levels deep (an Action probably calls itself)`,
           'skills',
+          `skills may run Actions at most ${maximumSkillDepth} levels deep (an Action probably calls itself)`,
         );
       }
       const environment = settings.environment as string | null;

@@ -15,7 +15,7 @@ export const calculatorSkillType: SkillType = {
       return formatNumber(evaluateArithmetic(input));
     } catch (error) {
       if (error instanceof ArithmeticError)
-        throw new ValidationError(`cannot calculate: ${error.message}`, 'prompt');
+        throw new ValidationError('prompt', `cannot calculate: ${error.message}`);
       throw error;
     }
   },

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
 import { type Action, api } from '../../api';
 import { Failure, Loading } from '../../components/states';
+import { keys } from '../../queries/keys';
 import { Deployments } from './Deployments';
 import { type Draft, draftOf } from './draft';
 import { EditorTab } from './EditorTab';
@@ -10,7 +11,10 @@ import { PlaygroundTab } from './PlaygroundTab';
 import { VersionsTab } from './VersionsTab';
 
 export function useAction(guid: string) {
-  return useQuery({ queryKey: ['action', guid], queryFn: () => api<Action>('GET', `/v1/actions/${guid}`) });
+  return useQuery({
+    queryKey: keys.actions.one(guid),
+    queryFn: () => api<Action>('GET', `/v1/actions/${guid}`),
+  });
 }
 
 /** One Action: its editor, its versions (diff, deploy) and its playground, one tab each. */
@@ -27,8 +31,8 @@ export default function ActionPage() {
     mutationFn: (disabled: boolean) =>
       api<Action>('POST', `/v1/actions/${guid}/${disabled ? 'disable' : 'enable'}`),
     onSuccess: (updated) => {
-      queries.setQueryData(['action', guid], updated);
-      void queries.invalidateQueries({ queryKey: ['actions'] });
+      queries.setQueryData(keys.actions.one(guid), updated);
+      void queries.invalidateQueries({ queryKey: keys.actions.all });
     },
   });
 

@@ -1,11 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { type Action, type App, api, type ListEnvelope } from '../../api';
+import { api, type ListEnvelope, type ListedAction } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
+import { NamedOptions } from '../../components/NamedOptions';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
+import { keys } from '../../queries/keys';
+import { useApps } from '../../queries/lists';
 import { Deployments } from './Deployments';
 
 const pageSize = 50;
@@ -24,17 +27,14 @@ export function ActionsPage() {
     }, 250);
     return () => clearTimeout(timer);
   }, [search]);
-  const apps = useQuery({
-    queryKey: ['apps'],
-    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=1000'),
-  });
+  const apps = useApps();
   const actions = useQuery({
-    queryKey: ['actions', appId, text, skip],
+    queryKey: keys.actions.page({ appId, text, skip }),
     queryFn: () => {
       const query = new URLSearchParams({ skip: String(skip), limit: String(pageSize) });
       if (appId) query.set('app', appId);
       if (text) query.set('q', text);
-      return api<ListEnvelope<Action & { last_run_at: string | null }>>('GET', `/v1/actions?${query}`);
+      return api<ListEnvelope<ListedAction>>('GET', `/v1/actions?${query}`);
     },
     placeholderData: keepPreviousData,
   });
@@ -58,11 +58,7 @@ export function ActionsPage() {
               }}
             >
               <option value="">All Apps</option>
-              {apps.data?.data.map((app) => (
-                <option key={app.guid} value={app.guid}>
-                  {app.name}
-                </option>
-              ))}
+              <NamedOptions records={apps.data?.data} />
             </select>
           </Field>
           <Field label="Search">

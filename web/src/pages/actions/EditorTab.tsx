@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { type Action, api } from '../../api';
 import { FormError } from '../../components/Field';
+import { keys } from '../../queries/keys';
 import { type Draft, draftOf, versionBody } from './draft';
 import { VersionForm } from './VersionForm';
 
@@ -24,9 +25,9 @@ export function EditorTab({
   const save = useMutation({
     mutationFn: () => api<Action>('PUT', `/v1/actions/${action.guid}`, versionBody(draft)),
     onSuccess: (updated) => {
-      queries.setQueryData(['action', action.guid], updated);
-      void queries.invalidateQueries({ queryKey: ['versions', action.guid] });
-      void queries.invalidateQueries({ queryKey: ['actions'] });
+      queries.setQueryData(keys.actions.one(action.guid), updated);
+      void queries.invalidateQueries({ queryKey: keys.actions.versions(action.guid) });
+      void queries.invalidateQueries({ queryKey: keys.actions.all });
       setDraft(null);
     },
   });

@@ -1,8 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { type Action, type App, api, type ListEnvelope } from '../../api';
+import { type Action, type App, api } from '../../api';
 import { Field, FormError } from '../../components/Field';
+import { NamedOptions } from '../../components/NamedOptions';
+import { keys } from '../../queries/keys';
+import { useApps } from '../../queries/lists';
 import { emptyDraft, versionBody } from './draft';
 import { VersionForm } from './VersionForm';
 
@@ -12,10 +15,7 @@ const newApp = '__new__';
 export default function NewActionPage() {
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const apps = useQuery({
-    queryKey: ['apps'],
-    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=1000'),
-  });
+  const apps = useApps();
   const [name, setName] = useState('');
   const [appChoice, setAppChoice] = useState('');
   const [appName, setAppName] = useState('');
@@ -29,8 +29,8 @@ export default function NewActionPage() {
       return api<Action>('POST', '/v1/actions/create', { name, app, ...fields });
     },
     onSuccess: (action) => {
-      void queries.invalidateQueries({ queryKey: ['actions'] });
-      void queries.invalidateQueries({ queryKey: ['apps'] });
+      void queries.invalidateQueries({ queryKey: keys.actions.all });
+      void queries.invalidateQueries({ queryKey: keys.apps.all });
       navigate(`/actions/${action.guid}/editor`);
     },
   });
@@ -53,11 +53,7 @@ export default function NewActionPage() {
         </Field>
         <Field label="App" name="app" error={create.error}>
           <select value={appId} onChange={(event) => setAppChoice(event.target.value)}>
-            {apps.data?.data.map((app) => (
-              <option key={app.guid} value={app.guid}>
-                {app.name}
-              </option>
-            ))}
+            <NamedOptions records={apps.data?.data} />
             <option value={newApp}>New App…</option>
           </select>
         </Field>

@@ -10,6 +10,7 @@ import {
   type VersionFields,
 } from '../../api';
 import { Field } from '../../components/Field';
+import { keys } from '../../queries/keys';
 import { type StreamState, useStreamRun } from '../../stream-run';
 import { templateVariables } from '../../template-variables';
 import { contextVariable, type Draft, templatesOf, versionBody } from './draft';
@@ -97,7 +98,7 @@ function RunOutput({ state }: { state: StreamState }) {
   const finished = state.status === 'done';
   // The generation is stored as the stream ends; a moment's retry covers the write.
   const stored = useQuery({
-    queryKey: ['data', dataGuid],
+    queryKey: keys.generations.one(dataGuid ?? ''),
     queryFn: () => api<Generation>('GET', `/v1/data/${dataGuid}`),
     enabled: finished && Boolean(dataGuid),
     retry: 5,
@@ -167,7 +168,7 @@ function RunOutput({ state }: { state: StreamState }) {
  */
 export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft }) {
   const versions = useQuery({
-    queryKey: ['versions', action.guid],
+    queryKey: keys.actions.versions(action.guid),
     queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=1000`),
   });
   const firstTarget = draft

@@ -1,40 +1,36 @@
-import { useQuery } from '@tanstack/react-query';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
-import { api, type ListEnvelope, type Named, type PromptMessage } from '../../api';
+import type { Context, ListEnvelope, Skill, TemplateMessage } from '../../api';
 import { Field, fieldError } from '../../components/Field';
 import { TemplateEditor } from '../../components/TemplateEditor';
+import { useAllContexts, useAllSkills, useModels } from '../../queries/lists';
+import { useProviderKinds } from '../../queries/providers';
 import { templateVariables } from '../../template-variables';
 import { contextVariable, type Draft } from './draft';
 
-/** Models the mock provider always has, then the workspace's own model records. */
-const mockModels = ['mock/echo', 'mock/slow', 'mock/json', 'mock/tool', 'mock/error'];
-
-type ModelRecord = { guid: string; reference: string };
-
+/** Models every provider kind offers (the mock's, as the service lists them), then the workspace's own records. */
 function useModelSuggestions() {
-  const models = useQuery({
-    queryKey: ['models'],
-    queryFn: () => api<ModelRecord[]>('GET', '/v1/models'),
-  });
-  return [...mockModels, ...(models.data ?? []).map((model) => model.reference)];
+  const kinds = useProviderKinds();
+  const models = useModels();
+  const offered = (kinds.data?.data ?? []).flatMap((kind) =>
+    kind.suggested_models.map((model) => `${kind.name}/${model}`),
+  );
+  return [...offered, ...(models.data ?? []).map((model) => model.reference)];
 }
 
 /** A set of GUIDs chosen from a workspace list (its Contexts or Skills), as labelled checkboxes. */
 function Attachments({
   legend,
-  path,
+  list,
   selected,
   onChange,
 }: {
   legend: string;
-  path: string;
+  /** The workspace's Contexts or Skills (queries/lists.ts). */
+  list: UseQueryResult<ListEnvelope<Pick<Context | Skill, 'guid' | 'name'>>>;
   selected: string[];
   onChange: (selected: string[]) => void;
 }) {
-  const list = useQuery({
-    queryKey: [path, 'all'],
-    queryFn: () => api<ListEnvelope<Named>>('GET', `${path}?limit=1000`),
-  });
   return (
     <fieldset className="attachments">
       <legend>{legend}</legend>
@@ -66,11 +62,11 @@ function MessagesEditor({
   onChange,
   error,
 }: {
-  messages: PromptMessage[];
-  onChange: (messages: PromptMessage[]) => void;
+  messages: TemplateMessage[];
+  onChange: (messages: TemplateMessage[]) => void;
   error?: Error | null;
 }) {
-  const replace = (index: number, message: PromptMessage) =>
+  const replace = (index: number, message: TemplateMessage) =>
     onChange(messages.map((each, at) => (at === index ? message : each)));
   return (
     <fieldset className="messages">
@@ -82,7 +78,7 @@ function MessagesEditor({
             aria-label={`Role of message ${index + 1}`}
             value={message.role}
             onChange={(event) =>
-              replace(index, { ...message, role: event.target.value as PromptMessage['role'] })
+              replace(index, { ...message, role: event.target.value as TemplateMessage['role'] })
             }
           >
             <option value="user">user</option>
@@ -150,6 +146,8 @@ export function VersionForm({
 }) {
   const set = <Key extends keyof Draft>(key: Key, value: Draft[Key]) => onChange({ ...draft, [key]: value });
   const suggestions = useModelSuggestions();
+  const contexts = useAllContexts();
+  const skills = useAllSkills();
   const modelList = useId();
   const found = useDraftVariables(draft);
   const promptError = fieldError(error, 'prompt') ?? found.error;
@@ -283,13 +281,13 @@ export function VersionForm({
         )}
         <Attachments
           legend="Contexts"
-          path="/v1/contexts"
+          list={contexts}
           selected={draft.contexts}
           onChange={(value) => set('contexts', value)}
         />
         <Attachments
           legend="Skills"
-          path="/v1/skills"
+          list={skills}
           selected={draft.skills}
           onChange={(value) => set('skills', value)}
         />

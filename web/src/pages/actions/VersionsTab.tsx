@@ -3,6 +3,7 @@ import { type FormEvent, useId, useMemo, useState } from 'react';
 import { type Action, type ActionVersion, api, type ListEnvelope } from '../../api';
 import { Field } from '../../components/Field';
 import { Failure, Loading } from '../../components/states';
+import { keys } from '../../queries/keys';
 import { sideBySide, versionText } from './version-diff';
 
 function DiffView({ before, after }: { before: ActionVersion; after: ActionVersion }) {
@@ -60,9 +61,9 @@ function DeployForm({ action, versions }: { action: Action; versions: ActionVers
     mutationFn: (target: { version: number; environment: string }) =>
       api<Action>('POST', `/v1/actions/${action.guid}/deploy`, target),
     onSuccess: (updated) => {
-      queries.setQueryData(['action', action.guid], updated);
-      void queries.invalidateQueries({ queryKey: ['versions', action.guid] });
-      void queries.invalidateQueries({ queryKey: ['actions'] });
+      queries.setQueryData(keys.actions.one(action.guid), updated);
+      void queries.invalidateQueries({ queryKey: keys.actions.versions(action.guid) });
+      void queries.invalidateQueries({ queryKey: keys.actions.all });
     },
   });
   const submit = (event: FormEvent) => {
@@ -108,7 +109,7 @@ function DeployForm({ action, versions }: { action: Action; versions: ActionVers
 /** Every saved version: where each is deployed, a side-by-side diff of any two, deploy or roll back. */
 export function VersionsTab({ action }: { action: Action }) {
   const versions = useQuery({
-    queryKey: ['versions', action.guid],
+    queryKey: keys.actions.versions(action.guid),
     queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=1000`),
   });
   const [left, setLeft] = useState(Math.max(1, action.version - 1));

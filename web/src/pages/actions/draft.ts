@@ -1,4 +1,4 @@
-import type { PromptMessage, ToolDefinition, VersionFields } from '../../api';
+import type { TemplateMessage, ToolDefinition, VersionFields } from '../../api';
 
 /** An Action version as the editor holds it: text where the person types, parsed when saved. */
 export type Draft = {
@@ -6,7 +6,7 @@ export type Draft = {
   systemMessage: string;
   mode: 'prompt' | 'messages';
   prompt: string;
-  messages: PromptMessage[];
+  messages: TemplateMessage[];
   temperature: string;
   maxResponseLength: string;
   responseFormat: '' | 'text' | 'json_object' | 'json_schema';

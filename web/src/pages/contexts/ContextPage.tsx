@@ -4,6 +4,7 @@ import { api, type Context, type ContextDocument } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Failure, Loading, QueryView } from '../../components/states';
 import { usePagedList } from '../../paged-list';
+import { keys } from '../../queries/keys';
 import { SearchTester } from './SearchTester';
 import { SourcesPanel } from './SourcesPanel';
 
@@ -11,7 +12,7 @@ const pageSize = 20;
 
 function Documents({ contextGuid }: { contextGuid: string }) {
   const { query: documents, pager } = usePagedList<ContextDocument>(
-    ['documents', contextGuid],
+    keys.contexts.documents(contextGuid),
     `/v1/contexts/${contextGuid}/documents`,
     pageSize,
   );
@@ -58,7 +59,7 @@ function Documents({ contextGuid }: { contextGuid: string }) {
 export default function ContextPage() {
   const { guid = '' } = useParams();
   const context = useQuery({
-    queryKey: ['context', guid],
+    queryKey: keys.contexts.one(guid),
     queryFn: () => api<Context>('GET', `/v1/contexts/${guid}`),
   });
   if (context.isPending) return <Loading what="the Context" />;

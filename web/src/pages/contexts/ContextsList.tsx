@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { api, type Context } from '../../api';
-import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
-import { Empty, QueryView } from '../../components/states';
-import { usePagedList } from '../../paged-list';
+import { ListPage, nameColumn } from '../../components/ListPage';
+import { Empty } from '../../components/states';
+import { keys } from '../../queries/keys';
 
 function NewContextForm() {
   const queries = useQueryClient();
@@ -15,9 +15,8 @@ function NewContextForm() {
   const create = useMutation({
     mutationFn: () => api<Context>('POST', '/v1/contexts', { name, description }),
     onSuccess: (context) => {
-      void queries.invalidateQueries({ queryKey: ['contexts'] });
-      // The editor's and the Skill form's pickers list Contexts too.
-      void queries.invalidateQueries({ queryKey: ['/v1/contexts'] });
+      // The list, the editor's and the Skill form's pickers: all under the one key.
+      void queries.invalidateQueries({ queryKey: keys.contexts.all });
       navigate(`/contexts/${context.guid}`);
     },
   });
@@ -43,52 +42,28 @@ function NewContextForm() {
 
 /** The workspace's document libraries; a new one opens its page to add files. */
 export default function ContextsList() {
-  const { query: contexts, pager } = usePagedList<Context>(['contexts'], '/v1/contexts');
   return (
-    <section aria-labelledby="contexts-title">
-      <header className="page-header">
-        <h1 id="contexts-title">Contexts</h1>
-      </header>
-      <NewContextForm />
-      <QueryView
-        query={contexts}
-        what="the Contexts"
-        isEmpty={(data) => data.total_count === 0}
-        empty={
-          <Empty title="No Contexts yet">
-            <p>
-              A Context is a library of documents an Action retrieves from. Create one above, then drop files
-              on it.
-            </p>
-          </Empty>
-        }
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Contexts"
-              rows={data.data}
-              rowKey={(context) => context.guid}
-              columns={[
-                {
-                  header: 'Name',
-                  cell: (context) => (
-                    <Link className="name" to={`/contexts/${context.guid}`}>
-                      {context.name}
-                    </Link>
-                  ),
-                },
-                {
-                  header: 'Description',
-                  cell: (context) => context.description || <span className="muted">—</span>,
-                },
-                { header: 'Created', cell: (context) => new Date(context.createdAt).toLocaleString() },
-              ]}
-            />
-            {pager}
-          </>
-        )}
-      </QueryView>
-    </section>
+    <ListPage<Context>
+      id="contexts"
+      title="Contexts"
+      form={<NewContextForm />}
+      listKey={keys.contexts.all}
+      path="/v1/contexts"
+      what="the Contexts"
+      empty={
+        <Empty title="No Contexts yet">
+          <p>
+            A Context is a library of documents an Action retrieves from. Create one above, then drop files on
+            it.
+          </p>
+        </Empty>
+      }
+      rowKey={(context) => context.guid}
+      columns={[
+        nameColumn('/contexts'),
+        { header: 'Description', cell: (context) => context.description || <span className="muted">—</span> },
+        { header: 'Created', cell: (context) => new Date(context.createdAt).toLocaleString() },
+      ]}
+    />
   );
 }

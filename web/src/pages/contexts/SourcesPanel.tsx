@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useEffect, useId, useState } from 'react';
-import { api, type ContextSource } from '../../api';
+import { api, type ContextSource, type Upload } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
+import { keys } from '../../queries/keys';
 
 const unfinished = (source: ContextSource) =>
   source.indexing_status === 'PENDING' || source.indexing_status === 'PROCESSING';
@@ -28,7 +29,7 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
   const [dragging, setDragging] = useState(false);
   const [url, setUrl] = useState('');
   const sources = useQuery({
-    queryKey: ['sources', contextGuid],
+    queryKey: keys.contexts.sources(contextGuid),
     queryFn: () => api<ContextSource[]>('GET', `/v1/contexts/${contextGuid}/context_sources`),
     refetchInterval: (query) => (query.state.data?.some(unfinished) ? 1_000 : false),
   });
@@ -38,11 +39,11 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
     .map((source) => `${source.guid}@${source.indexed_at}`)
     .join(',');
   useEffect(() => {
-    if (indexedKey) void queries.invalidateQueries({ queryKey: ['documents', contextGuid] });
+    if (indexedKey) void queries.invalidateQueries({ queryKey: keys.contexts.documents(contextGuid) });
   }, [indexedKey, queries, contextGuid]);
   const refresh = () => {
-    void queries.invalidateQueries({ queryKey: ['sources', contextGuid] });
-    void queries.invalidateQueries({ queryKey: ['documents', contextGuid] });
+    void queries.invalidateQueries({ queryKey: keys.contexts.sources(contextGuid) });
+    void queries.invalidateQueries({ queryKey: keys.contexts.documents(contextGuid) });
   };
   const addSource = (sourceUrl: string, name?: string) =>
     api<ContextSource>('POST', `/v1/contexts/${contextGuid}/context_sources`, {
@@ -52,7 +53,7 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
   const upload = useMutation({
     mutationFn: async (files: File[]) => {
       for (const file of files) {
-        const { url: fileUrl } = await api<{ url: string }>('POST', '/v1/files/upload', {
+        const { url: fileUrl } = await api<Upload>('POST', '/v1/files/upload', {
           data: await dataUrlOf(file),
         });
         // The upload carries no file name; the source keeps it, and its Documents say where they came from.

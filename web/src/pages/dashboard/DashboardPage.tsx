@@ -2,32 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { api } from '../../api';
+import { api, type Statistics } from '../../api';
 import { DailyChart } from '../../components/DailyChart';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Empty, Failure, Loading } from '../../components/states';
-
-type Statistics = {
-  from: string;
-  to: string;
-  days: {
-    day: string;
-    runs: number;
-    input_tokens: number;
-    output_tokens: number;
-    cost: number;
-    feedback_rate: number | null;
-    errors: number;
-  }[];
-  actions: {
-    action: string;
-    runs: number;
-    latency_p50_ms: number | null;
-    latency_p95_ms: number | null;
-    feedback_rate: number | null;
-  }[];
-};
+import { keys } from '../../queries/keys';
 
 const spans = [7, 30, 90, 365];
 const dayMs = 24 * 60 * 60_000;
@@ -53,7 +33,7 @@ const milliseconds = (value: number | null) => (value === null ? '—' : `${Math
 export default function DashboardPage() {
   const [span, setSpan] = useState(30);
   const statistics = useQuery({
-    queryKey: ['statistics', span],
+    queryKey: keys.statistics.span(span),
     queryFn: () => {
       const to = new Date(Math.ceil(Date.now() / dayMs) * dayMs);
       const from = new Date(to.getTime() - span * dayMs);

@@ -1,30 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { api } from '../../api';
+import { api, type Experiment, type ExperimentResults } from '../../api';
 import { Failure, Loading } from '../../components/states';
-import type { Experiment } from './ExperimentsList';
-
-type Arm = {
-  variant: 'primary' | 'secondary';
-  action: string;
-  runs: number;
-  feedback: Record<string, Record<string, number>>;
-  positive_rating?: {
-    value: string;
-    rate: number | null;
-    low: number | null;
-    high: number | null;
-    trials: number;
-  };
-};
-
-type Results = { experiment: Experiment; arms: Arm[] };
+import { keys } from '../../queries/keys';
 
 const percent = (value: number | null | undefined) => (value == null ? '—' : `${(value * 100).toFixed(1)}%`);
 
 /** The positive-rating rate of each arm as a bar with its 95% interval drawn over it. */
-function IntervalChart({ arms, name }: { arms: Arm[]; name: (guid: string) => string }) {
+function IntervalChart({ arms, name }: { arms: ExperimentResults['arms']; name: (guid: string) => string }) {
   return (
     <figure className="interval-chart">
       <figcaption>Positive rating with its 95% interval</figcaption>
@@ -73,15 +57,15 @@ export default function ExperimentPage() {
   const queries = useQueryClient();
   const { name } = useActionNames();
   const results = useQuery({
-    queryKey: ['experiment-results', guid],
-    queryFn: () => api<Results>('GET', `/v1/experiments/${guid}/results`),
+    queryKey: keys.experiments.results(guid),
+    queryFn: () => api<ExperimentResults>('GET', `/v1/experiments/${guid}/results`),
   });
   const update = useMutation({
     mutationFn: (changes: Partial<Pick<Experiment, 'status' | 'split'>>) =>
       api<Experiment>('PUT', `/v1/experiments/${guid}`, changes),
     onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['experiment-results', guid] });
-      void queries.invalidateQueries({ queryKey: ['experiments'] });
+      void queries.invalidateQueries({ queryKey: keys.experiments.results(guid) });
+      void queries.invalidateQueries({ queryKey: keys.experiments.all });
     },
   });
   if (results.isPending) return <Loading what="the experiment" />;

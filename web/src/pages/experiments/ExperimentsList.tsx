@@ -1,31 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { type App, api, type ListEnvelope } from '../../api';
-import { DataTable } from '../../components/DataTable';
+import { api, type Experiment } from '../../api';
 import { Field, FormError } from '../../components/Field';
-import { Empty, QueryView } from '../../components/states';
-import { usePagedList } from '../../paged-list';
-
-export type Experiment = {
-  guid: string;
-  name: string;
-  app_guid: string;
-  action_primary_guid: string;
-  action_secondary_guid: string;
-  split: number;
-  status: 'running' | 'paused' | 'completed';
-  created_at: string;
-};
+import { ListPage, nameColumn } from '../../components/ListPage';
+import { NamedOptions } from '../../components/NamedOptions';
+import { Empty } from '../../components/states';
+import { keys } from '../../queries/keys';
+import { useApps } from '../../queries/lists';
 
 function NewExperimentForm() {
   const queries = useQueryClient();
   const navigate = useNavigate();
-  const apps = useQuery({
-    queryKey: ['apps'],
-    queryFn: () => api<ListEnvelope<App>>('GET', '/v1/apps?limit=1000'),
-  });
+  const apps = useApps();
   const { actions } = useActionNames();
   const [name, setName] = useState('');
   const [appChoice, setAppChoice] = useState('');
@@ -44,7 +32,7 @@ function NewExperimentForm() {
         split: Number(split) / 100,
       }),
     onSuccess: (experiment) => {
-      void queries.invalidateQueries({ queryKey: ['experiments'] });
+      void queries.invalidateQueries({ queryKey: keys.experiments.all });
       navigate(`/experiments/${experiment.guid}`);
     },
   });
@@ -75,11 +63,7 @@ function NewExperimentForm() {
             setSecondary('');
           }}
         >
-          {apps.data?.data.map((each) => (
-            <option key={each.guid} value={each.guid}>
-              {each.name}
-            </option>
-          ))}
+          <NamedOptions records={apps.data?.data} />
         </select>
       </Field>
       <Field label="Primary Action (control)" name="action_primary_guid" error={create.error}>
@@ -111,57 +95,33 @@ function NewExperimentForm() {
 
 /** A/B experiments between two Actions of an App. */
 export default function ExperimentsList() {
-  const { query: experiments, pager } = usePagedList<Experiment>(['experiments'], '/v1/experiments');
   const { name } = useActionNames();
   return (
-    <section aria-labelledby="experiments-title">
-      <header className="page-header">
-        <h1 id="experiments-title">Experiments</h1>
-      </header>
-      <NewExperimentForm />
-      <QueryView
-        query={experiments}
-        what="the experiments"
-        isEmpty={(data) => data.data.length === 0}
-        empty={
-          <Empty title="No experiments yet">
-            <p>Route traffic between two Actions and compare their feedback before choosing one.</p>
-          </Empty>
-        }
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Experiments"
-              rows={data.data}
-              rowKey={(experiment) => experiment.guid}
-              columns={[
-                {
-                  header: 'Name',
-                  cell: (experiment) => (
-                    <Link className="name" to={`/experiments/${experiment.guid}`}>
-                      {experiment.name}
-                    </Link>
-                  ),
-                },
-                { header: 'Primary', cell: (experiment) => name(experiment.action_primary_guid) },
-                { header: 'Secondary', cell: (experiment) => name(experiment.action_secondary_guid) },
-                {
-                  header: 'Split',
-                  cell: (experiment) => `${Math.round(experiment.split * 100)}% to secondary`,
-                },
-                {
-                  header: 'Status',
-                  cell: (experiment) => (
-                    <span className={`status status-${experiment.status}`}>{experiment.status}</span>
-                  ),
-                },
-              ]}
-            />
-            {pager}
-          </>
-        )}
-      </QueryView>
-    </section>
+    <ListPage<Experiment>
+      id="experiments"
+      title="Experiments"
+      form={<NewExperimentForm />}
+      listKey={keys.experiments.all}
+      path="/v1/experiments"
+      what="the experiments"
+      empty={
+        <Empty title="No experiments yet">
+          <p>Route traffic between two Actions and compare their feedback before choosing one.</p>
+        </Empty>
+      }
+      rowKey={(experiment) => experiment.guid}
+      columns={[
+        nameColumn('/experiments'),
+        { header: 'Primary', cell: (experiment) => name(experiment.action_primary_guid) },
+        { header: 'Secondary', cell: (experiment) => name(experiment.action_secondary_guid) },
+        { header: 'Split', cell: (experiment) => `${Math.round(experiment.split * 100)}% to secondary` },
+        {
+          header: 'Status',
+          cell: (experiment) => (
+            <span className={`status status-${experiment.status}`}>{experiment.status}</span>
+          ),
+        },
+      ]}
+    />
   );
 }

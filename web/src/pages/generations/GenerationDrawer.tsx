@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type Feedback, type Generation, versionLabel } from '../../api';
+import { api, type Feedback, type GenerationWithFeedback, versionLabel } from '../../api';
 import { Drawer } from '../../components/Drawer';
 import { Field, FormError } from '../../components/Field';
 import { Failure, Loading } from '../../components/states';
+import { keys } from '../../queries/keys';
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
@@ -15,9 +16,9 @@ function FeedbackForm({ dataGuid }: { dataGuid: string }) {
     mutationFn: () => api<Feedback>('POST', `/v1/feedback/${dataGuid}`, { type, value, source: 'console' }),
     onSuccess: () => {
       setValue('');
-      void queries.invalidateQueries({ queryKey: ['data', dataGuid] });
-      void queries.invalidateQueries({ queryKey: ['statistics'] });
-      void queries.invalidateQueries({ queryKey: ['generations'] });
+      void queries.invalidateQueries({ queryKey: keys.generations.one(dataGuid) });
+      void queries.invalidateQueries({ queryKey: keys.statistics.all });
+      void queries.invalidateQueries({ queryKey: keys.generations.all });
     },
   });
   const submit = (event: FormEvent) => {
@@ -61,8 +62,8 @@ export function GenerationDrawer({
   onClose: () => void;
 }) {
   const record = useQuery({
-    queryKey: ['data', guid],
-    queryFn: () => api<Generation>('GET', `/v1/data/${guid}`),
+    queryKey: keys.generations.one(guid),
+    queryFn: () => api<GenerationWithFeedback>('GET', `/v1/data/${guid}`),
   });
   return (
     <Drawer title="Generation" onClose={onClose}>

@@ -2,11 +2,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { type Action, api, type Generation, type ListEnvelope, versionLabel } from '../../api';
+import { type Action, api, type ListEnvelope, type ListedGeneration, versionLabel } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
+import { keys } from '../../queries/keys';
 import { GenerationDrawer } from './GenerationDrawer';
 
 const pageSize = 50;
@@ -118,8 +119,9 @@ export default function GenerationsPage() {
   const query = queryOf(applied);
   const { actions, name: actionName } = useActionNames();
   const records = useQuery({
-    queryKey: ['generations', query.toString(), skip],
-    queryFn: () => api<ListEnvelope<Generation>>('GET', `/v1/data?${query}&skip=${skip}&limit=${pageSize}`),
+    queryKey: keys.generations.page(query.toString(), skip),
+    queryFn: () =>
+      api<ListEnvelope<ListedGeneration>>('GET', `/v1/data?${query}&skip=${skip}&limit=${pageSize}`),
     placeholderData: keepPreviousData,
   });
   const update = (changes: Record<string, string | undefined>) => {

@@ -1,19 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { api, type Generation, type ListEnvelope } from '../../api';
+import { api, type Generation, type ListEnvelope, type Session } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Empty, Failure, Loading, QueryView } from '../../components/states';
 import { usePagedList } from '../../paged-list';
-
-type Session = {
-  guid: string;
-  name: string | null;
-  action: string;
-  ext_user_id: string | null;
-  created_at: string;
-  updated_at: string;
-};
+import { keys } from '../../queries/keys';
 
 /** What the person said in a turn: the last user message sent, or the input as given. */
 function userText(record: Generation): string {
@@ -26,11 +18,11 @@ function userText(record: Generation): string {
 export function SessionPage() {
   const { guid = '' } = useParams();
   const session = useQuery({
-    queryKey: ['session-record', guid],
+    queryKey: keys.sessions.one(guid),
     queryFn: () => api<Session>('GET', `/v1/sessions/${guid}`),
   });
   const turns = useQuery({
-    queryKey: ['session-turns', guid],
+    queryKey: keys.sessions.turns(guid),
     queryFn: () => api<ListEnvelope<Generation>>('GET', `/v1/sessions/${guid}/data?limit=100`),
   });
   const { name } = useActionNames();
@@ -83,7 +75,7 @@ export function SessionPage() {
 
 /** Multi-turn sessions, newest first. */
 export default function SessionsPage() {
-  const { query: sessions, pager } = usePagedList<Session>(['sessions'], '/v1/sessions');
+  const { query: sessions, pager } = usePagedList<Session>(keys.sessions.all, '/v1/sessions');
   const { name } = useActionNames();
   return (
     <section aria-labelledby="sessions-title">

@@ -1,27 +1,29 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, type ListEnvelope } from '../../api';
+import { type ApiKey, api, type ListEnvelope, type NewApiKey } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { QueryView } from '../../components/states';
-
-type ApiKey = { guid: string; prefix: string; created_at: string; revoked_at: string | null };
+import { keys } from '../../queries/keys';
 
 /** The workspace's API keys: a new one is shown once; revoking ends its console sessions too. */
 export function ApiKeys({ workspaceGuid }: { workspaceGuid: string }) {
   const queries = useQueryClient();
   const path = `/v1/workspace/${workspaceGuid}/api_keys`;
   const [created, setCreated] = useState<string | null>(null);
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api<ListEnvelope<ApiKey>>('GET', path) });
+  const apiKeys = useQuery({
+    queryKey: keys.apiKeys.all,
+    queryFn: () => api<ListEnvelope<ApiKey>>('GET', path),
+  });
   const create = useMutation({
-    mutationFn: () => api<{ api_key: string }>('POST', path),
+    mutationFn: () => api<NewApiKey>('POST', path),
     onSuccess: (answer) => {
       setCreated(answer.api_key);
-      void queries.invalidateQueries({ queryKey: ['api-keys'] });
+      void queries.invalidateQueries({ queryKey: keys.apiKeys.all });
     },
   });
   const revoke = useMutation({
     mutationFn: (guid: string) => api('DELETE', `${path}/${guid}`),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['api-keys'] }),
+    onSettled: () => queries.invalidateQueries({ queryKey: keys.apiKeys.all }),
   });
   return (
     <section aria-labelledby="keys-title">
@@ -54,7 +56,7 @@ export function ApiKeys({ workspaceGuid }: { workspaceGuid: string }) {
           {(create.error ?? revoke.error)!.message}
         </p>
       )}
-      <QueryView query={keys} what="the keys">
+      <QueryView query={apiKeys} what="the keys">
         {(data) => (
           <DataTable
             label="API keys"

@@ -1,25 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type ListEnvelope } from '../../api';
+import { api, type ConnectionTest, type Provider } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
-
-type Provider = {
-  guid: string;
-  provider: string;
-  nickname: string | null;
-  url: string | null;
-  default: boolean;
-  has_key: boolean;
-};
-type Model = { guid: string; name: string; reference: string; default: boolean };
-
-const kinds = ['openai', 'anthropic', 'google', 'mistral', 'groq', 'openai-compatible', 'mock'];
+import { keys } from '../../queries/keys';
+import { useModels, useProviders } from '../../queries/lists';
+import { useProviderKinds } from '../../queries/providers';
 
 function AddProvider() {
   const queries = useQueryClient();
-  const [kind, setKind] = useState('openai');
+  const kinds = useProviderKinds();
+  const [chosenKind, setKind] = useState('');
+  const kind = chosenKind || kinds.data?.data[0]?.name || '';
+  const spec = kinds.data?.data.find((each) => each.name === kind);
   const [key, setKey] = useState('');
   const [url, setUrl] = useState('');
   const [nickname, setNickname] = useState('');
@@ -36,7 +30,7 @@ function AddProvider() {
       setKey('');
       setUrl('');
       setNickname('');
-      void queries.invalidateQueries({ queryKey: ['providers'] });
+      void queries.invalidateQueries({ queryKey: keys.providers.all });
     },
   });
   const submit = (event: FormEvent) => {
@@ -46,13 +40,20 @@ function AddProvider() {
   return (
     <form className="form-row" onSubmit={submit} aria-label="Add a provider">
       <Field label="Provider" name="provider" error={add.error}>
-        <select value={kind} onChange={(event) => setKind(event.target.value)}>
-          {kinds.map((each) => (
-            <option key={each}>{each}</option>
+        <select value={kind} onChange={(event) => setKind(event.target.value)} disabled={!kinds.data}>
+          {(kinds.data?.data ?? []).map((each) => (
+            <option key={each.name} value={each.name}>
+              {each.label}
+            </option>
           ))}
         </select>
       </Field>
-      <Field label="API key" name="key" error={add.error} hint="Stored encrypted; never shown again">
+      <Field
+        label="API key"
+        name="key"
+        error={add.error}
+        hint={`${spec && !spec.key_required ? 'Optional. ' : ''}Stored encrypted; never shown again`}
+      >
         <input
           type="password"
           autoComplete="off"
@@ -64,7 +65,11 @@ function AddProvider() {
         label="Base URL"
         name="url"
         error={add.error}
-        hint={kind === 'openai-compatible' ? 'Required' : 'Optional'}
+        hint={
+          spec?.url_required
+            ? 'Required'
+            : `Optional${spec?.default_url ? `; default ${spec.default_url}` : ''}`
+        }
       >
         <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} />
       </Field>
@@ -82,7 +87,7 @@ function AddProvider() {
 /** "Test connection": asks the provider for its model list with its stored key; says what came back. */
 function TestConnection({ provider }: { provider: Provider }) {
   const test = useMutation({
-    mutationFn: () => api<{ ok: boolean; message: string }>('POST', `/v1/providers/${provider.guid}/test`),
+    mutationFn: () => api<ConnectionTest>('POST', `/v1/providers/${provider.guid}/test`),
   });
   return (
     <>
@@ -117,7 +122,7 @@ function AddModel({ providers }: { providers: Provider[] }) {
     mutationFn: () => api('POST', '/v1/models', { provider: chosen, name, default: makeDefault }),
     onSuccess: () => {
       setName('');
-      void queries.invalidateQueries({ queryKey: ['models'] });
+      void queries.invalidateQueries({ queryKey: keys.models.all });
     },
   });
   const submit = (event: FormEvent) => {
@@ -158,16 +163,13 @@ function AddModel({ providers }: { providers: Provider[] }) {
 /** Provider records (keys write-only, shown masked) and the model records made from them. */
 export function Providers() {
   const queries = useQueryClient();
-  const providers = useQuery({
-    queryKey: ['providers'],
-    queryFn: () => api<ListEnvelope<Provider>>('GET', '/v1/providers?limit=1000'),
-  });
-  const models = useQuery({ queryKey: ['models'], queryFn: () => api<Model[]>('GET', '/v1/models') });
+  const providers = useProviders();
+  const models = useModels();
   const remove = useMutation({
     mutationFn: (guid: string) => api('DELETE', `/v1/providers/${guid}`),
     onSettled: () => {
-      void queries.invalidateQueries({ queryKey: ['providers'] });
-      void queries.invalidateQueries({ queryKey: ['models'] });
+      void queries.invalidateQueries({ queryKey: keys.providers.all });
+      void queries.invalidateQueries({ queryKey: keys.models.all });
     },
   });
   return (

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { api, forgetSignIn, type SignedIn } from '../../api';
 import { Field, FormError } from '../../components/Field';
+import { keys } from '../../queries/keys';
 import { ApiKeys } from './ApiKeys';
 import { Providers } from './Providers';
 
@@ -11,7 +12,7 @@ function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
   const [name, setName] = useState(workspace.name);
   const rename = useMutation({
     mutationFn: () => api('PUT', `/v1/workspace/${workspace.guid}`, { name }),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['session'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: keys.session }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,22 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useActionNames } from '../../action-names';
-import { api, type Context, type ListEnvelope } from '../../api';
-import { DataTable } from '../../components/DataTable';
+import { api, type Skill, type SkillType } from '../../api';
 import { Field, FormError } from '../../components/Field';
+import { ListPage } from '../../components/ListPage';
 import { Empty, QueryView } from '../../components/states';
-import { usePagedList } from '../../paged-list';
+import { keys } from '../../queries/keys';
+import { useAllContexts, useSkillTypes } from '../../queries/lists';
 
-type Definition = {
-  name: string;
-  required: boolean;
-  type: string;
-  value: unknown;
-  description?: string;
-  options?: string[];
-};
-type SkillType = { guid: string; name: string; description: string; input: string; metadata: Definition[] };
-type Skill = { guid: string; name: string; type: string; created_at: string };
+type Definition = SkillType['metadata'][number];
 
 class SkillFormError extends Error {
   constructor(
@@ -43,11 +35,7 @@ function MetadataControl({
   'aria-describedby'?: string;
 }) {
   const { actions } = useActionNames();
-  const contexts = useQuery({
-    queryKey: ['/v1/contexts', 'all'],
-    queryFn: () => api<ListEnvelope<Context>>('GET', '/v1/contexts?limit=1000'),
-    enabled: definition.type === 'context',
-  });
+  const contexts = useAllContexts({ enabled: definition.type === 'context' });
   const options =
     definition.type === 'select'
       ? (definition.options ?? []).map((option) => [option, option])
@@ -134,7 +122,7 @@ function NewSkillForm({ types }: { types: SkillType[] }) {
     onSuccess: () => {
       setName('');
       setValues({});
-      void queries.invalidateQueries({ queryKey: ['/v1/skills'] });
+      void queries.invalidateQueries({ queryKey: keys.skills.all });
     },
   });
   const submit = (event: FormEvent) => {
@@ -189,46 +177,31 @@ function NewSkillForm({ types }: { types: SkillType[] }) {
 
 /** Skills (tools an Action can call, or that run on their own), made from the service's type list. */
 export default function SkillsPage() {
-  const types = useQuery({
-    queryKey: ['skill-types'],
-    queryFn: () => api<ListEnvelope<SkillType>>('GET', '/v1/skills/types'),
-  });
-  const { query: skills, pager } = usePagedList<Skill>(['/v1/skills'], '/v1/skills');
+  const types = useSkillTypes();
   return (
-    <section aria-labelledby="skills-title">
-      <header className="page-header">
-        <h1 id="skills-title">Skills</h1>
-      </header>
-      <QueryView query={types} what="the Skill types">
-        {(data) => <NewSkillForm types={data.data} />}
-      </QueryView>
-      <QueryView
-        query={skills}
-        what="the Skills"
-        isEmpty={(data) => data.data.length === 0}
-        empty={
-          <Empty title="No Skills yet">
-            <p>Attach a Skill to an Action in its editor; the model may call it as a tool.</p>
-          </Empty>
-        }
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Skills"
-              short
-              rows={data.data}
-              rowKey={(skill) => skill.guid}
-              columns={[
-                { header: 'Name', cell: (skill) => <span className="name">{skill.name}</span> },
-                { header: 'Type', cell: (skill) => skill.type },
-                { header: 'Created', cell: (skill) => new Date(skill.created_at).toLocaleString() },
-              ]}
-            />
-            {pager}
-          </>
-        )}
-      </QueryView>
-    </section>
+    <ListPage<Skill>
+      id="skills"
+      title="Skills"
+      short
+      form={
+        <QueryView query={types} what="the Skill types">
+          {(data) => <NewSkillForm types={data.data} />}
+        </QueryView>
+      }
+      listKey={keys.skills.all}
+      path="/v1/skills"
+      what="the Skills"
+      empty={
+        <Empty title="No Skills yet">
+          <p>Attach a Skill to an Action in its editor; the model may call it as a tool.</p>
+        </Empty>
+      }
+      rowKey={(skill) => skill.guid}
+      columns={[
+        { header: 'Name', cell: (skill) => <span className="name">{skill.name}</span> },
+        { header: 'Type', cell: (skill) => skill.type },
+        { header: 'Created', cell: (skill) => new Date(skill.created_at).toLocaleString() },
+      ]}
+    />
   );
 }

@@ -2,26 +2,20 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { api } from '../../api';
+import {
+  api,
+  type Workflow,
+  type WorkflowBlock,
+  type WorkflowBlocks,
+  type WorkflowDataset,
+  type WorkflowTrigger,
+} from '../../api';
 import { FormError } from '../../components/Field';
 import { Failure, Loading } from '../../components/states';
+import { keys } from '../../queries/keys';
 import { BlockEditor, type EditedBlock, newKey } from './BlockEditor';
-import type { Workflow } from './WorkflowsList';
 
-type StoredBlock = {
-  guid: string;
-  name: string;
-  type: 'action' | 'output';
-  action: string | null;
-  input: Record<string, string> | null;
-};
-type Dataset = {
-  final: string;
-  status: string;
-  blocks: { guid: string; name: string; output: string; status: string; error?: string }[];
-};
-
-const edited = (block: StoredBlock): EditedBlock => ({
+const edited = (block: WorkflowBlock): EditedBlock => ({
   key: newKey(),
   name: block.name,
   type: block.type,
@@ -47,7 +41,7 @@ function RunPanel({ workflowGuid }: { workflowGuid: string }) {
   const [runGuid, setRunGuid] = useState<string | null>(null);
   const trigger = useMutation({
     mutationFn: () =>
-      api<{ run_guid: string }>('POST', `/v1/workflows/${workflowGuid}/trigger`, {
+      api<WorkflowTrigger>('POST', `/v1/workflows/${workflowGuid}/trigger`, {
         input: entries
           .filter((entry) => entry.key.trim())
           .map((entry) => ({ key: entry.key.trim(), value: entry.value })),
@@ -55,8 +49,8 @@ function RunPanel({ workflowGuid }: { workflowGuid: string }) {
     onSuccess: (answer) => setRunGuid(answer.run_guid),
   });
   const dataset = useQuery({
-    queryKey: ['workflow-run', runGuid],
-    queryFn: () => api<Dataset>('GET', `/v1/workflows/${workflowGuid}/result/${runGuid}/dataset`),
+    queryKey: keys.workflows.run(runGuid),
+    queryFn: () => api<WorkflowDataset>('GET', `/v1/workflows/${workflowGuid}/result/${runGuid}/dataset`),
     enabled: runGuid !== null,
     refetchInterval: (query) => (query.state.data?.status === 'PENDING' || !query.state.data ? 500 : false),
   });
@@ -146,12 +140,12 @@ export default function WorkflowPage() {
   const queries = useQueryClient();
   const { actions } = useActionNames();
   const workflow = useQuery({
-    queryKey: ['workflow', guid],
+    queryKey: keys.workflows.one(guid),
     queryFn: () => api<Workflow>('GET', `/v1/workflows/${guid}`),
   });
   const blocks = useQuery({
-    queryKey: ['workflow-blocks', guid],
-    queryFn: () => api<{ blocks: StoredBlock[] }>('GET', `/v1/workflows/${guid}/blocks`),
+    queryKey: keys.workflows.blocks(guid),
+    queryFn: () => api<WorkflowBlocks>('GET', `/v1/workflows/${guid}/blocks`),
   });
   const [draft, setDraft] = useState<EditedBlock[] | null>(null);
   useEffect(() => {
@@ -159,11 +153,11 @@ export default function WorkflowPage() {
   }, [blocks.data, draft]);
   const save = useMutation({
     mutationFn: () =>
-      api<{ blocks: StoredBlock[] }>('PUT', `/v1/workflows/${guid}/blocks`, {
+      api<WorkflowBlocks>('PUT', `/v1/workflows/${guid}/blocks`, {
         blocks: (draft ?? []).map(stored),
       }),
     onSuccess: (answer) => {
-      queries.setQueryData(['workflow-blocks', guid], answer);
+      queries.setQueryData(keys.workflows.blocks(guid), answer);
       setDraft(answer.blocks.map(edited));
     },
   });

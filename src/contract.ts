@@ -1,0 +1,89 @@
+import type { z } from 'zod';
+import type { errorResponse, listResponse } from './core/wire.js';
+import type {
+  ActionResponse,
+  ActionVersionResponse,
+  ListedActionResponse,
+  VersionFields,
+} from './features/actions/responses.js';
+import type { AppResponse } from './features/apps/responses.js';
+import type { SignedInResponse } from './features/console-sessions/responses.js';
+import type { ContextSourceResponse } from './features/context-sources/responses.js';
+import type { ContextResponse, SearchHitResponse } from './features/contexts/responses.js';
+import type {
+  GenerationResponse,
+  GenerationWithFeedbackResponse,
+  ListedGenerationResponse,
+  StatisticsResponse,
+} from './features/data/responses.js';
+import type { DocumentResponse } from './features/documents/responses.js';
+import type { ExperimentResponse, ExperimentResultsResponse } from './features/experiments/responses.js';
+import type { FeedbackResponse } from './features/feedback/responses.js';
+import type { uploadResponse } from './features/files/responses.js';
+import type {
+  connectionTestResponse,
+  ModelResponse,
+  ProviderKindResponse,
+  ProviderResponse,
+} from './features/providers/responses.js';
+import type { RunAnswer, StreamRunAnswer, SyncRunAnswer } from './features/runs/responses.js';
+import type { SessionResponse } from './features/sessions/responses.js';
+import type { SkillResponse, SkillTypeResponse } from './features/skills/responses.js';
+import type {
+  BlockResponse,
+  blocksResponse,
+  WorkflowResponse,
+  WorkflowTriggerAnswer,
+  workflowDatasetResponse,
+} from './features/workflows/responses.js';
+import type {
+  ApiKeyResponse,
+  NewApiKeyResponse,
+  WorkspaceResponse,
+} from './features/workspaces/responses.js';
+
+/*
+ * The API's answers as TypeScript types, for the console (web/src imports this file and nothing else
+ * of src/, type-only, so no server code reaches the browser). Each type is the output of the zod
+ * schema its route declares: the console reads exactly what the server is checked to send.
+ */
+
+/** A page of a list: `{ data, total_count, has_next_page }`. */
+export type ListEnvelope<Row> = z.output<ReturnType<typeof listResponse<z.ZodType<Row>>>>;
+export type ErrorBody = z.output<typeof errorResponse>;
+
+export type Action = ActionResponse;
+export type ListedAction = ListedActionResponse;
+export type ActionVersion = ActionVersionResponse;
+export type { VersionFields };
+export type App = AppResponse;
+export type SignedIn = SignedInResponse;
+export type ContextSource = ContextSourceResponse;
+export type Context = ContextResponse;
+export type SearchHit = SearchHitResponse;
+export type ContextDocument = DocumentResponse;
+/** One stored generation (`data` on the wire). */
+export type Generation = GenerationResponse;
+export type ListedGeneration = ListedGenerationResponse;
+export type GenerationWithFeedback = GenerationWithFeedbackResponse;
+export type Statistics = StatisticsResponse;
+export type Experiment = ExperimentResponse;
+export type ExperimentResults = ExperimentResultsResponse;
+export type Feedback = FeedbackResponse;
+export type Provider = ProviderResponse;
+export type ProviderKind = ProviderKindResponse;
+export type Model = ModelResponse;
+export type { RunAnswer, StreamRunAnswer, SyncRunAnswer };
+export type Session = SessionResponse;
+export type Skill = SkillResponse;
+export type SkillType = SkillTypeResponse;
+export type Workflow = WorkflowResponse;
+export type WorkflowBlock = BlockResponse;
+export type WorkflowTrigger = WorkflowTriggerAnswer;
+export type Workspace = WorkspaceResponse;
+export type ConnectionTest = z.output<typeof connectionTestResponse>;
+export type Upload = z.output<typeof uploadResponse>;
+export type WorkflowBlocks = z.output<typeof blocksResponse>;
+export type WorkflowDataset = z.output<typeof workflowDatasetResponse>;
+export type ApiKey = ApiKeyResponse;
+export type NewApiKey = NewApiKeyResponse;

@@ -1,0 +1,44 @@
+import type { ActionVersionRow, NewActionVersion } from './repository.js';
+
+/** What a version holds, every field given (a saved version's row without its keys). */
+export type VersionContent = Required<Omit<NewActionVersion, 'createdAt'>>;
+
+/** Changes to a version: a field left out keeps the value it had. */
+export type VersionChanges = Partial<VersionContent>;
+
+/** A new Action's first version: a model, and whatever else is given. */
+export type FirstVersion = VersionChanges & Pick<VersionContent, 'model'>;
+
+const emptyVersion: Omit<VersionContent, 'model'> = {
+  modelConfig: {},
+  prompt: null,
+  messages: null,
+  systemMessage: null,
+  contexts: [],
+  skills: [],
+  tools: [],
+};
+
+function givenOnly(changes: VersionChanges): VersionChanges {
+  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+}
+
+/** The content of a saved version. */
+export function contentOf({
+  actionId: _action,
+  version: _version,
+  createdAt: _at,
+  ...content
+}: ActionVersionRow) {
+  return content satisfies VersionContent;
+}
+
+/** A new Action's first version: what was given, the rest empty. */
+export function firstVersion(given: FirstVersion): VersionContent {
+  return { ...emptyVersion, ...givenOnly(given), model: given.model };
+}
+
+/** The next version: the given changes over a saved version's content. */
+export function mergeVersion(latest: ActionVersionRow, changes: VersionChanges): VersionContent {
+  return { ...contentOf(latest), ...givenOnly(changes) };
+}

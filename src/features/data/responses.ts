@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { anyJson, guid, jsonObject, promptMessage, timestamp } from '../../core/wire.js';
+import { feedbackResponse } from '../feedback/responses.js';
+
+/** One stored generation (`data` on the wire). */
+export const generationResponse = z.strictObject({
+  guid,
+  action: guid,
+  action_guid: guid.describe('The official SDK’s name for `action`'),
+  session: guid.nullable(),
+  input: anyJson,
+  output: z.string(),
+  full_prompt_sent: z.array(promptMessage),
+  model: z.string().nullable(),
+  model_provider: z.string().nullable(),
+  num_input_tokens: z.number().int().nullable(),
+  num_output_tokens: z.number().int().nullable(),
+  latency_ms: z.number().int().nullable(),
+  cost: z
+    .strictObject({ input: z.number(), output: z.number(), generation: z.number() })
+    .nullable()
+    .describe('USD; null when the model’s price is unknown'),
+  environment: z.string().nullable(),
+  version: z.number().int().nullable(),
+  ext_user_id: z.string().nullable(),
+  metadata: jsonObject,
+  meta_data: jsonObject.describe('The official SDK’s name for `metadata`'),
+  source: z.string().describe('sync, stream, async, experiment, workflow, api, gateway'),
+  cached: z.boolean(),
+  experiment: guid.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const listedGenerationResponse = generationResponse.extend({
+  feedback_count: z.number().int().describe('Its feedback records that are not deleted'),
+});
+
+export const generationWithFeedbackResponse = generationResponse.extend({
+  feedback: z.array(feedbackResponse),
+});
+
+export const loggedBatchResponse = z.strictObject({ data: z.array(z.strictObject({ guid })) });
+
+/** `GET /v1/statistics`: the dashboard's series. */
+export const statisticsResponse = z.strictObject({
+  from: timestamp,
+  to: timestamp,
+  days: z.array(
+    z.strictObject({
+      day: z.string().describe('YYYY-MM-DD (UTC)'),
+      runs: z.number().int(),
+      input_tokens: z.number().int(),
+      output_tokens: z.number().int(),
+      cost: z.number(),
+      feedback_rate: z.number().nullable(),
+      errors: z.number().int(),
+    }),
+  ),
+  actions: z.array(
+    z.strictObject({
+      action: guid,
+      runs: z.number().int(),
+      latency_p50_ms: z.number().nullable(),
+      latency_p95_ms: z.number().nullable(),
+      feedback_rate: z.number().nullable(),
+    }),
+  ),
+});
+
+/**
+ * `GET /v1/data/export`: one generation per line (JSON Lines), or CSV. Streamed text, never serialized
+ * as JSON, so its schema is open.
+ */
+export const exportResponse = {
+  description: 'The generations, streamed as text',
+  content: {
+    'application/x-ndjson': { schema: z.unknown().describe('One generation (JSON) per line') },
+    'text/csv': { schema: z.unknown().describe('A header row, then one generation per row') },
+  },
+};
+
+export type GenerationResponse = z.output<typeof generationResponse>;
+export type ListedGenerationResponse = z.output<typeof listedGenerationResponse>;
+export type GenerationWithFeedbackResponse = z.output<typeof generationWithFeedbackResponse>;
+export type StatisticsResponse = z.output<typeof statisticsResponse>;

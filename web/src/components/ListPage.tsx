@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { usePagedList } from '../paged-list';
+import { type Column, DataTable } from './DataTable';
+import { QueryView } from './states';
+
+/**
+ * A page of one resource: its title, a form to add one, then its records a page at a time with
+ * loading, error and empty states. The list pages (Contexts, Skills, Workflows, Experiments) are this
+ * with their own form, columns and empty text.
+ */
+export function ListPage<Row>({
+  id,
+  title,
+  form,
+  listKey,
+  path,
+  what,
+  empty,
+  columns,
+  rowKey,
+  short = false,
+}: {
+  /** Names the page's heading for `aria-labelledby`. */
+  id: string;
+  title: string;
+  form?: ReactNode;
+  /** The resource's query key (queries/keys.ts): invalidating it reloads the list. */
+  listKey: readonly unknown[];
+  path: string;
+  /** "the Contexts": what a loading or error message names. */
+  what: string;
+  empty: ReactNode;
+  columns: Column<Row>[];
+  rowKey: (row: Row) => string;
+  short?: boolean;
+}) {
+  const { query, pager } = usePagedList<Row>(listKey, path);
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <header className="page-header">
+        <h1 id={`${id}-title`}>{title}</h1>
+      </header>
+      {form}
+      <QueryView query={query} what={what} isEmpty={(data) => data.total_count === 0} empty={empty}>
+        {(data) => (
+          <>
+            <DataTable label={title} short={short} rows={data.data} rowKey={rowKey} columns={columns} />
+            {pager}
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+/** The first column of a list page: the record's name, linking to its own page under `base`. */
+export function nameColumn<Row extends { guid: string; name: string }>(base: string): Column<Row> {
+  return {
+    header: 'Name',
+    cell: (row) => (
+      <Link className="name" to={`${base}/${row.guid}`}>
+        {row.name}
+      </Link>
+    ),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Every query key of the console, from one place. Keys are paths from a resource down: invalidating
+ * `keys.contexts.all` reloads the Contexts list, every picker that lists them and each Context's page,
+ * so a change is never shown stale because two pages named the same data differently.
+ */
+export const keys = {
+  session: ['session'] as const,
+  apps: { all: ['apps'] as const },
+  actions: {
+    all: ['actions'] as const,
+    page: (filter: Record<string, string | number>) => ['actions', 'page', filter] as const,
+    one: (guid: string) => ['actions', 'one', guid] as const,
+    versions: (guid: string) => ['actions', 'one', guid, 'versions'] as const,
+  },
+  contexts: {
+    all: ['contexts'] as const,
+    one: (guid: string) => ['contexts', 'one', guid] as const,
+    documents: (guid: string) => ['contexts', 'one', guid, 'documents'] as const,
+    sources: (guid: string) => ['contexts', 'one', guid, 'sources'] as const,
+  },
+  skills: { all: ['skills'] as const, types: ['skills', 'types'] as const },
+  workflows: {
+    all: ['workflows'] as const,
+    one: (guid: string) => ['workflows', 'one', guid] as const,
+    blocks: (guid: string) => ['workflows', 'one', guid, 'blocks'] as const,
+    run: (runGuid: string | null) => ['workflows', 'run', runGuid] as const,
+  },
+  experiments: {
+    all: ['experiments'] as const,
+    results: (guid: string) => ['experiments', 'one', guid, 'results'] as const,
+  },
+  generations: {
+    all: ['generations'] as const,
+    page: (filter: string, skip: number) => ['generations', 'page', filter, skip] as const,
+    one: (guid: string) => ['generations', 'one', guid] as const,
+  },
+  sessions: {
+    all: ['sessions'] as const,
+    one: (guid: string) => ['sessions', 'one', guid] as const,
+    turns: (guid: string) => ['sessions', 'one', guid, 'turns'] as const,
+  },
+  statistics: {
+    all: ['statistics'] as const,
+    span: (days: number) => ['statistics', days] as const,
+  },
+  providers: { all: ['providers'] as const, kinds: ['providers', 'kinds'] as const },
+  models: { all: ['models'] as const },
+  apiKeys: { all: ['api-keys'] as const },
+};
