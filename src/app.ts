@@ -33,7 +33,7 @@ import { registerConsole } from './http/console-assets.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { createRateLimits } from './http/rate-limit.js';
-import { registerResponseContract } from './http/response-contract.js';
+import { namedComponents, registerResponseContract } from './http/response-contract.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStorableInputCheck } from './http/storable-input.js';
 import { jobRegistrations, registerJobs } from './jobs.js';
@@ -111,6 +111,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    // Records with an id (Action, Generation, Error…) are components the routes refer to.
+    transformObject: namedComponents,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -21,7 +21,7 @@ import type { ExperimentResponse, ExperimentResultsResponse } from './features/e
 import type { FeedbackResponse } from './features/feedback/responses.js';
 import type { uploadResponse } from './features/files/responses.js';
 import type {
-  connectionTestResponse,
+  ConnectionTest,
   ModelResponse,
   ProviderKindResponse,
   ProviderResponse,
@@ -81,7 +81,7 @@ export type Workflow = WorkflowResponse;
 export type WorkflowBlock = BlockResponse;
 export type WorkflowTrigger = WorkflowTriggerAnswer;
 export type Workspace = WorkspaceResponse;
-export type ConnectionTest = z.output<typeof connectionTestResponse>;
+export type { ConnectionTest };
 export type Upload = z.output<typeof uploadResponse>;
 export type WorkflowBlocks = z.output<typeof blocksResponse>;
 export type WorkflowDataset = z.output<typeof workflowDatasetResponse>;

@@ -13,21 +13,23 @@ export const guid = z.string().describe('GUID');
 export const anyJson = z.unknown();
 
 /** The error body of docs/api.md#errors, for every 4xx and 5xx answer. */
-export const errorResponse = z.strictObject({
-  error: z.strictObject({
-    status: z.number().int(),
-    code: z.string(),
+export const errorResponse = z
+  .strictObject({
+    error: z.strictObject({
+      status: z.number().int(),
+      code: z.string(),
+      message: z.string(),
+      field: z
+        .string()
+        .optional()
+        .describe(
+          'For a validation error: the field it names, as the client wrote it (`name`, `messages.0.content`)',
+        ),
+    }),
     message: z.string(),
-    field: z
-      .string()
-      .optional()
-      .describe(
-        'For a validation error: the field it names, as the client wrote it (`name`, `messages.0.content`)',
-      ),
-  }),
-  message: z.string(),
-  detail: z.string(),
-});
+    detail: z.string(),
+  })
+  .meta({ id: 'Error' });
 
 export type ErrorResponse = z.output<typeof errorResponse>;
 

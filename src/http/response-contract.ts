@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse } from '../core/wire.js';
 import { AppError } from '../errors.js';
@@ -64,3 +65,19 @@ export function registerResponseContract(app: FastifyInstance, check: boolean): 
     route.schema.response = { '4xx': errorResponse, '5xx': errorResponse, ...response };
   });
 }
+
+/**
+ * The OpenAPI document's named records (Action, Generation, Error…: the wire schemas with an `id`)
+ * as components. The zod transform writes each twice, as read and as written (`ActionInput`); the
+ * answers are only ever read, so a written form no route refers to is left out.
+ */
+export const namedComponents: typeof jsonSchemaTransformObject = (input) => {
+  const document = jsonSchemaTransformObject(input);
+  if (!('components' in document) || !document.components?.schemas) return document;
+  const schemas: Record<string, unknown> = document.components.schemas;
+  const referenced = JSON.stringify(document.paths ?? {});
+  for (const name of Object.keys(schemas)) {
+    if (name.endsWith('Input') && !referenced.includes(`#/components/schemas/${name}"`)) delete schemas[name];
+  }
+  return document;
+};

@@ -85,9 +85,17 @@ describe('the OpenAPI document', () => {
     expect(undeclared).toEqual([]);
   });
 
-  it('describes the error body with its field', async () => {
+  it('names its records once, as components, the error body with its field among them', async () => {
     const document = (await request(context.test.app, 'GET', '/openapi.json')).body;
     const error = document.paths['/v1/apps'].post.responses['4XX'].content['application/json'].schema;
-    expect(error.properties.error.properties).toHaveProperty('field');
+    expect(error).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(document.components.schemas.Error.properties.error.properties).toHaveProperty('field');
+    const created = document.paths['/v1/actions/create'].post.responses['201'].content['application/json'];
+    expect(created.schema).toEqual({ $ref: '#/components/schemas/Action' });
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['Action', 'Generation', 'Provider', 'ProviderKind', 'Context']),
+    );
+    // Answers are only read: no written form of them is listed unless a route takes one.
+    expect(Object.keys(document.components.schemas).filter((name) => name.endsWith('Input'))).toEqual([]);
   });
 });

@@ -21,30 +21,34 @@ export const versionFields = z.strictObject({
   ),
 });
 
-export const actionResponse = versionFields.extend({
-  guid,
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  app: guid,
-  action_type: z.string(),
-  version: z.number().int().describe('The latest saved version'),
-  default_environment: z.string(),
-  deployments: z.record(z.string(), z.number().int()).describe('Environment → deployed version'),
-  disabled: z.boolean(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const actionResponse = versionFields
+  .extend({
+    guid,
+    slug: z.string(),
+    name: z.string(),
+    description: z.string(),
+    app: guid,
+    action_type: z.string(),
+    version: z.number().int().describe('The latest saved version'),
+    default_environment: z.string(),
+    deployments: z.record(z.string(), z.number().int()).describe('Environment → deployed version'),
+    disabled: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Action' });
 
 export const listedActionResponse = actionResponse.extend({
   last_run_at: timestamp.nullable().describe('When its newest generation was stored; null when never run'),
 });
 
-export const actionVersionResponse = versionFields.extend({
-  version: z.number().int(),
-  environments: z.array(z.string()).describe('Where this version is deployed'),
-  created_at: timestamp,
-});
+export const actionVersionResponse = versionFields
+  .extend({
+    version: z.number().int(),
+    environments: z.array(z.string()).describe('Where this version is deployed'),
+    created_at: timestamp,
+  })
+  .meta({ id: 'ActionVersion' });
 
 export type VersionFields = z.output<typeof versionFields>;
 export type ActionResponse = z.output<typeof actionResponse>;

@@ -3,35 +3,39 @@ import { guid, jsonObject, timestamp } from '../../core/wire.js';
 
 // A Context's own fields are camelCase on the wire, as the hosted original wrote them (docs/api.md).
 
-export const contextResponse = z.strictObject({
-  guid,
-  name: z.string(),
-  description: z.string(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  createdById: z.string(),
-  processed: z.boolean().describe('Whether every Document is indexed and embedded'),
-  metadata: jsonObject.nullable(),
-  responseLength: z.number().int().nullable(),
-  splitterConfig: z.strictObject({
-    chunkSize: z.number().int(),
-    chunkOverlap: z.number().int(),
-    splitter: z.enum(['sentence', 'token', 'recursive', 'character', 'markdown']),
-  }),
-  embeddingModel: z.string(),
-});
+export const contextResponse = z
+  .strictObject({
+    guid,
+    name: z.string(),
+    description: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    createdById: z.string(),
+    processed: z.boolean().describe('Whether every Document is indexed and embedded'),
+    metadata: jsonObject.nullable(),
+    responseLength: z.number().int().nullable(),
+    splitterConfig: z.strictObject({
+      chunkSize: z.number().int(),
+      chunkOverlap: z.number().int(),
+      splitter: z.enum(['sentence', 'token', 'recursive', 'character', 'markdown']),
+    }),
+    embeddingModel: z.string(),
+  })
+  .meta({ id: 'Context' });
 
-export const searchHitResponse = z.strictObject({
-  guid,
-  content: z.string(),
-  score: z.number(),
-  created_at: timestamp,
-  updated_at: timestamp,
-  filter: z.string().nullable(),
-  metadata: jsonObject,
-  meta_data: jsonObject.describe('The official SDK’s name for `metadata`'),
-  embedding: z.array(z.number()).describe('Always empty: vectors are not returned'),
-});
+export const searchHitResponse = z
+  .strictObject({
+    guid,
+    content: z.string(),
+    score: z.number(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    filter: z.string().nullable(),
+    metadata: jsonObject,
+    meta_data: jsonObject.describe('The official SDK’s name for `metadata`'),
+    embedding: z.array(z.number()).describe('Always empty: vectors are not returned'),
+  })
+  .meta({ id: 'SearchHit' });
 
 export const contextPromptResponse = z.strictObject({ text: z.string(), nodes: z.array(searchHitResponse) });
 

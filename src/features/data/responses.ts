@@ -3,34 +3,36 @@ import { anyJson, guid, jsonObject, promptMessage, timestamp } from '../../core/
 import { feedbackResponse } from '../feedback/responses.js';
 
 /** One stored generation (`data` on the wire). */
-export const generationResponse = z.strictObject({
-  guid,
-  action: guid,
-  action_guid: guid.describe('The official SDK’s name for `action`'),
-  session: guid.nullable(),
-  input: anyJson,
-  output: z.string(),
-  full_prompt_sent: z.array(promptMessage),
-  model: z.string().nullable(),
-  model_provider: z.string().nullable(),
-  num_input_tokens: z.number().int().nullable(),
-  num_output_tokens: z.number().int().nullable(),
-  latency_ms: z.number().int().nullable(),
-  cost: z
-    .strictObject({ input: z.number(), output: z.number(), generation: z.number() })
-    .nullable()
-    .describe('USD; null when the model’s price is unknown'),
-  environment: z.string().nullable(),
-  version: z.number().int().nullable(),
-  ext_user_id: z.string().nullable(),
-  metadata: jsonObject,
-  meta_data: jsonObject.describe('The official SDK’s name for `metadata`'),
-  source: z.string().describe('sync, stream, async, experiment, workflow, api, gateway'),
-  cached: z.boolean(),
-  experiment: guid.nullable(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const generationResponse = z
+  .strictObject({
+    guid,
+    action: guid,
+    action_guid: guid.describe('The official SDK’s name for `action`'),
+    session: guid.nullable(),
+    input: anyJson,
+    output: z.string(),
+    full_prompt_sent: z.array(promptMessage),
+    model: z.string().nullable(),
+    model_provider: z.string().nullable(),
+    num_input_tokens: z.number().int().nullable(),
+    num_output_tokens: z.number().int().nullable(),
+    latency_ms: z.number().int().nullable(),
+    cost: z
+      .strictObject({ input: z.number(), output: z.number(), generation: z.number() })
+      .nullable()
+      .describe('USD; null when the model’s price is unknown'),
+    environment: z.string().nullable(),
+    version: z.number().int().nullable(),
+    ext_user_id: z.string().nullable(),
+    metadata: jsonObject,
+    meta_data: jsonObject.describe('The official SDK’s name for `metadata`'),
+    source: z.string().describe('sync, stream, async, experiment, workflow, api, gateway'),
+    cached: z.boolean(),
+    experiment: guid.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Generation' });
 
 export const listedGenerationResponse = generationResponse.extend({
   feedback_count: z.number().int().describe('Its feedback records that are not deleted'),

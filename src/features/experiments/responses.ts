@@ -2,17 +2,19 @@ import { z } from 'zod';
 import { guid, timestamp } from '../../core/wire.js';
 import { asyncRunResponse, streamRunResponse, syncRunResponse } from '../runs/responses.js';
 
-export const experimentResponse = z.strictObject({
-  guid,
-  name: z.string(),
-  app_guid: guid,
-  action_primary_guid: guid,
-  action_secondary_guid: guid,
-  split: z.number().describe('Share of traffic sent to the secondary Action, 0–1'),
-  status: z.enum(['running', 'paused', 'completed']).describe('paused: every run goes to the primary'),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const experimentResponse = z
+  .strictObject({
+    guid,
+    name: z.string(),
+    app_guid: guid,
+    action_primary_guid: guid,
+    action_secondary_guid: guid,
+    split: z.number().describe('Share of traffic sent to the secondary Action, 0–1'),
+    status: z.enum(['running', 'paused', 'completed']).describe('paused: every run goes to the primary'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Experiment' });
 
 export const removedExperimentResponse = experimentResponse.extend({ deleted: z.literal(true) });
 

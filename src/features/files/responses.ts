@@ -9,6 +9,8 @@ export const presignedUploadResponse = z.strictObject({
   object_url: z.string(),
 });
 
+export type PresignedUpload = z.output<typeof presignedUploadResponse>;
+
 /** A stored file's bytes, with the type sniffed when it was stored. */
 export const fileBytesResponse = {
   description: 'The file’s bytes',

@@ -12,6 +12,7 @@ import type { PayloadDecoder } from '../../platform/payloads/payload-decoder.js'
 import type { Signer } from '../../platform/signing.js';
 import { detectFileType } from '../../retrieval/loaders/file-types.js';
 import type { FileRepository } from './repository.js';
+import type { PresignedUpload } from './responses.js';
 
 /** docs/api.md#limits: a signed file URL is valid for ten minutes. */
 export const signedUrlLifetimeMs = 10 * 60_000;
@@ -40,13 +41,6 @@ function readUpload(data: string): Upload {
 
 /** A file's bytes with the type sniffed when it was stored. */
 export type FileContent = { bytes: Buffer; mimeType: string };
-
-/** A presigned form upload: where to post, the signed fields, and the file URL once posted. */
-export type PresignedUpload = {
-  url: string;
-  fields: { key: string; token: string; file_name: string };
-  object_url: string;
-};
 
 /*
  * Files answer with URLs this service signs, so its answers are the API's shapes already; there is

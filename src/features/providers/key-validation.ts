@@ -1,6 +1,7 @@
 import type { ProviderUrls } from '../../config.js';
 import { ProviderError, ValidationError } from '../../errors.js';
 import { type ProviderKind, providerKindSpec } from '../../llm/provider-kinds.js';
+import type { ConnectionTest } from './responses.js';
 
 const validationTimeoutMs = 10_000;
 
@@ -54,8 +55,6 @@ export async function validateProviderKey(
   if (status === 401 || status === 403) return false;
   throw new ProviderError(`${kind} answered ${status} when asked to check the key`, status >= 500);
 }
-
-export type ConnectionTest = { ok: boolean; message: string };
 
 /**
  * Asks a saved provider for its model list with its own key and URL: whether the key is taken and

@@ -10,8 +10,9 @@ import {
 } from '../../llm/provider-kinds.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import { type ConnectionTest, testProviderConnection } from './key-validation.js';
+import { testProviderConnection } from './key-validation.js';
 import type { ModelRow, ProviderRepository, ProviderRow } from './repository.js';
+import type { ConnectionTest } from './responses.js';
 import type { CreateModelInput, CreateProviderInput, UpdateProviderInput } from './schemas.js';
 
 /** A model provider of a workspace; its key is stored encrypted and never leaves the service. */

@@ -1,24 +1,28 @@
 import { z } from 'zod';
 import { guid, timestamp } from '../../core/wire.js';
 
-export const workflowResponse = z.strictObject({
-  guid,
-  name: z.string(),
-  slug: z.string(),
-  app: guid,
-  created_by_id: z.string(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const workflowResponse = z
+  .strictObject({
+    guid,
+    name: z.string(),
+    slug: z.string(),
+    app: guid,
+    created_by_id: z.string(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Workflow' });
 
-export const blockResponse = z.strictObject({
-  guid,
-  name: z.string(),
-  type: z.enum(['action', 'output']),
-  action: guid.nullable(),
-  action_name: z.string().nullable(),
-  input: z.record(z.string(), z.string()).nullable().describe('Variable → template of the block’s input'),
-});
+export const blockResponse = z
+  .strictObject({
+    guid,
+    name: z.string(),
+    type: z.enum(['action', 'output']),
+    action: guid.nullable(),
+    action_name: z.string().nullable(),
+    input: z.record(z.string(), z.string()).nullable().describe('Variable → template of the block’s input'),
+  })
+  .meta({ id: 'WorkflowBlock' });
 
 export const blocksResponse = z.strictObject({ blocks: z.array(blockResponse) });
 

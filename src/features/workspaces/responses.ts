@@ -1,26 +1,30 @@
 import { z } from 'zod';
 import { guid, timestamp } from '../../core/wire.js';
 
-export const workspaceResponse = z.strictObject({
-  guid,
-  name: z.string(),
-  settings: z.strictObject({
-    allow_model_overrides: z.boolean(),
-    rate_limit_per_minute: z.number().int().nullable().describe('null: the instance’s default'),
-  }),
-  created_at: timestamp,
-});
+export const workspaceResponse = z
+  .strictObject({
+    guid,
+    name: z.string(),
+    settings: z.strictObject({
+      allow_model_overrides: z.boolean(),
+      rate_limit_per_minute: z.number().int().nullable().describe('null: the instance’s default'),
+    }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Workspace' });
 
 /** A new workspace with its first key, shown this once. */
 export const newWorkspaceResponse = workspaceResponse.extend({ api_key: z.string() });
 
 /** A key as listed: its prefix identifies it; the key itself is never stored. */
-export const apiKeyResponse = z.strictObject({
-  guid,
-  prefix: z.string(),
-  created_at: timestamp,
-  revoked_at: timestamp.nullable(),
-});
+export const apiKeyResponse = z
+  .strictObject({
+    guid,
+    prefix: z.string(),
+    created_at: timestamp,
+    revoked_at: timestamp.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
 
 /** A new key, shown this once. */
 export const newApiKeyResponse = z.strictObject({ guid, api_key: z.string(), prefix: z.string() });
