@@ -8,7 +8,7 @@ import { bareList } from '../../http/bare-list.js';
 import { removed } from '../../http/removal.js';
 import { type ActionService, presentAction } from '../actions/index.js';
 import { actionResponse } from '../actions/responses.js';
-import { presentApp } from './presenters.js';
+import { appFieldsFromWire, presentApp } from './presenters.js';
 import { appResponse } from './responses.js';
 import { createAppBody, updateAppBody } from './schemas.js';
 import type { AppService } from './service.js';
@@ -21,7 +21,9 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
       '/apps',
       { schema: { tags, body: createAppBody, response: { 201: appResponse } } },
       async (request, reply) => {
-        return reply.status(201).send(presentApp(await apps.create(workspaceOf(request).id, request.body)));
+        return reply
+          .status(201)
+          .send(presentApp(await apps.create(workspaceOf(request).id, appFieldsFromWire(request.body))));
       },
     );
 
@@ -46,7 +48,9 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
       '/apps/:guid',
       { schema: { tags, params: guidParams, body: updateAppBody, response: { 200: appResponse } } },
       async (request) => {
-        return presentApp(await apps.update(workspaceOf(request).id, request.params.guid, request.body));
+        return presentApp(
+          await apps.update(workspaceOf(request).id, request.params.guid, appFieldsFromWire(request.body)),
+        );
       },
     );
 

@@ -1,5 +1,12 @@
 import type { ExperimentResponse, ExperimentResultsResponse } from './responses.js';
-import type { Experiment, ExperimentArm, ExperimentResults } from './service.js';
+import type { CreateExperimentInput, UpdateExperimentInput } from './schemas.js';
+import type {
+  Experiment,
+  ExperimentArm,
+  ExperimentChanges,
+  ExperimentResults,
+  NewExperiment,
+} from './service.js';
 
 export function presentExperiment(experiment: Experiment): ExperimentResponse {
   return {
@@ -35,5 +42,27 @@ export function presentExperimentResults(results: ExperimentResults): Experiment
   return {
     experiment: presentExperiment(results.experiment),
     arms: [presentArm(primary), presentArm(secondary)],
+  };
+}
+
+/** `POST /v1/experiments`, in the official SDK's field names, as a new experiment. */
+export function newExperimentFromWire(body: CreateExperimentInput): NewExperiment {
+  return {
+    name: body.name,
+    appId: body.app_guid,
+    primaryActionId: body.action_primary_guid,
+    secondaryActionId: body.action_secondary_guid,
+    split: body.split,
+  };
+}
+
+/** `PUT /v1/experiments/{guid}` as changes. */
+export function experimentChangesFromWire(body: UpdateExperimentInput): ExperimentChanges {
+  return {
+    name: body.name,
+    primaryActionId: body.action_primary_guid,
+    secondaryActionId: body.action_secondary_guid,
+    split: body.split,
+    status: body.status,
   };
 }

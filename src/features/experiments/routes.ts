@@ -5,7 +5,12 @@ import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import type { IdempotentRequests } from '../runs/index.js';
 import { callerOf, idempotencyHeaders } from '../runs/index.js';
-import { presentExperiment, presentExperimentResults } from './presenters.js';
+import {
+  experimentChangesFromWire,
+  newExperimentFromWire,
+  presentExperiment,
+  presentExperimentResults,
+} from './presenters.js';
 import {
   experimentResponse,
   experimentResultsResponse,
@@ -28,7 +33,11 @@ export function experimentRoutes(
       async (request, reply) => {
         return reply
           .status(201)
-          .send(presentExperiment(await experiments.create(workspaceOf(request).id, request.body)));
+          .send(
+            presentExperiment(
+              await experiments.create(workspaceOf(request).id, newExperimentFromWire(request.body)),
+            ),
+          );
       },
     );
 
@@ -61,7 +70,11 @@ export function experimentRoutes(
       },
       async (request) =>
         presentExperiment(
-          await experiments.update(workspaceOf(request).id, request.params.guid, request.body),
+          await experiments.update(
+            workspaceOf(request).id,
+            request.params.guid,
+            experimentChangesFromWire(request.body),
+          ),
         ),
     );
 

@@ -7,10 +7,23 @@ import type { SessionService } from '../sessions/index.js';
 import { positiveValueOf, proportionWithInterval } from './proportions.js';
 import type { ExperimentRepository, ExperimentRow } from './repository.js';
 import type { ExperimentRunAnswer } from './responses.js';
-import type { CreateExperimentInput, ExperimentRunInput, UpdateExperimentInput } from './schemas.js';
+import type { ExperimentRunInput } from './schemas.js';
 
 /** An A/B test between two Actions of an App: `split` of the traffic goes to the secondary one. */
 export type Experiment = ExperimentRow;
+
+/** A new experiment: its App, its two arms and the share of runs the secondary gets (default 0.5). */
+export type NewExperiment = Pick<
+  ExperimentRow,
+  'appId' | 'name' | 'primaryActionId' | 'secondaryActionId'
+> & {
+  split?: number;
+};
+
+/** What an update may change: a field left out keeps its value. */
+export type ExperimentChanges = Partial<
+  Pick<ExperimentRow, 'name' | 'primaryActionId' | 'secondaryActionId' | 'split' | 'status'>
+>;
 
 /** One arm's figures: runs, feedback counts per type and value, and the positive rating's rate. */
 export type ExperimentArm = {
@@ -27,11 +40,11 @@ export type ExperimentResults = { experiment: Experiment; arms: [ExperimentArm, 
 export type { ExperimentRunAnswer };
 
 export interface ExperimentService {
-  create(workspaceId: string, input: CreateExperimentInput): Promise<Experiment>;
+  create(workspaceId: string, input: NewExperiment): Promise<Experiment>;
   /** The experiment, or 404 — also for one of another workspace. */
   require(workspaceId: string, id: string): Promise<Experiment>;
   list(workspaceId: string, pagination: Pagination): Promise<Page<Experiment>>;
-  update(workspaceId: string, id: string, input: UpdateExperimentInput): Promise<Experiment>;
+  update(workspaceId: string, id: string, changes: ExperimentChanges): Promise<Experiment>;
   remove(workspaceId: string, id: string): Promise<Experiment>;
   /** Runs the assigned Action through the run engine, in any of the three modes. */
   run(caller: RunCaller, id: string, input: ExperimentRunInput): Promise<ExperimentRunAnswer>;
@@ -98,36 +111,25 @@ export function createExperimentService(dependencies: {
     require,
 
     async create(workspaceId, input) {
-      await apps.require(workspaceId, input.app_guid);
-      await checkArms(workspaceId, input.action_primary_guid, input.action_secondary_guid);
-      const row = await repository.insert({
-        id: randomUUID(),
-        workspaceId,
-        appId: input.app_guid,
-        name: input.name,
-        primaryActionId: input.action_primary_guid,
-        secondaryActionId: input.action_secondary_guid,
-        split: input.split ?? 0.5,
-      });
-      return row;
+      await apps.require(workspaceId, input.appId);
+      await checkArms(workspaceId, input.primaryActionId, input.secondaryActionId);
+      return repository.insert({ id: randomUUID(), workspaceId, ...input, split: input.split ?? 0.5 });
     },
 
     list(workspaceId, pagination) {
       return repository.list(workspaceId, pagination.skip, pagination.limit);
     },
 
-    async update(workspaceId, id, input) {
+    async update(workspaceId, id, changes) {
       const current = await require(workspaceId, id);
-      const primary = input.action_primary_guid ?? current.primaryActionId;
-      const secondary = input.action_secondary_guid ?? current.secondaryActionId;
-      if (input.action_primary_guid || input.action_secondary_guid)
+      const primary = changes.primaryActionId ?? current.primaryActionId;
+      const secondary = changes.secondaryActionId ?? current.secondaryActionId;
+      if (changes.primaryActionId || changes.secondaryActionId)
         await checkArms(workspaceId, primary, secondary);
       const row = await repository.update(workspaceId, id, {
-        name: input.name,
+        ...changes,
         primaryActionId: primary,
         secondaryActionId: secondary,
-        split: input.split,
-        status: input.status,
       });
       if (!row) throw new NotFoundError('Experiment not found');
       return row;
