@@ -20,10 +20,14 @@ type ValidationIssue = {
 };
 
 /**
- * "body.messages.0.content: Invalid input…" — the field named the way a client wrote it — and the
- * first issue's field for `error.field`: a body field by its own path (`messages.0.content`), as a
- * service's ValidationError names it, any other by where it was (`querystring.limit`).
+ * `error.field` as a client wrote the field: a body field by its own path (`messages.0.content`),
+ * any other part with where it was (`querystring.limit`, `params.guid`).
  */
+function clientField(path: string): string {
+  return path.startsWith('body.') ? path.slice('body.'.length) : path;
+}
+
+/** "body.messages.0.content: Invalid input…" — the field named the way a client wrote it — and the first issue's field. */
 function describeValidation(
   context: string | undefined,
   issues: ValidationIssue[],
@@ -35,8 +39,7 @@ function describeValidation(
   const described = issues.map((issue, index) => {
     return `${[where, ...paths[index]!].join('.')}: ${issue.message ?? 'invalid'}`;
   });
-  const first = paths[0] ?? [];
-  const field = where === 'body' && first.length > 0 ? first.join('.') : [where, ...first].join('.');
+  const field = clientField([where, ...(paths[0] ?? [])].join('.'));
   return { message: `Validation failed: ${described.join('; ')}`, field };
 }
 
@@ -105,7 +108,7 @@ export function registerErrorHandling(app: FastifyInstance, notFoundFallback?: N
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
       if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
-      const field = error instanceof ValidationError ? error.field : undefined;
+      const field = error instanceof ValidationError ? clientField(error.field) : undefined;
       return reply.status(error.status).send(errorBody(error.status, error.code, error.message, field));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -69,6 +69,9 @@ describe('input PostgreSQL cannot store', () => {
       expect(response.body.message).toMatch(field);
       expect(response.body.message).toMatch(/NUL/);
     }
+    // error.field names a body field as the client wrote it, without the part it came in.
+    const named = await client.post('/v1/apps', { name: 'a\u0000b' });
+    expect(named.body.error.field).toBe('name');
     expect((await client.get('/v1/apps')).body.total_count).toBe(before);
 
     const action = await createAction(client);
