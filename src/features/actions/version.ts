@@ -1,3 +1,4 @@
+import { givenFields } from '../../core/defined.js';
 import type { ActionVersionRow, NewActionVersion } from './repository.js';
 
 /** What a version holds, every field given (a saved version's row without its keys). */
@@ -19,10 +20,6 @@ const emptyVersion: Omit<VersionContent, 'model'> = {
   tools: [],
 };
 
-function givenOnly(changes: VersionChanges): VersionChanges {
-  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-}
-
 /** The content of a saved version. */
 export function contentOf({
   actionId: _action,
@@ -35,10 +32,10 @@ export function contentOf({
 
 /** A new Action's first version: what was given, the rest empty. */
 export function firstVersion(given: FirstVersion): VersionContent {
-  return { ...emptyVersion, ...givenOnly(given), model: given.model };
+  return { ...emptyVersion, ...givenFields(given), model: given.model };
 }
 
 /** The next version: the given changes over a saved version's content. */
 export function mergeVersion(latest: ActionVersionRow, changes: VersionChanges): VersionContent {
-  return { ...contentOf(latest), ...givenOnly(changes) };
+  return { ...contentOf(latest), ...givenFields(changes) };
 }

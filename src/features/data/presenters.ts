@@ -5,7 +5,8 @@ import type {
   ListedGenerationResponse,
   StatisticsResponse,
 } from './responses.js';
-import type { Generation } from './service.js';
+import type { LogDataInput, UpdateDataInput } from './schemas.js';
+import type { Generation, GenerationChanges, LoggedGeneration } from './service.js';
 import type { Statistics } from './statistics.js';
 
 /** A generation as the API answers it. */
@@ -76,5 +77,35 @@ export function presentStatistics(statistics: Statistics): StatisticsResponse {
       latency_p95_ms: action.latencyP95Ms,
       feedback_rate: rate(action.withFeedback, action.runs),
     })),
+  };
+}
+
+/** `PUT /v1/data/{guid}` as changes; the official SDK's names (`latency`, `meta_data`) are read here too. */
+export function generationChangesFromWire(body: UpdateDataInput): GenerationChanges {
+  return {
+    actionId: body.action,
+    sessionId: body.session,
+    input: body.input,
+    output: body.output,
+    promptSent: body.full_prompt_sent,
+    systemMessage: body.system_message,
+    numInputTokens: body.num_input_tokens,
+    numOutputTokens: body.num_output_tokens,
+    model: body.model,
+    modelProvider: body.model_provider,
+    latencyMs: body.latency_ms ?? body.latency,
+    extUserId: body.ext_user_id,
+    metadata: body.metadata ?? body.meta_data,
+    source: body.source,
+  };
+}
+
+/** `POST /v1/data` (and each record of a batch) as a generation to log. */
+export function loggedGenerationFromWire(body: LogDataInput): LoggedGeneration {
+  return {
+    ...generationChangesFromWire(body),
+    actionId: body.action,
+    input: body.input,
+    output: body.output,
   };
 }

@@ -8,6 +8,8 @@ import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { exportLines } from './export.js';
 import {
+  generationChangesFromWire,
+  loggedGenerationFromWire,
   presentGeneration,
   presentGenerationWithFeedback,
   presentListedGeneration,
@@ -100,7 +102,11 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       { schema: { tags, params: guidParams, body: updateDataBody, response: { 200: generationResponse } } },
       async (request) => {
         return presentGeneration(
-          await data.update(workspaceOf(request).id, request.params.guid, request.body),
+          await data.update(
+            workspaceOf(request).id,
+            request.params.guid,
+            generationChangesFromWire(request.body),
+          ),
         );
       },
     );
@@ -135,7 +141,11 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       async (request, reply) => {
         return reply
           .status(201)
-          .send(presentGeneration(await data.log(workspaceOf(request).id, request.body)));
+          .send(
+            presentGeneration(
+              await data.log(workspaceOf(request).id, loggedGenerationFromWire(request.body)),
+            ),
+          );
       },
     );
 
@@ -143,7 +153,10 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       '/data/batch',
       { schema: { tags, body: logDataBatchBody, response: { 201: loggedBatchResponse } } },
       async (request, reply) => {
-        const ids = await data.logMany(workspaceOf(request).id, request.body.records);
+        const ids = await data.logMany(
+          workspaceOf(request).id,
+          request.body.records.map(loggedGenerationFromWire),
+        );
         return reply.status(201).send({ data: ids.map((guid) => ({ guid })) });
       },
     );

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { givenFields } from '../../core/defined.js';
 import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { storableText } from '../../platform/storable-text.js';
 import type { Feedback, FeedbackService } from '../feedback/index.js';
 import type { GenerationFilter, GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
-import type { LogDataInput, UpdateDataInput } from './schemas.js';
 
 /** What the data service needs to know about its owners, without depending on their services. */
 export type DataOwners = {
@@ -15,7 +15,36 @@ export type DataOwners = {
   requireSession(workspaceId: string, sessionId: string, actionId?: string): Promise<unknown>;
 };
 
-type LoggedFields = Omit<UpdateDataInput, 'action' | 'session'>;
+/**
+ * A generation's fields as a client logs or changes them (`POST /v1/data`, `PUT /v1/data/{guid}`):
+ * a field left out sets nothing. `promptSent` may be a string, one user message; `systemMessage`
+ * becomes the prompt's first message.
+ */
+export type LoggedFields = {
+  input?: unknown;
+  output?: string;
+  promptSent?: PromptMessage[] | string | null;
+  systemMessage?: string | null;
+  numInputTokens?: number | null;
+  numOutputTokens?: number | null;
+  model?: string | null;
+  modelProvider?: string | null;
+  latencyMs?: number | null;
+  extUserId?: string | null;
+  metadata?: Record<string, unknown> | null;
+  source?: string;
+};
+
+/** A generation made elsewhere, logged to an Action (and a session of it). */
+export type LoggedGeneration = LoggedFields & {
+  actionId: string;
+  sessionId?: string | null;
+  input: unknown;
+  output: string;
+};
+
+/** A change to a stored generation; its Action and session may only be named unchanged. */
+export type GenerationChanges = LoggedFields & { actionId?: string; sessionId?: string | null };
 
 /** The prompt sent, with the official SDK's separate `system_message` as its first message. */
 function promptSent(messages: PromptMessage[] | string, systemMessage: string | null | undefined) {
@@ -27,23 +56,15 @@ function promptSent(messages: PromptMessage[] | string, systemMessage: string | 
 }
 
 /** The columns a logged or updated generation's fields set; fields not given set nothing. */
-function loggedColumns(input: LoggedFields, storedPrompt: PromptMessage[] = []): Partial<NewGeneration> {
-  const columns: Partial<NewGeneration> = {};
-  if (input.input !== undefined) columns.input = input.input;
-  if (input.output !== undefined) columns.output = input.output;
-  if (input.full_prompt_sent !== undefined || input.system_message !== undefined)
-    columns.fullPromptSent = promptSent(input.full_prompt_sent ?? storedPrompt, input.system_message);
-  if (input.num_input_tokens !== undefined) columns.numInputTokens = input.num_input_tokens;
-  if (input.num_output_tokens !== undefined) columns.numOutputTokens = input.num_output_tokens;
-  if (input.model !== undefined) columns.model = input.model;
-  if (input.model_provider !== undefined) columns.modelProvider = input.model_provider;
-  const latency = input.latency_ms ?? input.latency;
-  if (latency !== undefined) columns.latencyMs = latency;
-  if (input.ext_user_id !== undefined) columns.extUserId = input.ext_user_id;
-  const metadata = input.metadata ?? input.meta_data;
-  if (metadata !== undefined) columns.metadata = metadata ?? {};
-  if (input.source !== undefined) columns.source = input.source;
-  return columns;
+function loggedColumns(fields: LoggedFields, storedPrompt: PromptMessage[] = []): Partial<NewGeneration> {
+  const { promptSent: sent, systemMessage, metadata, ...columns } = fields;
+  return {
+    ...givenFields(columns),
+    ...((sent !== undefined || systemMessage !== undefined) && {
+      fullPromptSent: promptSent(sent ?? storedPrompt, systemMessage),
+    }),
+    ...(metadata !== undefined && { metadata: metadata ?? {} }),
+  };
 }
 
 /** A stored generation: a run's or a logged prompt and answer, with its model, tokens, cost and latency. */
@@ -90,11 +111,11 @@ export interface DataService {
   find(workspaceId: string, id: string): Promise<Generation | undefined>;
   /** The record with its non-deleted feedback, or 404. */
   get(workspaceId: string, id: string): Promise<{ generation: Generation; feedback: Feedback[] }>;
-  log(workspaceId: string, input: LogDataInput): Promise<Generation>;
+  log(workspaceId: string, input: LoggedGeneration): Promise<Generation>;
   /** Every record is checked first and all are stored in one statement, or none; answers their GUIDs. */
-  logMany(workspaceId: string, inputs: LogDataInput[]): Promise<string[]>;
+  logMany(workspaceId: string, inputs: LoggedGeneration[]): Promise<string[]>;
   /** `PUT /v1/data/{guid}`: the given fields replace the stored ones. */
-  update(workspaceId: string, id: string, input: UpdateDataInput): Promise<Generation>;
+  update(workspaceId: string, id: string, changes: GenerationChanges): Promise<Generation>;
   /** Deletes a generation with its feedback; answers the record as it was. */
   remove(workspaceId: string, id: string): Promise<Generation>;
   listForAction(workspaceId: string, actionId: string, pagination: Pagination): Promise<Page<Generation>>;
@@ -150,10 +171,14 @@ export function createDataService(
   changed: (workspaceId: string, createdAt: Date) => Promise<void>,
 ): DataService {
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
-  async function loggedRow(workspaceId: string, input: LogDataInput, prefix = ''): Promise<NewGeneration> {
-    if (!prefix) await owners.requireAction(workspaceId, input.action);
-    if (input.session) {
-      await owners.requireSession(workspaceId, input.session, input.action).catch((error: unknown) => {
+  async function loggedRow(
+    workspaceId: string,
+    { actionId, sessionId, ...fields }: LoggedGeneration,
+    prefix = '',
+  ): Promise<NewGeneration> {
+    if (!prefix) await owners.requireAction(workspaceId, actionId);
+    if (sessionId) {
+      await owners.requireSession(workspaceId, sessionId, actionId).catch((error: unknown) => {
         if (error instanceof NotFoundError) throw new ValidationError(`${prefix}session`, 'no such session');
         throw error;
       });
@@ -161,12 +186,12 @@ export function createDataService(
     return {
       fullPromptSent: [],
       source: 'api',
-      ...loggedColumns(input),
+      ...loggedColumns(fields),
       id: randomUUID(),
       workspaceId,
-      actionId: input.action,
-      sessionId: input.session ?? null,
-      output: input.output,
+      actionId,
+      sessionId: sessionId ?? null,
+      output: fields.output,
     };
   }
 
@@ -208,13 +233,13 @@ export function createDataService(
       const knownActions = new Set<string>();
       const rows: NewGeneration[] = [];
       for (const [index, input] of inputs.entries()) {
-        if (!knownActions.has(input.action)) {
-          await owners.requireAction(workspaceId, input.action).catch((error: unknown) => {
+        if (!knownActions.has(input.actionId)) {
+          await owners.requireAction(workspaceId, input.actionId).catch((error: unknown) => {
             if (error instanceof NotFoundError)
               throw new ValidationError(`records.${index}.action`, 'no such Action');
             throw error;
           });
-          knownActions.add(input.action);
+          knownActions.add(input.actionId);
         }
         rows.push(await loggedRow(workspaceId, input, `records.${index}.`));
       }
@@ -227,14 +252,14 @@ export function createDataService(
       return repository.listByAction(workspaceId, actionId, pagination.skip, pagination.limit);
     },
 
-    async update(workspaceId, id, input) {
+    async update(workspaceId, id, { actionId, sessionId, ...fields }) {
       const stored = await repository.find(workspaceId, id);
       if (!stored) throw new NotFoundError('Data not found');
-      if (input.action !== undefined && input.action !== stored.actionId)
+      if (actionId !== undefined && actionId !== stored.actionId)
         throw new ValidationError('action', 'a generation stays with the Action that made it');
-      if (input.session !== undefined && input.session !== stored.sessionId)
+      if (sessionId !== undefined && sessionId !== stored.sessionId)
         throw new ValidationError('session', 'a generation stays in its session');
-      const updated = await repository.update(workspaceId, id, loggedColumns(input, stored.fullPromptSent));
+      const updated = await repository.update(workspaceId, id, loggedColumns(fields, stored.fullPromptSent));
       if (!updated) throw new NotFoundError('Data not found');
       await changed(workspaceId, updated.createdAt);
       return updated;

@@ -1,5 +1,6 @@
 import type { FeedbackResponse } from './responses.js';
-import type { Feedback } from './service.js';
+import type { UpdateFeedbackInput } from './schemas.js';
+import type { Feedback, FeedbackChanges } from './service.js';
 
 /** A feedback record as the API answers it. */
 export function presentFeedback(row: Feedback): FeedbackResponse {
@@ -17,4 +18,10 @@ export function presentFeedback(row: Feedback): FeedbackResponse {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/** `PUT /v1/feedback/{guid}` as changes: the official SDK sends `data` and `meta_data` too. */
+export function feedbackChangesFromWire(body: UpdateFeedbackInput): FeedbackChanges {
+  const { data, meta_data, metadata, ...fields } = body;
+  return { ...fields, generationId: data, metadata: metadata ?? meta_data };
 }

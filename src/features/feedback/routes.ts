@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { presentFeedback } from './presenters.js';
+import { feedbackChangesFromWire, presentFeedback } from './presenters.js';
 import { feedbackResponse } from './responses.js';
 import { dataGuidParams, feedbackBody, legacyFeedbackBody, updateFeedbackBody } from './schemas.js';
 import type { FeedbackService } from './service.js';
@@ -38,7 +38,13 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
       '/feedback/:guid',
       { schema: { tags, params: guidParams, body: updateFeedbackBody, response: { 200: feedbackResponse } } },
       async (request) =>
-        presentFeedback(await feedback.update(workspaceOf(request).id, request.params.guid, request.body)),
+        presentFeedback(
+          await feedback.update(
+            workspaceOf(request).id,
+            request.params.guid,
+            feedbackChangesFromWire(request.body),
+          ),
+        ),
     );
 
     app.delete(

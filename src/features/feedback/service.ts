@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { givenFields } from '../../core/defined.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { FeedbackRepository, FeedbackRow } from './repository.js';
-import type { FeedbackInput, UpdateFeedbackInput } from './schemas.js';
 
 /** Feedback: a type and value attached to one generation. */
 export type Feedback = FeedbackRow;
@@ -12,16 +12,27 @@ export type GenerationLookup = (workspaceId: string, generationId: string) => Pr
 /** Told after feedback is added or removed: the dashboard's rollup of that generation's day is stale. */
 export type GenerationChanged = (workspaceId: string, createdAt: Date) => Promise<void>;
 
+/** What feedback says: its type, value, where it came from and any metadata. */
+export type FeedbackFields = {
+  type: string;
+  value: string;
+  source?: string;
+  metadata?: Record<string, unknown> | null;
+};
+
+/** A change to a feedback record: a field left out keeps its value; it stays on its generation. */
+export type FeedbackChanges = Partial<FeedbackFields> & { generationId?: string };
+
 export interface FeedbackService {
   /** One record per request; `createdBy` is the API key that wrote it. */
   create(
     workspaceId: string,
     createdBy: string,
     generationId: string,
-    input: FeedbackInput,
+    input: FeedbackFields,
   ): Promise<Feedback>;
   get(workspaceId: string, id: string): Promise<Feedback>;
-  update(workspaceId: string, id: string, input: UpdateFeedbackInput): Promise<Feedback>;
+  update(workspaceId: string, id: string, changes: FeedbackChanges): Promise<Feedback>;
   /** Marks the record deleted: reads of the generation leave it out. */
   remove(workspaceId: string, id: string): Promise<Feedback>;
   /** The non-deleted feedback of these generations. */
@@ -63,16 +74,13 @@ export function createFeedbackService(
       return row;
     },
 
-    async update(workspaceId, id, input) {
+    async update(workspaceId, id, { generationId, metadata, ...fields }) {
       const stored = await repository.find(workspaceId, id);
       if (!stored) throw new NotFoundError('Feedback not found');
-      if (input.data !== undefined && input.data !== stored.generationId)
+      if (generationId !== undefined && generationId !== stored.generationId)
         throw new ValidationError('data', 'feedback stays on the generation it was given for');
-      const metadata = input.metadata ?? input.meta_data;
       const row = await repository.update(workspaceId, id, {
-        ...(input.type !== undefined && { type: input.type }),
-        ...(input.value !== undefined && { value: input.value }),
-        ...(input.source !== undefined && { source: input.source }),
+        ...givenFields(fields),
         ...(metadata !== undefined && { metadata: metadata ?? {} }),
       });
       if (!row) throw new NotFoundError('Feedback not found');
