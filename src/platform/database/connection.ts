@@ -168,6 +168,11 @@ async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise
   pool.on('connect', (connection) => {
     if (hasVectorExtension) connection.query(iterativeScan).catch(() => undefined);
   });
+  // An idle connection the server ends (a restart, a failover, an administrator) is dropped by the
+  // pool and the next query opens another. Without a listener the pool's error would end the process.
+  pool.on('error', (error) =>
+    warn(`An idle PostgreSQL connection ended (${error.message}); the pool replaces it.`),
+  );
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
