@@ -372,6 +372,11 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.getByLabel('Metadata filter (JSON)').fill('');
   await expectAccessible(page, 'context');
   await screenshot(page, 'context');
+  // The list shows it, linked by name.
+  await page.getByRole('link', { name: 'Contexts' }).click();
+  await page.getByRole('table', { name: 'Contexts' }).getByRole('link', { name: 'Handbook' }).waitFor();
+  await expectAccessible(page, 'contexts');
+  await screenshot(page, 'contexts');
 
   // Experiments: two Actions of one App; both arms run and show.
   const app = await call(server.baseUrl, 'POST', '/v1/apps', { name: 'Greetings' });
@@ -421,6 +426,12 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
     input: { name: 'x' },
   });
   expect(declared.body.variant).toBe('secondary');
+  await page.getByRole('link', { name: 'Experiments' }).click();
+  const experiments = page.getByRole('table', { name: 'Experiments' });
+  await experiments.getByRole('link', { name: 'Greeting tone' }).waitFor();
+  await experiments.getByText('completed').waitFor();
+  await expectAccessible(page, 'experiments (one)');
+  await screenshot(page, 'experiments');
 
   // Sessions: a conversation of two turns reads in order.
   const formal = (await call(server.baseUrl, 'GET', '/v1/actions?limit=100')).body.data.find(
@@ -546,6 +557,12 @@ it('creates a Skill from its type form, builds a Workflow block by block, runs i
   await expect(outputs.locator('pre').allTextContents()).resolves.toEqual(['LOUD hello', '[LOUD hello]']);
   await expectAccessible(page, 'workflow');
   await screenshot(page, 'workflow');
+  await page.getByRole('link', { name: 'Workflows' }).click();
+  const workflows = page.getByRole('table', { name: 'Workflows' });
+  await workflows.getByRole('link', { name: 'Shout then wrap' }).waitFor();
+  await workflows.getByText('Pipelines').waitFor();
+  await expectAccessible(page, 'workflows (one)');
+  await screenshot(page, 'workflows');
   await page.context().close();
 }, 120_000);
 
