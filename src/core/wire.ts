@@ -1,13 +1,15 @@
 import { z } from 'zod';
+import { guid } from './guid.js';
 
-// Response pieces every feature's responses.ts shares. Wire schemas import zod and each other only,
+// Response pieces every feature's responses.ts shares. Wire schemas import zod, each other and
+// core/guid.ts only,
 // so the console can import their types (src/contract.ts) without the server's code.
 
 /** A moment as the API writes it: `Date.prototype.toISOString()`. */
 export const timestamp = z.iso.datetime();
 
-/** A GUID as the API writes it. */
-export const guid = z.string().describe('GUID');
+// A GUID is the same schema in an answer as in a request.
+export { guid };
 
 /** Any JSON a client stored (metadata, inputs, feedback values): passed back as given. */
 export const anyJson = z.unknown();
