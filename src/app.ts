@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { actionRoutes } from './features/actions/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { appRoutes } from './features/apps/routes.js';
+import { auditRoutes } from './features/audit/routes.js';
 import { consoleSessionRoutes } from './features/console-sessions/routes.js';
 import { contextSourceRoutes } from './features/context-sources/routes.js';
 import { contextRoutes, unversionedContextSearchRoute } from './features/contexts/routes.js';
@@ -21,14 +22,18 @@ import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
 import { fileUploadRoutes, signedFileRoutes } from './features/files/routes.js';
 import { fineTuneRoutes } from './features/fine-tunes/routes.js';
+import { consolePeopleRoutes } from './features/people/console-routes.js';
+import { peopleRoutes } from './features/people/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { runRoutes } from './features/runs/routes.js';
 import { streamRoutes } from './features/runs/stream-routes.js';
 import { sessionRoutes } from './features/sessions/routes.js';
 import { skillRoutes } from './features/skills/routes.js';
 import { workflowRoutes } from './features/workflows/routes.js';
+import { apiKeyRoutes } from './features/workspaces/keys-routes.js';
 import { workspaceRoutes } from './features/workspaces/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
+import { registerAuthorization } from './http/authorization.js';
 import { registerConsole } from './http/console-assets.js';
 import { errorBody, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -97,6 +102,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   registerResponseContract(app, platform.config.checkResponses);
   registerJsonBodyParser(app, platform.payloads);
   registerStorableInputCheck(app);
+  // Before any route: each states its right, and configuration changes are audited.
+  registerAuthorization(app, { transactions: platform.transactions, audit: services.audit });
   // Worker nodes answer health checks only: no console there.
   registerErrorHandling(app, options.api === false ? undefined : await registerConsole(app, platform.logger));
 
@@ -155,7 +162,24 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     secureCookie: platform.config.baseUrl.startsWith('https:'),
     publicOrigin: platform.config.baseUrlConfigured ? new URL(platform.config.baseUrl).origin : undefined,
   };
-  await app.register(consoleSessionRoutes(consoleSignIns), { prefix: '/console/v1' });
+  const { people } = platform.config;
+  await app.register(
+    consoleSessionRoutes(consoleSignIns, {
+      accounts: services.accounts,
+      audit: services.audit,
+      keySignIn: people.consoleKeySignIn,
+      sso: people.oidc !== undefined,
+    }),
+    { prefix: '/console/v1' },
+  );
+  await app.register(
+    consolePeopleRoutes(consoleSignIns, {
+      accounts: services.accounts,
+      audit: services.audit,
+      inTransaction: platform.transactions.run,
+    }),
+    { prefix: '/console/v1' },
+  );
   await app.register(
     async (v1) => {
       requireWorkspaceKey(v1, services.workspaces, consoleSignIns);
@@ -186,6 +210,9 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(skillRoutes(services.skills));
       await v1.register(workflowRoutes(services.workflows, services.workflowRunner));
       await v1.register(fineTuneRoutes());
+      await v1.register(peopleRoutes(services.accounts, services.members));
+      await v1.register(apiKeyRoutes(services.workspaces));
+      await v1.register(auditRoutes(services.audit));
       await v1.register(
         workspaceRoutes(services.workspaces, services.apps, services.contexts, services.providers),
       );
@@ -200,7 +227,9 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   await app.register(streamRoutes(services.runs));
   await app.register(signedFileRoutes(services.files, platform.config.fileLimitBytes));
   if (platform.config.adminToken) {
-    await app.register(adminRoutes(services.workspaces, platform.config.adminToken), { prefix: '/admin/v1' });
+    await app.register(adminRoutes(services.workspaces, services.accounts, platform.config.adminToken), {
+      prefix: '/admin/v1',
+    });
   }
 
   await app.ready();

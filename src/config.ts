@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import type { MemberRole } from './core/roles.js';
 import { type ProviderKind, providerKindSpec, providerKinds } from './llm/provider-kinds.js';
 
 // The one place that reads process.env. Everything else receives a Config.
@@ -22,6 +23,19 @@ const environmentSchema = z.object({
   LECTERN_INIT_API_KEY: optionalText.pipe(
     z.string().min(16, 'LECTERN_INIT_API_KEY needs at least 16 characters').optional(),
   ),
+  LECTERN_INIT_OWNER_EMAIL: optionalText.pipe(z.email().optional()),
+  LECTERN_INIT_OWNER_PASSWORD: optionalText,
+  LECTERN_CONSOLE_KEY_SIGNIN: z.enum(['true', 'false']).default('true'),
+  LECTERN_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
+  SMTP_URL: optionalText.pipe(z.url().optional()),
+  LECTERN_MAIL_FROM: optionalText,
+  LECTERN_OIDC_ISSUER: optionalText.pipe(z.url().optional()),
+  LECTERN_OIDC_CLIENT_ID: optionalText,
+  LECTERN_OIDC_CLIENT_SECRET: optionalText,
+  LECTERN_OIDC_SCOPES: z.string().default('openid email profile'),
+  LECTERN_OIDC_ALLOWED_DOMAINS: optionalText,
+  LECTERN_OIDC_DEFAULT_ROLE: optionalText.pipe(z.enum(['viewer', 'developer', 'admin', 'owner']).optional()),
+  LECTERN_OIDC_ROLE_CLAIM: optionalText,
   LECTERN_ADMIN_TOKEN: optionalText.pipe(
     z.string().min(16, 'LECTERN_ADMIN_TOKEN needs at least 16 characters').optional(),
   ),
@@ -107,6 +121,32 @@ export type BucketConfig = {
   forcePathStyle: boolean;
 };
 
+/** Single sign-on with an OpenID provider (docs/operations.md#single-sign-on). */
+export type OidcConfig = {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes: string;
+  /** Lower-case e-mail domains allowed to sign in; empty: any. */
+  allowedDomains: string[];
+  /** The role in workspace `default` of a first sign-in; unset: none until invited. */
+  defaultRole?: MemberRole;
+  /** A claim whose `lectern:<role>` values set the role at every sign-in. */
+  roleClaim?: string;
+};
+
+/** People (docs/operations.md#people): the first owner, mail, how the console signs in. */
+export type PeopleConfig = {
+  initialOwner?: { email: string; password: string };
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Whether the console still accepts an API key to sign in. */
+  consoleKeySignIn: boolean;
+  oidc?: OidcConfig;
+  /** Audit records older than this many days are pruned; 0 keeps them for ever. */
+  auditRetentionDays: number;
+};
+
 export type Config = {
   port: number;
   host: string;
@@ -115,6 +155,7 @@ export type Config = {
   secret?: string;
   initialApiKey?: string;
   adminToken?: string;
+  people: PeopleConfig;
   bodyLimitBytes: number;
   /** Largest uploaded or fetched file. */
   fileLimitBytes: number;
@@ -248,6 +289,45 @@ function environmentProviders(environment: NodeJS.ProcessEnv) {
   return { fallbacks, urls };
 }
 
+function peopleConfig(values: z.output<typeof environmentSchema>): PeopleConfig {
+  const owner = values.LECTERN_INIT_OWNER_EMAIL;
+  const ownerPassword = values.LECTERN_INIT_OWNER_PASSWORD;
+  if (Boolean(owner) !== Boolean(ownerPassword))
+    throw new ConfigError('LECTERN_INIT_OWNER_EMAIL and LECTERN_INIT_OWNER_PASSWORD are set together');
+  const issuer = values.LECTERN_OIDC_ISSUER;
+  if (issuer && !values.LECTERN_OIDC_CLIENT_ID)
+    throw new ConfigError('LECTERN_OIDC_ISSUER needs LECTERN_OIDC_CLIENT_ID');
+  if (issuer && new URL(issuer).protocol === 'http:' && !isLoopbackHost(new URL(issuer).hostname))
+    throw new ConfigError('LECTERN_OIDC_ISSUER must be https:// (http:// only on a loopback address)');
+  return {
+    initialOwner:
+      owner && ownerPassword ? { email: owner.toLowerCase(), password: ownerPassword } : undefined,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.LECTERN_MAIL_FROM ?? 'Lectern <lectern@localhost>',
+    consoleKeySignIn: values.LECTERN_CONSOLE_KEY_SIGNIN === 'true',
+    auditRetentionDays: values.LECTERN_AUDIT_RETENTION_DAYS,
+    oidc: issuer
+      ? {
+          issuer,
+          clientId: values.LECTERN_OIDC_CLIENT_ID!,
+          clientSecret: values.LECTERN_OIDC_CLIENT_SECRET,
+          scopes: values.LECTERN_OIDC_SCOPES,
+          allowedDomains: parseAllowList(values.LECTERN_OIDC_ALLOWED_DOMAINS).map((domain) =>
+            domain.toLowerCase(),
+          ),
+          defaultRole: values.LECTERN_OIDC_DEFAULT_ROLE,
+          roleClaim: values.LECTERN_OIDC_ROLE_CLAIM,
+        }
+      : undefined,
+  };
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost') return true;
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'loopback';
+}
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
@@ -265,6 +345,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     secret: values.LECTERN_SECRET,
     initialApiKey: values.LECTERN_INIT_API_KEY,
     adminToken: values.LECTERN_ADMIN_TOKEN,
+    people: peopleConfig(values),
     bodyLimitBytes: values.LECTERN_BODY_LIMIT_BYTES,
     fileLimitBytes: values.LECTERN_FILE_LIMIT_BYTES,
     fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,

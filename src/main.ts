@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import pino from 'pino';
 import { ConfigError, databaseLocationOf, loadConfig, loadGatewayConfig } from './config.js';
+import { type MemberRole, memberRoles } from './core/roles.js';
 import { AppError } from './errors.js';
 import { DataDirectoryInUseError } from './platform/data-directory-lock.js';
 import { createLogger, flushLogs } from './platform/logger.js';
@@ -22,6 +23,10 @@ const usage = `Usage: lectern <command>
   workspace create NAME     create a workspace and print its first API key
   key create WORKSPACE      create an API key for a workspace (GUID or name)
   key revoke KEY_GUID       revoke an API key
+  user create EMAIL --workspace W --role R
+                            add a person to a workspace (made if new) and print a link
+                            where they set their password
+  audit verify              check the audit log's hash chain; exit 1 if it is broken
   migrate                   apply database migrations and exit
 
 Configuration comes from the environment; see README.md.
@@ -55,6 +60,25 @@ async function serve(role: Role): Promise<void> {
     process.stdout.write(
       `\nLectern created workspace "default" and its first API key. It is shown only this once:\n\n  ${shown}\n\n`,
     );
+  }
+  // The first owner: from LECTERN_INIT_OWNER_EMAIL/_PASSWORD, or a setup link printed once.
+  const firstWorkspace = await app.services.workspaces.findWorkspace('default').catch(() => undefined);
+  if (firstWorkspace && role !== 'worker') {
+    const owner = await app.services.accounts.bootstrapOwner(firstWorkspace.id, config.people.initialOwner);
+    if (owner.owner) logger.info({ user: owner.owner.id }, 'made the first owner of workspace "default"');
+    if (owner.setupUrl)
+      process.stdout.write(
+        `\nNo one can sign in to the console yet. Open this link within 24 hours to set the first owner's e-mail and password (it works once):\n\n  ${owner.setupUrl}\n\n`,
+      );
+  }
+  const retentionDays = config.people.auditRetentionDays;
+  if (retentionDays > 0 && role !== 'api') {
+    const prune = () =>
+      app.services.audit
+        .prune(retentionDays)
+        .catch((error: unknown) => logger.warn({ err: error }, 'audit log pruning failed'));
+    void prune();
+    setInterval(prune, 60 * 60_000).unref();
   }
   // An api node leaves jobs to worker nodes; it still enqueues them.
   const takesJobs = role !== 'api';
@@ -123,6 +147,15 @@ async function withServices<T>(work: (services: Services) => Promise<T>): Promis
   }
 }
 
+function optionOf(argv: string[], name: string): string | undefined {
+  const index = argv.indexOf(name);
+  return index === -1 ? undefined : argv[index + 1];
+}
+
+function isMemberRole(role: string | undefined): role is MemberRole {
+  return memberRoles.includes(role as MemberRole);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, subcommand, argument] = argv;
   if (command === 'serve' || command === undefined) return serve(roleOf(argv));
@@ -145,6 +178,34 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'key' && subcommand === 'create' && argument) {
     const { key, apiKey } = await withServices((services) => services.workspaces.createApiKey(argument));
     console.log(`api key ${key.id} for workspace ${key.workspaceId} (shown once): ${apiKey}`);
+    return;
+  }
+  if (command === 'user' && subcommand === 'create' && argument) {
+    const workspace = optionOf(argv, '--workspace');
+    const role = optionOf(argv, '--role');
+    if (!workspace || !isMemberRole(role))
+      throw new ConfigError('user create needs --workspace W and --role viewer|developer|admin|owner');
+    const printed = await withServices(async (services) => {
+      const found = await services.workspaces.findWorkspace(workspace);
+      const user = await services.accounts.addMember(found.id, argument, role);
+      const reset = user.passwordHash ? undefined : await services.accounts.issuePasswordReset(user);
+      return { user, found, reset };
+    });
+    console.log(
+      `user ${printed.user.id} (${printed.user.email}) is ${role} of workspace ${printed.found.name}`,
+    );
+    if (printed.reset) console.log(`set a password within 24 hours (works once): ${printed.reset.url}`);
+    return;
+  }
+  if (command === 'audit' && subcommand === 'verify') {
+    const check = await withServices((services) => services.audit.verify());
+    if (check.intact) console.log(`audit log intact: ${check.records} records chained`);
+    else {
+      console.error(
+        `audit log broken at position ${check.brokenAt}: ${check.problem} (${check.records} records verified before it)`,
+      );
+      process.exitCode = 1;
+    }
     return;
   }
   if (command === 'key' && subcommand === 'revoke' && argument) {

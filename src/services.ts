@@ -4,6 +4,7 @@ import {
   createAttachmentValidator,
 } from './features/actions/index.js';
 import { createAppRepository, createAppService } from './features/apps/index.js';
+import { createAuditRepository, createAuditService } from './features/audit/index.js';
 import {
   createConsoleSessionRepository,
   createConsoleSessionService,
@@ -36,6 +37,12 @@ import {
 import { createExperimentRepository, createExperimentService } from './features/experiments/index.js';
 import { createFeedbackRepository, createFeedbackService } from './features/feedback/index.js';
 import { createFileRepository, createFileService } from './features/files/index.js';
+import {
+  createAccountService,
+  createMemberService,
+  createPeopleRepository,
+  memberPrincipal,
+} from './features/people/index.js';
 import {
   createModelResolver,
   createProviderRepository,
@@ -198,6 +205,23 @@ export function createServices(platform: Platform) {
   const workspaces = createWorkspaceService(workspaceRepository, {
     apiKeysPerWorkspace: platform.config.apiKeysPerWorkspace,
   });
+  const peopleRepository = createPeopleRepository(database);
+  const people = {
+    repository: peopleRepository,
+    baseUrl,
+    mailer: platform.mailer,
+    afterCommit: platform.transactions.afterCommit,
+    // A removed member's or a deactivated person's keys stop at once on this node (5 s on others).
+    membershipChanged: workspaces.forgetAuthentications,
+  };
+  const accounts = createAccountService({
+    ...people,
+    attempts: platform.attempts,
+    firstWorkspaceId: async () => (await workspaceRepository.findWorkspaceByName('default'))?.id,
+    logger: logger('people'),
+  });
+  const members = createMemberService({ ...people, logger: logger('people') });
+  const audit = createAuditService(createAuditRepository(database));
   return {
     apps,
     models,
@@ -218,10 +242,19 @@ export function createServices(platform: Platform) {
     contextSearch,
     experiments,
     workspaces,
+    accounts,
+    members,
+    audit,
     statistics,
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,
+      members: {
+        async principalOf(workspaceId: string, userId: string) {
+          const membership = await peopleRepository.findMembership(workspaceId, userId);
+          return membership && memberPrincipal(membership);
+        },
+      },
       attempts: platform.attempts,
       limits: {
         idleMs: config.consoleSessionIdleMs,

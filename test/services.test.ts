@@ -38,8 +38,10 @@ afterAll(async () => {
 it('builds every service the routes and workers use', () => {
   expect(Object.keys(services).sort()).toEqual(
     [
+      'accounts',
       'actions',
       'apps',
+      'audit',
       'close',
       'contextPrompt',
       'contextSearch',
@@ -53,6 +55,7 @@ it('builds every service the routes and workers use', () => {
       'feedback',
       'files',
       'idempotentRequests',
+      'members',
       'models',
       'providers',
       'runs',
@@ -70,7 +73,7 @@ it('builds every service the routes and workers use', () => {
 it('runs an Action through the wired chain: the run is recorded, and feedback finds its record', async () => {
   const created = await services.workspaces.createWorkspace('wiring');
   const key = await services.workspaces.authenticate(created.apiKey);
-  const workspaceId = key!.id;
+  const workspaceId = key!.workspace.id;
   const app = await services.apps.create(workspaceId, { name: 'wiring' });
   const action = await services.actions.create(workspaceId, {
     appId: app.id,
@@ -88,7 +91,7 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   expect(await services.data.find(workspaceId, generationId)).toMatchObject({ output: 'wired' });
   const feedback = await services.feedback.create(
     workspaceId,
-    key!.apiKeyId,
+    key!.principal.key!.id,
     generationId,
     feedbackBody.parse({ type: 'rating', value: 'good' }),
   );
@@ -99,11 +102,11 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   const other = await services.workspaces.authenticate(
     (await services.workspaces.createWorkspace('x')).apiKey,
   );
-  expect(await services.data.find(other!.id, generationId)).toBeUndefined();
+  expect(await services.data.find(other!.workspace.id, generationId)).toBeUndefined();
   await expect(
     services.feedback.create(
-      other!.id,
-      other!.apiKeyId,
+      other!.workspace.id,
+      other!.principal.key!.id,
       generationId,
       feedbackBody.parse({ type: 'rating', value: 'good' }),
     ),
@@ -120,7 +123,7 @@ it('wires every job kind to one handler', () => {
 
 it('never makes a durable run’s generation twice: a stored one is the answer, and no model is called', async () => {
   const created = await services.workspaces.createWorkspace('durable');
-  const workspaceId = (await services.workspaces.authenticate(created.apiKey))!.id;
+  const workspaceId = (await services.workspaces.authenticate(created.apiKey))!.workspace.id;
   const app = await services.apps.create(workspaceId, { name: 'durable' });
   const { action } = await services.actions.create(workspaceId, {
     appId: app.id,

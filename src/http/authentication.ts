@@ -1,13 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { creatorIdOf, type Principal } from '../core/roles.js';
 import { UnauthorizedError } from '../errors.js';
 import type { ConsoleSessionService } from '../features/console-sessions/index.js';
-import type { AuthenticatedWorkspace, WorkspaceService } from '../features/workspaces/index.js';
+import type {
+  AuthenticatedWorkspace,
+  SignedRequest,
+  WorkspaceService,
+} from '../features/workspaces/index.js';
 import { assertSameOrigin, sessionCookies, sessionTokenOf } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     workspace?: AuthenticatedWorkspace;
+    principal?: Principal;
   }
 }
 
@@ -41,6 +47,11 @@ export function requireWorkspaceKey(
   signIns?: ConsoleSignIns,
 ): void {
   app.decorateRequest('workspace', undefined);
+  app.decorateRequest('principal', undefined);
+  const sign = (request: FastifyRequest, signed: SignedRequest) => {
+    request.workspace = signed.workspace;
+    request.principal = signed.principal;
+  };
   app.addHook('onRequest', async (request, reply) => {
     const token = bearerToken(request);
     const sessionToken = token === undefined && signIns ? sessionTokenOf(request) : undefined;
@@ -54,13 +65,13 @@ export function requireWorkspaceKey(
           'set-cookie',
           sessionCookies(sessionToken, { maxAgeMs: signIns.sessions.idleMs, secure: signIns.secureCookie }),
         );
-      request.workspace = session.workspace;
+      sign(request, session);
       return;
     }
     if (!token) throw new UnauthorizedError('Missing Authorization: Bearer API key');
-    const workspace = await workspaces.authenticate(token);
-    if (!workspace) throw new UnauthorizedError('Invalid or revoked API key');
-    request.workspace = workspace;
+    const signed = await workspaces.authenticate(token);
+    if (!signed) throw new UnauthorizedError('Invalid or revoked API key');
+    sign(request, signed);
   });
 }
 
@@ -68,6 +79,17 @@ export function requireWorkspaceKey(
 export function workspaceOf(request: FastifyRequest): AuthenticatedWorkspace {
   if (!request.workspace) throw new UnauthorizedError();
   return request.workspace;
+}
+
+/** Who asks, for a request behind requireWorkspaceKey. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthorizedError();
+  return request.principal;
+}
+
+/** The GUID a record the request creates names as its creator (docs/api.md#people-and-roles). */
+export function creatorOf(request: FastifyRequest): string {
+  return creatorIdOf(principalOf(request));
 }
 
 function digest(value: string): Buffer {

@@ -11,6 +11,8 @@ export type AttemptCount = { attempts: number; resetInMs: number };
 export type AttemptCounter = {
   /** Counts one attempt of `key` and answers the window's count so far (this one included). */
   count(key: string, windowMs: number): Promise<AttemptCount>;
+  /** The current window's count without counting (0 when no window is open). */
+  peek(key: string): Promise<AttemptCount>;
   close(): Promise<void>;
 };
 
@@ -30,6 +32,12 @@ export function createMemoryAttemptCounter(now: () => number = () => Date.now())
         windows.set(key, window);
       }
       window.attempts += 1;
+      return { attempts: window.attempts, resetInMs: window.endsAt - at };
+    },
+    async peek(key) {
+      const at = now();
+      const window = windows.get(key);
+      if (!window || window.endsAt <= at) return { attempts: 0, resetInMs: 0 };
       return { attempts: window.attempts, resetInMs: window.endsAt - at };
     },
     async close() {
@@ -73,6 +81,16 @@ export function createRedisAttemptCounter(
       } catch (error) {
         logger.warn({ err: (error as Error).message }, 'attempt count failed; letting the attempt pass');
         return { attempts: 1, resetInMs: windowMs };
+      }
+    },
+    async peek(key) {
+      try {
+        const redisKey = `${namespace}:attempts:${key}`;
+        const [attempts, ttl] = await Promise.all([redis.get(redisKey), redis.pttl(redisKey)]);
+        return { attempts: Number(attempts ?? 0), resetInMs: Math.max(0, ttl) };
+      } catch (error) {
+        logger.warn({ err: (error as Error).message }, 'attempt count failed; letting the attempt pass');
+        return { attempts: 0, resetInMs: 0 };
       }
     },
     async close() {

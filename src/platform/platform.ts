@@ -13,8 +13,10 @@ import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
 import { prepareDataDirectory } from './data-directory.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
+import { createTransactionScope, type TransactionScope } from './database/transaction-scope.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
+import { createMailer, type Mailer } from './mailer.js';
 import { createPayloadDecoder, type PayloadDecoder } from './payloads/payload-decoder.js';
 import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
 import { createSigner, type Signer } from './signing.js';
@@ -38,6 +40,10 @@ export type Platform = {
   config: Config;
   logger: Logger;
   database: DatabaseHandle;
+  /** Runs an audited request's work and its audit record in one transaction. */
+  transactions: TransactionScope;
+  /** Invitations and password resets by e-mail, when SMTP_URL is set. */
+  mailer: Mailer | undefined;
   jobs: JobQueue;
   streams: StreamBus;
   blobs: BlobStore;
@@ -78,8 +84,12 @@ export async function createPlatform(
 ): Promise<Platform> {
   const location: DatabaseLocation = databaseLocationOf(config);
   prepareDataDirectory(config.dataDirectory);
-  const database = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
+  const opened = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
+  // Every part below holds the scoped view: inside an audited request its queries join the request's transaction.
+  const transactions = createTransactionScope(opened.database);
+  const database: DatabaseHandle = { ...opened, database: transactions.database };
+  const { afterCommit } = transactions;
   const secret = loadOrCreateSecret(config.secret, config.dataDirectory);
   // Scale-out parts by configuration alone (docs/architecture.md#platform-parts): with Redis jobs are BullMQ's and a stream
   // URL may be read on any node; with a bucket or PostgreSQL every node reads the same file bytes.
@@ -89,10 +99,12 @@ export async function createPlatform(
     ? (await import('./jobs/bullmq-job-queue.js')).createBullmqJobQueue(config.redisUrl, jobLogger, {
         prefix: queuePrefix(config),
         slots: config.jobSlots,
+        afterCommit,
       })
     : createDatabaseJobQueue(database.database, jobLogger, {
         exclusive: database.kind === 'pglite',
         slots: config.jobSlots,
+        afterCommit,
       });
   const streams = config.redisUrl
     ? (await import('./streams/redis-stream-bus.js')).createRedisStreamBus(
@@ -104,6 +116,10 @@ export async function createPlatform(
     ? createRedisAttemptCounter(config.redisUrl, queuePrefix(config), logger.child({ component: 'attempts' }))
     : createMemoryAttemptCounter();
   const payloads = createPayloadDecoder();
+  const { smtpUrl, mailFrom } = config.people;
+  const mailer = smtpUrl
+    ? await createMailer(smtpUrl, mailFrom, logger.child({ component: 'mail' }))
+    : undefined;
   const bucket = config.bucket
     ? (await import('./blobs/bucket-blob-store.js')).createBucketBlobStore(config.bucket)
     : undefined;
@@ -116,6 +132,8 @@ export async function createPlatform(
     config,
     logger,
     database,
+    transactions,
+    mailer,
     jobs,
     streams,
     blobs,
@@ -141,6 +159,7 @@ export async function createPlatform(
       await attempts.close();
       await payloads.close();
       bucket?.close();
+      mailer?.close();
       if (ownsDatabase) await database.close();
     },
   };

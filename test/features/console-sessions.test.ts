@@ -30,6 +30,9 @@ describe('console sign-in', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       workspace: { guid: context.client.workspaceGuid, name: expect.any(String) },
+      // A key from before people existed: admin, with no creator.
+      role: 'admin',
+      user: null,
     });
     expect(setCookie).toMatch(/; Path=\//);
     expect(setCookie).toMatch(/; HttpOnly/);

@@ -1,6 +1,18 @@
 import { expect, it } from 'vitest';
 import { clientFor, newWorkspace, request, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
+/** A listed key: never the key itself. */
+const keyFields = [
+  'created_at',
+  'created_by',
+  'guid',
+  'last_used_at',
+  'name',
+  'prefix',
+  'revoked_at',
+  'role',
+];
+
 // A workspace manages its own API keys (the console's settings) with any of its keys; it may hold
 // LECTERN_API_KEYS_PER_WORKSPACE live keys at once (3 here; a probe minted 5,000 in 17 s).
 const context = useTestWorkspace({ LECTERN_API_KEYS_PER_WORKSPACE: '3' });
@@ -21,8 +33,7 @@ it('creates a key shown once, lists keys by prefix only, and revokes one', async
 
   const listed = await client.get(base);
   expect(listed.body.total_count).toBe(2);
-  for (const key of listed.body.data)
-    expect(Object.keys(key).sort()).toEqual(['created_at', 'guid', 'prefix', 'revoked_at']);
+  for (const key of listed.body.data) expect(Object.keys(key).sort()).toEqual(keyFields);
   expect(JSON.stringify(listed.body)).not.toContain(created.body.api_key);
 
   const revoked = await client.delete(`${base}/${created.body.guid}`);

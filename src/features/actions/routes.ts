@@ -47,7 +47,7 @@ export function actionRoutes(
     // The official JS SDK creates Actions at this path (docs/api.md#actions).
     app.post(
       '/actions/create',
-      { schema: { tags, body: createActionBody, response: { 201: actionResponse } } },
+      { schema: { 'x-right': 'write', tags, body: createActionBody, response: { 201: actionResponse } } },
       async (request, reply) => {
         return reply
           .status(201)
@@ -61,6 +61,7 @@ export function actionRoutes(
       '/actions',
       {
         schema: {
+          'x-right': 'read',
           tags,
           querystring: paginationQuery.extend(actionListQuery.shape),
           response: { 200: listResponse(listedActionResponse) },
@@ -78,7 +79,9 @@ export function actionRoutes(
 
     app.get(
       '/actions/:guidOrSlug',
-      { schema: { tags, params: guidOrSlugParams, response: { 200: actionResponse } } },
+      {
+        schema: { 'x-right': 'read_runs', tags, params: guidOrSlugParams, response: { 200: actionResponse } },
+      },
       async (request) => {
         return presentAction(await actions.get(workspaceOf(request).id, request.params.guidOrSlug));
       },
@@ -86,7 +89,15 @@ export function actionRoutes(
 
     app.put(
       '/actions/:guid',
-      { schema: { tags, params: guidParams, body: updateActionBody, response: { 200: actionResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: updateActionBody,
+          response: { 200: actionResponse },
+        },
+      },
       async (request) => {
         return presentAction(
           await actions.update(
@@ -100,7 +111,7 @@ export function actionRoutes(
 
     app.delete(
       '/actions/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
       async (request) => {
         await actions.remove(workspaceOf(request).id, request.params.guid);
         return removed(request.params.guid);
@@ -109,7 +120,15 @@ export function actionRoutes(
 
     app.post(
       '/actions/:guid/deploy',
-      { schema: { tags, params: guidParams, body: deployBody, response: { 200: actionResponse } } },
+      {
+        schema: {
+          'x-right': 'deploy',
+          tags,
+          params: guidParams,
+          body: deployBody,
+          response: { 200: actionResponse },
+        },
+      },
       async (request) => {
         return presentAction(
           await actions.deploy(workspaceOf(request).id, request.params.guid, request.body),
@@ -121,6 +140,7 @@ export function actionRoutes(
       '/actions/:guid/versions',
       {
         schema: {
+          'x-right': 'read',
           tags,
           params: guidParams,
           querystring: paginationQuery,
@@ -139,7 +159,7 @@ export function actionRoutes(
 
     app.post(
       '/actions/:guid/disable',
-      { schema: { tags, params: guidParams, response: { 200: actionResponse } } },
+      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: actionResponse } } },
       async (request) => {
         return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, true));
       },
@@ -149,7 +169,7 @@ export function actionRoutes(
     // attachments as bare arrays. A change saves a new version, like PUT /v1/actions/{guid}; it deploys nothing.
     app.get(
       '/actions/:guid/skills',
-      { schema: { tags, params: guidParams, response: { 200: z.array(skillResponse) } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: z.array(skillResponse) } } },
       async (request) => {
         const workspaceId = workspaceOf(request).id;
         const action = await actions.get(workspaceId, request.params.guid);
@@ -161,6 +181,7 @@ export function actionRoutes(
       '/actions/:guid/skills',
       {
         schema: {
+          'x-right': 'write',
           tags,
           params: guidParams,
           body: actionSkillsBody,
@@ -178,7 +199,9 @@ export function actionRoutes(
 
     app.get(
       '/actions/:guid/context',
-      { schema: { tags, params: guidParams, response: { 200: z.array(contextResponse) } } },
+      {
+        schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: z.array(contextResponse) } },
+      },
       async (request) => {
         const workspaceId = workspaceOf(request).id;
         const action = await actions.get(workspaceId, request.params.guid);
@@ -190,6 +213,7 @@ export function actionRoutes(
       '/actions/:guid/context',
       {
         schema: {
+          'x-right': 'write',
           tags,
           params: guidParams,
           body: actionContextsBody,
@@ -206,7 +230,7 @@ export function actionRoutes(
 
     app.post(
       '/actions/:guid/enable',
-      { schema: { tags, params: guidParams, response: { 200: actionResponse } } },
+      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: actionResponse } } },
       async (request) => {
         return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, false));
       },

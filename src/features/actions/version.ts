@@ -2,7 +2,7 @@ import { givenFields } from '../../core/defined.js';
 import type { ActionVersionRow, NewActionVersion } from './repository.js';
 
 /** What a version holds, every field given (a saved version's row without its keys). */
-export type VersionContent = Required<Omit<NewActionVersion, 'createdAt'>>;
+export type VersionContent = Required<Omit<NewActionVersion, 'createdAt' | 'savedById'>>;
 
 /** Changes to a version: a field left out keeps the value it had. */
 export type VersionChanges = Partial<VersionContent>;
@@ -25,6 +25,7 @@ export function contentOf({
   actionId: _action,
   version: _version,
   createdAt: _at,
+  savedById: _savedBy,
   ...content
 }: ActionVersionRow) {
   return content satisfies VersionContent;

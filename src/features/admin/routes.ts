@@ -4,6 +4,10 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { requireAdminToken } from '../../http/authentication.js';
+import type { AccountService } from '../people/index.js';
+import { presentMember, presentUser } from '../people/presenters.js';
+import { memberResponse, userSummary } from '../people/responses.js';
+import { memberBody, newUserBody, userChangesBody } from '../people/schemas.js';
 import {
   presentApiKey,
   presentNewApiKey,
@@ -20,6 +24,7 @@ import {
   workspaceResponse,
 } from '../workspaces/responses.js';
 
+const adminUserResponse = userSummary.extend({ active: z.boolean() });
 const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
 const settingsBody = z.strictObject({
   allow_model_overrides: z
@@ -36,14 +41,20 @@ const settingsBody = z.strictObject({
 });
 
 /** The instance admin API (docs/operations.md#workspaces-keys-and-the-admin-api), mounted only when LECTERN_ADMIN_TOKEN is set. */
-export function adminRoutes(workspaces: WorkspaceService, adminToken: string): FastifyPluginAsyncZod {
+export function adminRoutes(
+  workspaces: WorkspaceService,
+  accounts: AccountService,
+  adminToken: string,
+): FastifyPluginAsyncZod {
   return async (app) => {
     requireAdminToken(app, adminToken);
     const tags = ['admin'];
 
     app.post(
       '/workspaces',
-      { schema: { tags, body: workspaceBody, response: { 201: newWorkspaceResponse } } },
+      {
+        schema: { 'x-right': 'operator', tags, body: workspaceBody, response: { 201: newWorkspaceResponse } },
+      },
       async (request, reply) => {
         return reply
           .status(201)
@@ -53,7 +64,14 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
 
     app.get(
       '/workspaces',
-      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(workspaceResponse) } } },
+      {
+        schema: {
+          'x-right': 'operator',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: listResponse(workspaceResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await workspaces.listWorkspaces(request.query);
         return listEnvelope(rows.map(presentWorkspace), total, request.query);
@@ -62,7 +80,15 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
 
     app.put(
       '/workspaces/:guid/settings',
-      { schema: { tags, params: guidParams, body: settingsBody, response: { 200: workspaceResponse } } },
+      {
+        schema: {
+          'x-right': 'operator',
+          tags,
+          params: guidParams,
+          body: settingsBody,
+          response: { 200: workspaceResponse },
+        },
+      },
       async (request) => {
         const updated = await workspaces.updateSettings(request.params.guid, {
           ...(request.body.allow_model_overrides !== undefined && {
@@ -78,7 +104,7 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
 
     app.post(
       '/workspaces/:guid/api_keys',
-      { schema: { tags, params: guidParams, response: { 201: newApiKeyResponse } } },
+      { schema: { 'x-right': 'operator', tags, params: guidParams, response: { 201: newApiKeyResponse } } },
       async (request, reply) => {
         return reply.status(201).send(presentNewApiKey(await workspaces.createApiKey(request.params.guid)));
       },
@@ -88,6 +114,7 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
       '/workspaces/:guid/api_keys',
       {
         schema: {
+          'x-right': 'operator',
           tags,
           params: guidParams,
           querystring: paginationQuery,
@@ -102,9 +129,53 @@ export function adminRoutes(workspaces: WorkspaceService, adminToken: string): F
 
     app.delete(
       '/api_keys/:guid',
-      { schema: { tags, params: guidParams, response: { 200: revokedApiKeyResponse } } },
+      {
+        schema: { 'x-right': 'operator', tags, params: guidParams, response: { 200: revokedApiKeyResponse } },
+      },
       async (request) => {
         return presentRevokedApiKey(await workspaces.revokeApiKey(request.params.guid));
+      },
+    );
+
+    // People: made here (with or without a password), deactivated, added to workspaces.
+    app.post(
+      '/users',
+      { schema: { 'x-right': 'operator', tags, body: newUserBody, response: { 201: userSummary } } },
+      async (request, reply) => reply.status(201).send(presentUser(await accounts.createUser(request.body))),
+    );
+
+    app.put(
+      '/users/:guid',
+      {
+        schema: {
+          'x-right': 'operator',
+          tags,
+          params: guidParams,
+          body: userChangesBody,
+          response: { 200: adminUserResponse },
+        },
+      },
+      async (request) => {
+        const user = await accounts.updateUser(request.params.guid, request.body);
+        return { ...presentUser(user), active: user.active };
+      },
+    );
+
+    app.post(
+      '/workspaces/:guid/members',
+      {
+        schema: {
+          'x-right': 'operator',
+          tags,
+          params: guidParams,
+          body: memberBody,
+          response: { 201: memberResponse },
+        },
+      },
+      async (request, reply) => {
+        const workspace = await workspaces.findWorkspace(request.params.guid);
+        const user = await accounts.addMember(workspace.id, request.body.email, request.body.role);
+        return reply.status(201).send(presentMember({ user, role: request.body.role }));
       },
     );
   };

@@ -19,7 +19,7 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
 
     app.post(
       '/apps',
-      { schema: { tags, body: createAppBody, response: { 201: appResponse } } },
+      { schema: { 'x-right': 'write', tags, body: createAppBody, response: { 201: appResponse } } },
       async (request, reply) => {
         return reply
           .status(201)
@@ -29,7 +29,14 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
 
     app.get(
       '/apps',
-      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(appResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: listResponse(appResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await apps.list(workspaceOf(request).id, request.query);
         return listEnvelope(rows.map(presentApp), total, request.query);
@@ -38,7 +45,7 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
 
     app.get(
       '/apps/:guid',
-      { schema: { tags, params: guidParams, response: { 200: appResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: appResponse } } },
       async (request) => {
         return presentApp(await apps.require(workspaceOf(request).id, request.params.guid));
       },
@@ -46,7 +53,15 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
 
     app.put(
       '/apps/:guid',
-      { schema: { tags, params: guidParams, body: updateAppBody, response: { 200: appResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: updateAppBody,
+          response: { 200: appResponse },
+        },
+      },
       async (request) => {
         return presentApp(
           await apps.update(workspaceOf(request).id, request.params.guid, appFieldsFromWire(request.body)),
@@ -56,7 +71,7 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
 
     app.delete(
       '/apps/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
       async (request) => {
         await apps.remove(workspaceOf(request).id, request.params.guid);
         return removed(request.params.guid);
@@ -68,6 +83,7 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
       '/apps/:guid/actions',
       {
         schema: {
+          'x-right': 'read',
           tags,
           params: guidParams,
           querystring: paginationQuery,

@@ -1,16 +1,24 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { WorkspaceSettings } from '../../core/json-columns.js';
 import type { Database } from '../../platform/database/connection.js';
 import { rowsOf } from '../../platform/database/connection.js';
-import { apiKeys, consoleSessions, workspaces } from '../../platform/database/schema.js';
+import { consoleSessions } from '../../platform/database/schema.js';
 
-/** A live session with what a request needs of its workspace and key. */
+/** A live session: its workspace, and the key it was exchanged for or the person who signed in. */
 export type LiveSession = {
   id: string;
   lastSeenAt: Date;
-  workspace: { id: string; name: string; settings: WorkspaceSettings };
-  apiKeyId: string;
+  workspaceId: string;
+  apiKeyId: string | null;
+  userId: string | null;
 };
+
+/** Whose sessions: those made with one key, or one person's. */
+export type SessionHolder = { apiKeyId: string } | { userId: string };
+
+const heldBy = (holder: SessionHolder) =>
+  'apiKeyId' in holder
+    ? eq(consoleSessions.apiKeyId, holder.apiKeyId)
+    : eq(consoleSessions.userId, holder.userId);
 
 export function createConsoleSessionRepository(database: Database) {
   return {
@@ -19,20 +27,19 @@ export function createConsoleSessionRepository(database: Database) {
     },
 
     /**
-     * The session of a token hash, unless revoked, idle since before `activeSince`, begun before
-     * `begunSince` (its absolute lifetime), or its key revoked.
+     * The session of a token hash, unless revoked, idle since before `activeSince` or begun before
+     * `begunSince` (its absolute lifetime). Whether its key or person still may is the caller's to ask.
      */
     async findLive(tokenHash: string, activeSince: Date, begunSince: Date): Promise<LiveSession | undefined> {
       const [row] = await database
         .select({
           id: consoleSessions.id,
           lastSeenAt: consoleSessions.lastSeenAt,
+          workspaceId: consoleSessions.workspaceId,
           apiKeyId: consoleSessions.apiKeyId,
-          workspace: { id: workspaces.id, name: workspaces.name, settings: workspaces.settings },
+          userId: consoleSessions.userId,
         })
         .from(consoleSessions)
-        .innerJoin(apiKeys, and(eq(apiKeys.id, consoleSessions.apiKeyId), isNull(apiKeys.revokedAt)))
-        .innerJoin(workspaces, eq(workspaces.id, consoleSessions.workspaceId))
         .where(
           and(
             eq(consoleSessions.tokenHash, tokenHash),
@@ -48,25 +55,31 @@ export function createConsoleSessionRepository(database: Database) {
       await database.update(consoleSessions).set({ lastSeenAt: at }).where(eq(consoleSessions.id, id));
     },
 
-    /** Ends the key's live sessions but its `keep` newest; how many were ended. */
-    async revokeBeyond(apiKeyId: string, keep: number, at: Date): Promise<number> {
+    /** Ends the holder's live sessions but its `keep` newest; how many were ended. */
+    async revokeBeyond(holder: SessionHolder, keep: number, at: Date): Promise<number> {
+      const live = and(heldBy(holder), isNull(consoleSessions.revokedAt));
       const result = await database.execute(sql`
         UPDATE ${consoleSessions} SET revoked_at = ${at}
-        WHERE api_key_id = ${apiKeyId} AND revoked_at IS NULL AND id NOT IN (
-          SELECT id FROM ${consoleSessions} WHERE api_key_id = ${apiKeyId} AND revoked_at IS NULL
+        WHERE ${live} AND id NOT IN (
+          SELECT id FROM ${consoleSessions} WHERE ${live}
           ORDER BY created_at DESC, id DESC LIMIT ${keep})
         RETURNING id`);
       return rowsOf(result).length;
     },
 
-    /** Ends every live session of the key ("sign out everywhere"); how many were ended. */
-    async revokeAllOfKey(apiKeyId: string, at: Date): Promise<number> {
+    /** Ends every live session of the holder ("sign out everywhere"); how many were ended. */
+    async revokeAllOf(holder: SessionHolder, at: Date): Promise<number> {
       const ended = await database
         .update(consoleSessions)
         .set({ revokedAt: at })
-        .where(and(eq(consoleSessions.apiKeyId, apiKeyId), isNull(consoleSessions.revokedAt)))
+        .where(and(heldBy(holder), isNull(consoleSessions.revokedAt)))
         .returning({ id: consoleSessions.id });
       return ended.length;
+    },
+
+    /** Moves a person's session to another workspace (the workspace switcher). */
+    async moveToWorkspace(id: string, workspaceId: string): Promise<void> {
+      await database.update(consoleSessions).set({ workspaceId }).where(eq(consoleSessions.id, id));
     },
 
     /**

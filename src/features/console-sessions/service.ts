@@ -1,30 +1,33 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { TooManyRequestsError } from '../../errors.js';
+import { TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { AttemptCounter } from '../../platform/attempt-counter.js';
-import type { AuthenticatedWorkspace, WorkspaceService } from '../workspaces/index.js';
-import type { ConsoleSessionRepository } from './repository.js';
+import type { SignedRequest, WorkspaceService } from '../workspaces/index.js';
+import type { ConsoleSessionRepository, LiveSession, SessionHolder } from './repository.js';
 
-/** A signed-in request: its workspace, and whether the session's idle clock was just reset. */
-export type SessionCheck = { workspace: AuthenticatedWorkspace; renewed: boolean };
+/** A signed-in request: its workspace and principal, and whether the session's idle clock was just reset. */
+export type SessionCheck = SignedRequest & { renewed: boolean };
+
+/** A new session: the token for the cookie (returned once; only its hash is stored). */
+export type NewSession = SignedRequest & { token: string };
 
 export interface ConsoleSessionService {
   /**
-   * Exchanges a workspace API key for a session. The token is returned once (for the cookie); only
-   * its hash is stored, and the key is not kept at all. Undefined for an unknown or revoked key.
-   * Attempts are limited per client address and per key (429 with Retry-After beyond).
+   * Exchanges a workspace API key for a session. The key is not kept at all. Undefined for an
+   * unknown or revoked key. Attempts are limited per client address and per key (429 beyond).
    */
-  signIn(
-    apiKey: string,
-    address: string,
-  ): Promise<{ token: string; workspace: AuthenticatedWorkspace } | undefined>;
+  signIn(apiKey: string, address: string): Promise<NewSession | undefined>;
+  /** A session for a person who proved who they are (a password, the OpenID provider, an invitation). */
+  signInPerson(userId: string, workspaceId: string): Promise<NewSession>;
   /**
-   * The workspace of a live session token: not signed out, used within the idle time, begun within
-   * the absolute lifetime, its key not revoked.
+   * The workspace and principal of a live session token: not signed out, used within the idle time,
+   * begun within the absolute lifetime, its key live or its person still an active member.
    */
   authenticate(token: string): Promise<SessionCheck | undefined>;
+  /** Moves a person's session to another of their workspaces; undefined when they are not a member. */
+  switchWorkspace(token: string, workspaceId: string): Promise<SignedRequest | undefined>;
   signOut(token: string): Promise<void>;
-  /** Ends every session made with the same API key as this one's; how many ended (0: not signed in). */
+  /** Ends every session of the same key or person as this one's; how many ended (0: not signed in). */
   signOutEverywhere(token: string): Promise<number>;
   /** How long a session lasts without a request. */
   readonly idleMs: number;
@@ -52,13 +55,15 @@ const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').dig
 
 export function createConsoleSessionService(dependencies: {
   repository: ConsoleSessionRepository;
-  workspaces: Pick<WorkspaceService, 'authenticate'>;
+  workspaces: Pick<WorkspaceService, 'authenticate' | 'authenticateKeyId'>;
+  /** A person's principal in a workspace, while they are an active member of it. */
+  members: { principalOf(workspaceId: string, userId: string): Promise<SignedRequest | undefined> };
   attempts: AttemptCounter;
   limits: ConsoleSessionLimits;
   logger: Logger;
   now?: () => Date;
 }): ConsoleSessionService {
-  const { repository, workspaces, attempts, limits, logger } = dependencies;
+  const { repository, workspaces, members, attempts, limits, logger } = dependencies;
   const now = dependencies.now ?? (() => new Date());
   let lastSweep = 0;
 
@@ -100,35 +105,68 @@ export function createConsoleSessionService(dependencies: {
     );
   }
 
+  async function open(holder: SessionHolder, workspaceId: string): Promise<string> {
+    const token = `lcs_${randomBytes(32).toString('base64url')}`;
+    const at = now();
+    await repository.insert({
+      id: randomUUID(),
+      workspaceId,
+      apiKeyId: 'apiKeyId' in holder ? holder.apiKeyId : null,
+      userId: 'userId' in holder ? holder.userId : null,
+      tokenHash: hashOf(token),
+      lastSeenAt: at,
+      createdAt: at,
+    });
+    await repository.revokeBeyond(holder, limits.perKey, at);
+    sweepSoon(at);
+    return token;
+  }
+
+  /** Who a session is now: its key's or its person's standing is asked afresh on every request. */
+  function signedAs(session: LiveSession): Promise<SignedRequest | undefined> {
+    if (session.apiKeyId) return workspaces.authenticateKeyId(session.apiKeyId);
+    return members.principalOf(session.workspaceId, session.userId!);
+  }
+
+  const holderOf = (session: LiveSession): SessionHolder =>
+    session.apiKeyId ? { apiKeyId: session.apiKeyId } : { userId: session.userId! };
+
   return {
     idleMs: limits.idleMs,
 
     async signIn(apiKey, address) {
       await throttle(apiKey, address);
-      const workspace = await workspaces.authenticate(apiKey);
-      if (!workspace) return undefined;
-      const token = `lcs_${randomBytes(32).toString('base64url')}`;
-      const at = now();
-      await repository.insert({
-        id: randomUUID(),
-        workspaceId: workspace.id,
-        apiKeyId: workspace.apiKeyId,
-        tokenHash: hashOf(token),
-        lastSeenAt: at,
-        createdAt: at,
-      });
-      await repository.revokeBeyond(workspace.apiKeyId, limits.perKey, at);
-      sweepSoon(at);
-      return { token, workspace };
+      const signed = await workspaces.authenticate(apiKey);
+      if (!signed) return undefined;
+      const token = await open({ apiKeyId: signed.principal.key!.id }, signed.workspace.id);
+      return { ...signed, token };
+    },
+
+    async signInPerson(userId, workspaceId) {
+      const signed = await members.principalOf(workspaceId, userId);
+      if (!signed) throw new UnauthorizedError('Not a member of this workspace');
+      const token = await open({ userId }, workspaceId);
+      return { ...signed, token };
     },
 
     async authenticate(token) {
       const at = now();
       const session = await findLive(token, at);
       if (!session) return undefined;
+      const signed = await signedAs(session);
+      if (!signed) return undefined;
       const renewed = at.getTime() - session.lastSeenAt.getTime() >= renewEveryMs;
       if (renewed) await repository.touch(session.id, at);
-      return { workspace: { ...session.workspace, apiKeyId: session.apiKeyId }, renewed };
+      return { ...signed, renewed };
+    },
+
+    async switchWorkspace(token, workspaceId) {
+      const session = await findLive(token, now());
+      if (!session?.userId) return undefined;
+      const signed = await members.principalOf(workspaceId, session.userId);
+      if (!signed) return undefined;
+      await repository.moveToWorkspace(session.id, workspaceId);
+      return signed;
     },
 
     async signOut(token) {
@@ -139,7 +177,7 @@ export function createConsoleSessionService(dependencies: {
       const at = now();
       const session = await findLive(token, at);
       if (!session) return 0;
-      return repository.revokeAllOfKey(session.apiKeyId, at);
+      return repository.revokeAllOf(holderOf(session), at);
     },
   };
 }

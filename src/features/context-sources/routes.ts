@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { messageResponse, successResponse } from '../../core/wire.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { creatorOf, workspaceOf } from '../../http/authentication.js';
 import { presentContextSource } from './presenters.js';
 import { addedFilesResponse, contextSourceResponse } from './responses.js';
 import {
@@ -24,7 +24,14 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
     // docs/api.md#how-the-parts-behave: a bare array, no pagination or filters.
     app.get(
       base,
-      { schema: { tags, params: sourceContextParams, response: { 200: z.array(contextSourceResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          params: sourceContextParams,
+          response: { 200: z.array(contextSourceResponse) },
+        },
+      },
       async (request) => {
         return (await sources.list(workspaceOf(request).id, request.params.contextGuid)).map(
           presentContextSource,
@@ -36,6 +43,7 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
       base,
       {
         schema: {
+          'x-right': 'write',
           tags,
           params: sourceContextParams,
           body: createSourceBody,
@@ -46,7 +54,7 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
         const caller = workspaceOf(request);
         const created = await sources.create(
           caller.id,
-          caller.apiKeyId,
+          creatorOf(request),
           request.params.contextGuid,
           request.body.url,
           request.body.name,
@@ -57,7 +65,14 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
 
     app.get(
       `${base}/:guid`,
-      { schema: { tags, params: contextSourceParams, response: { 200: contextSourceResponse } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          params: contextSourceParams,
+          response: { 200: contextSourceResponse },
+        },
+      },
       async (request) => {
         const { contextGuid, guid } = request.params;
         return presentContextSource(await sources.require(workspaceOf(request).id, contextGuid, guid));
@@ -68,6 +83,7 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
       `${base}/:guid`,
       {
         schema: {
+          'x-right': 'write',
           tags,
           params: contextSourceParams,
           body: replaceSourceBody,
@@ -84,7 +100,9 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
 
     app.delete(
       `${base}/:guid`,
-      { schema: { tags, params: contextSourceParams, response: { 200: successResponse } } },
+      {
+        schema: { 'x-right': 'write', tags, params: contextSourceParams, response: { 200: successResponse } },
+      },
       async (request) => {
         const { contextGuid, guid } = request.params;
         await sources.remove(workspaceOf(request).id, contextGuid, guid);
@@ -94,7 +112,7 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
 
     app.post(
       '/context_sources/process_batch',
-      { schema: { tags, body: processBatchBody, response: { 200: messageResponse } } },
+      { schema: { 'x-right': 'write', tags, body: processBatchBody, response: { 200: messageResponse } } },
       async (request) => {
         await sources.processBatch(workspaceOf(request).id, request.body.sources);
         return { msg: 'success' };
@@ -103,7 +121,15 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
 
     app.post(
       '/context_sources/:guid/process',
-      { schema: { tags, params: guidParams, body: processBody, response: { 200: messageResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: processBody,
+          response: { 200: messageResponse },
+        },
+      },
       async (request) => {
         await sources.process(workspaceOf(request).id, request.params.guid, request.body.contextGuid);
         return { msg: 'success' };
@@ -112,10 +138,18 @@ export function contextSourceRoutes(sources: ContextSourceService): FastifyPlugi
 
     app.post(
       '/contexts/:guid/add_files',
-      { schema: { tags, params: guidParams, body: addFilesBody, response: { 200: addedFilesResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: addFilesBody,
+          response: { 200: addedFilesResponse },
+        },
+      },
       async (request) => {
         const caller = workspaceOf(request);
-        return sources.addFiles(caller.id, caller.apiKeyId, request.params.guid, request.body.files);
+        return sources.addFiles(caller.id, creatorOf(request), request.params.guid, request.body.files);
       },
     );
   };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, successResponse } from '../../core/wire.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { creatorOf, workspaceOf } from '../../http/authentication.js';
 import type { ContextPrompt } from './context-prompt.js';
 import { presentContext, presentContextPromptAnswer, presentHit } from './presenters.js';
 import {
@@ -52,18 +52,25 @@ export function contextRoutes(
 
     app.post(
       '/contexts',
-      { schema: { tags, body: createContextBody, response: { 201: contextResponse } } },
+      { schema: { 'x-right': 'write', tags, body: createContextBody, response: { 201: contextResponse } } },
       async (request, reply) => {
         const caller = workspaceOf(request);
         return reply
           .status(201)
-          .send(presentContext(await contexts.create(caller.id, caller.apiKeyId, request.body)));
+          .send(presentContext(await contexts.create(caller.id, creatorOf(request), request.body)));
       },
     );
 
     app.get(
       '/contexts',
-      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(contextResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: listResponse(contextResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await contexts.list(workspaceOf(request).id, request.query);
         return listEnvelope(rows.map(presentContext), total, request.query);
@@ -72,7 +79,7 @@ export function contextRoutes(
 
     app.get(
       '/contexts/:guid',
-      { schema: { tags, params: guidParams, response: { 200: contextResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: contextResponse } } },
       async (request) => {
         return presentContext(await contexts.requireWithState(workspaceOf(request).id, request.params.guid));
       },
@@ -80,14 +87,22 @@ export function contextRoutes(
 
     app.put(
       '/contexts/:guid',
-      { schema: { tags, params: guidParams, body: updateContextBody, response: { 200: contextResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: updateContextBody,
+          response: { 200: contextResponse },
+        },
+      },
       async (request) =>
         presentContext(await contexts.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
 
     app.delete(
       '/contexts/:guid',
-      { schema: { tags, params: guidParams, response: { 200: successResponse } } },
+      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: successResponse } } },
       async (request) => {
         await contexts.remove(workspaceOf(request).id, request.params.guid);
         return { status: 'success' as const };
@@ -97,7 +112,13 @@ export function contextRoutes(
     app.post(
       '/contexts/:guid/search',
       {
-        schema: { tags, params: guidParams, body: searchBody, response: { 200: z.array(searchHitResponse) } },
+        schema: {
+          'x-right': 'search',
+          tags,
+          params: guidParams,
+          body: searchBody,
+          response: { 200: z.array(searchHitResponse) },
+        },
       },
       async (request) =>
         runSearch(contexts, search, workspaceOf(request).id, request.params.guid, request.body),
@@ -108,6 +129,7 @@ export function contextRoutes(
       '/context/:guid/search',
       {
         schema: {
+          'x-right': 'search',
           tags,
           params: guidParams,
           body: searchBody,
@@ -124,6 +146,7 @@ export function contextRoutes(
       '/contexts/:guid/prompt',
       {
         schema: {
+          'x-right': 'search',
           tags,
           params: guidParams,
           body: contextPromptBody,
@@ -146,6 +169,7 @@ export function unversionedContextSearchRoute(
       '/context/:guid/search',
       {
         schema: {
+          'x-right': 'search',
           tags: ['contexts'],
           params: guidParams,
           body: searchBody,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { messageResponse, successResponse } from '../../core/wire.js';
 import { ValidationError } from '../../errors.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { creatorOf, workspaceOf } from '../../http/authentication.js';
 import type { ContextSourceService } from '../context-sources/index.js';
 import { addFilesBody } from '../context-sources/index.js';
 import {
@@ -52,21 +52,28 @@ export function singularContextRoutes(services: {
 
     app.post(
       '/context',
-      { schema: { ...schema, body: sdkCreateContextBody, response: { 201: contextResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          ...schema,
+          body: sdkCreateContextBody,
+          response: { 201: contextResponse },
+        },
+      },
       async (request, reply) => {
         const caller = workspaceOf(request);
         const { files: urls, type: _type, loader: _loader, filter: _filter, ...fields } = request.body;
         // The files are checked first, so a bad URL leaves no Context behind.
         if (urls?.length) await sources.checkFiles(caller.id, urls);
-        const created = await contexts.create(caller.id, caller.apiKeyId, fields);
-        if (urls?.length) await sources.addFiles(caller.id, caller.apiKeyId, created.id, urls);
+        const created = await contexts.create(caller.id, creatorOf(request), fields);
+        if (urls?.length) await sources.addFiles(caller.id, creatorOf(request), created.id, urls);
         return reply.status(201).send(presentContext(await contexts.requireWithState(caller.id, created.id)));
       },
     );
 
     app.get(
       '/context/:guid',
-      { schema: { ...schema, params: guidParams, response: { 200: contextResponse } } },
+      { schema: { 'x-right': 'read', ...schema, params: guidParams, response: { 200: contextResponse } } },
       async (request) => {
         return presentContext(await contexts.requireWithState(workspaceOf(request).id, request.params.guid));
       },
@@ -76,6 +83,7 @@ export function singularContextRoutes(services: {
       '/context/:guid',
       {
         schema: {
+          'x-right': 'write',
           ...schema,
           params: guidParams,
           body: updateContextBody,
@@ -88,7 +96,7 @@ export function singularContextRoutes(services: {
 
     app.delete(
       '/context/:guid',
-      { schema: { ...schema, params: guidParams, response: { 200: successResponse } } },
+      { schema: { 'x-right': 'write', ...schema, params: guidParams, response: { 200: successResponse } } },
       async (request) => {
         await contexts.remove(workspaceOf(request).id, request.params.guid);
         return { status: 'success' as const };
@@ -98,7 +106,14 @@ export function singularContextRoutes(services: {
     // contexts.getStatus: PENDING while Documents are embedded or Context Sources indexed, then SUCCESS.
     app.post(
       '/context/:guid/status',
-      { schema: { ...schema, params: guidParams, response: { 200: contextStatusResponse } } },
+      {
+        schema: {
+          'x-right': 'read',
+          ...schema,
+          params: guidParams,
+          response: { 200: contextStatusResponse },
+        },
+      },
       async (request) => {
         const context = await contexts.requireWithState(workspaceOf(request).id, request.params.guid);
         return {
@@ -111,7 +126,9 @@ export function singularContextRoutes(services: {
     // contexts.embed: every Document of the Context is embedded again, in the background.
     app.post(
       '/context/embed',
-      { schema: { ...schema, body: embedContextBody, response: { 200: messageResponse } } },
+      {
+        schema: { 'x-right': 'write', ...schema, body: embedContextBody, response: { 200: messageResponse } },
+      },
       async (request) => {
         const workspaceId = workspaceOf(request).id;
         await contexts.require(workspaceId, request.body.guid);
@@ -123,7 +140,14 @@ export function singularContextRoutes(services: {
     // contexts.getPresignedUrl / uploadFile: a form upload whose object_url add_files takes.
     app.post(
       '/context/presign',
-      { schema: { ...schema, body: presignBody, response: { 200: presignedUploadResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          ...schema,
+          body: presignBody,
+          response: { 200: presignedUploadResponse },
+        },
+      },
       async (request) => {
         return files.presign(workspaceOf(request).id, request.body.file_name);
       },
@@ -134,6 +158,7 @@ export function singularContextRoutes(services: {
       '/context/:guid/add_files',
       {
         schema: {
+          'x-right': 'write',
           ...schema,
           params: guidParams,
           body: addFilesBody,
@@ -144,7 +169,7 @@ export function singularContextRoutes(services: {
         const caller = workspaceOf(request);
         const { created } = await sources.addFiles(
           caller.id,
-          caller.apiKeyId,
+          creatorOf(request),
           request.params.guid,
           request.body.files,
         );
@@ -161,6 +186,7 @@ export function singularContextRoutes(services: {
       documentsPath,
       {
         schema: {
+          'x-right': 'write',
           ...schema,
           params: contextParams,
           body: sdkAddDocumentBody,
@@ -183,6 +209,7 @@ export function singularContextRoutes(services: {
       `${documentsPath}/:guid`,
       {
         schema: {
+          'x-right': 'write',
           ...schema,
           params: documentParams,
           body: sdkUpdateDocumentBody,
@@ -209,7 +236,14 @@ export function singularContextRoutes(services: {
     // contexts.prompt: the Context in the body; `msg` is the SDK's name for the answer.
     app.post(
       '/context/prompt',
-      { schema: { ...schema, body: sdkContextPromptBody, response: { 200: sdkContextPromptResponse } } },
+      {
+        schema: {
+          'x-right': 'search',
+          ...schema,
+          body: sdkContextPromptBody,
+          response: { 200: sdkContextPromptResponse },
+        },
+      },
       async (request) => {
         const { context, ...input } = request.body;
         const answer = presentContextPromptAnswer(await prompt(workspaceOf(request).id, context, input));

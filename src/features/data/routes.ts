@@ -61,7 +61,14 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
 
     app.get(
       '/statistics',
-      { schema: { tags, querystring: statisticsQuery, response: { 200: statisticsResponse } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: statisticsQuery,
+          response: { 200: statisticsResponse },
+        },
+      },
       async (request) => {
         const { from, to, action } = request.query;
         const summary = await statistics.summary(workspaceOf(request).id, {
@@ -77,6 +84,7 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       '/data',
       {
         schema: {
+          'x-right': 'read',
           tags,
           querystring: paginationQuery.extend(dataSearchQuery.shape),
           response: { 200: listResponse(listedGenerationResponse) },
@@ -91,7 +99,14 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
 
     app.get(
       '/data/:guid',
-      { schema: { tags, params: guidParams, response: { 200: generationWithFeedbackResponse } } },
+      {
+        schema: {
+          'x-right': 'read_runs',
+          tags,
+          params: guidParams,
+          response: { 200: generationWithFeedbackResponse },
+        },
+      },
       async (request) => {
         return presentGenerationWithFeedback(await data.get(workspaceOf(request).id, request.params.guid));
       },
@@ -99,7 +114,15 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
 
     app.put(
       '/data/:guid',
-      { schema: { tags, params: guidParams, body: updateDataBody, response: { 200: generationResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: updateDataBody,
+          response: { 200: generationResponse },
+        },
+      },
       async (request) => {
         return presentGeneration(
           await data.update(
@@ -113,7 +136,7 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
 
     app.delete(
       '/data/:guid',
-      { schema: { tags, params: guidParams, response: { 200: generationResponse } } },
+      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: generationResponse } } },
       async (request) => {
         return presentGeneration(await data.remove(workspaceOf(request).id, request.params.guid));
       },
@@ -122,7 +145,9 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
     // Registered before /data/:guid; streamed as rows are read, so its size is not bounded by memory.
     app.get(
       '/data/export',
-      { schema: { tags, querystring: dataExportQuery, response: { 200: exportResponse } } },
+      {
+        schema: { 'x-right': 'read', tags, querystring: dataExportQuery, response: { 200: exportResponse } },
+      },
       async (request, reply) => {
         const { format, ...filter } = request.query;
         const rows = data.scan(workspaceOf(request).id, generationFilterOf(filter));
@@ -137,7 +162,7 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
 
     app.post(
       '/data',
-      { schema: { tags, body: logDataBody, response: { 201: generationResponse } } },
+      { schema: { 'x-right': 'run', tags, body: logDataBody, response: { 201: generationResponse } } },
       async (request, reply) => {
         return reply
           .status(201)
@@ -151,7 +176,7 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
 
     app.post(
       '/data/batch',
-      { schema: { tags, body: logDataBatchBody, response: { 201: loggedBatchResponse } } },
+      { schema: { 'x-right': 'run', tags, body: logDataBatchBody, response: { 201: loggedBatchResponse } } },
       async (request, reply) => {
         const ids = await data.logMany(
           workspaceOf(request).id,
@@ -166,6 +191,7 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       '/actions/:guid/data',
       {
         schema: {
+          'x-right': 'read',
           tags: ['actions', 'data'],
           params: guidParams,
           querystring: paginationQuery,
@@ -186,6 +212,7 @@ export function dataRoutes(data: DataService, statistics: StatisticsService): Fa
       '/apps/:guid/data',
       {
         schema: {
+          'x-right': 'read',
           tags: ['apps', 'data'],
           params: guidParams,
           querystring: paginationQuery,

@@ -23,6 +23,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       base,
       {
         schema: {
+          'x-right': 'write',
           tags,
           params: contextParams,
           body: addDocumentBody,
@@ -42,6 +43,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
         path,
         {
           schema: {
+            'x-right': 'read',
             tags,
             params: contextParams,
             querystring: documentListQuery,
@@ -65,6 +67,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
         path,
         {
           schema: {
+            'x-right': 'write',
             tags,
             params: contextParams,
             body: deleteDocumentsBody,
@@ -85,7 +88,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
 
     app.get(
       `${base}/:guid`,
-      { schema: { tags, params: documentParams, response: { 200: documentResponse } } },
+      { schema: { 'x-right': 'read', tags, params: documentParams, response: { 200: documentResponse } } },
       async (request) => {
         const { contextGuid, guid } = request.params;
         return presentDocument(await documents.require(workspaceOf(request).id, contextGuid, guid));
@@ -96,6 +99,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       `${base}/:guid`,
       {
         schema: {
+          'x-right': 'write',
           tags,
           params: documentParams,
           body: updateDocumentBody,
@@ -112,7 +116,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
 
     app.post(
       `${base}/:guid/embed`,
-      { schema: { tags, params: documentParams, response: { 200: successResponse } } },
+      { schema: { 'x-right': 'write', tags, params: documentParams, response: { 200: successResponse } } },
       async (request) => {
         const { contextGuid, guid } = request.params;
         await documents.embed(workspaceOf(request).id, contextGuid, guid);
@@ -122,7 +126,7 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
 
     app.delete(
       `${base}/:guid`,
-      { schema: { tags, params: documentParams, response: { 200: successResponse } } },
+      { schema: { 'x-right': 'write', tags, params: documentParams, response: { 200: successResponse } } },
       async (request) => {
         const { contextGuid, guid } = request.params;
         await documents.remove(workspaceOf(request).id, contextGuid, guid);

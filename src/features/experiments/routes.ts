@@ -29,7 +29,14 @@ export function experimentRoutes(
 
     app.post(
       '/experiments',
-      { schema: { tags, body: createExperimentBody, response: { 201: experimentResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          body: createExperimentBody,
+          response: { 201: experimentResponse },
+        },
+      },
       async (request, reply) => {
         return reply
           .status(201)
@@ -43,7 +50,14 @@ export function experimentRoutes(
 
     app.get(
       '/experiments',
-      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(experimentResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: listResponse(experimentResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await experiments.list(workspaceOf(request).id, request.query);
         return listEnvelope(rows.map(presentExperiment), total, request.query);
@@ -52,7 +66,7 @@ export function experimentRoutes(
 
     app.get(
       '/experiments/:guid',
-      { schema: { tags, params: guidParams, response: { 200: experimentResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: experimentResponse } } },
       async (request) => {
         return presentExperiment(await experiments.require(workspaceOf(request).id, request.params.guid));
       },
@@ -62,6 +76,7 @@ export function experimentRoutes(
       '/experiments/:guid',
       {
         schema: {
+          'x-right': 'write',
           tags,
           params: guidParams,
           body: updateExperimentBody,
@@ -80,7 +95,14 @@ export function experimentRoutes(
 
     app.delete(
       '/experiments/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedExperimentResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          response: { 200: removedExperimentResponse },
+        },
+      },
       async (request) => {
         const removed = await experiments.remove(workspaceOf(request).id, request.params.guid);
         return { ...presentExperiment(removed), deleted: true as const };
@@ -91,6 +113,7 @@ export function experimentRoutes(
       '/experiments/:guid/prompt',
       {
         schema: {
+          'x-right': 'run',
           tags,
           params: guidParams,
           body: experimentRunBody,
@@ -112,7 +135,9 @@ export function experimentRoutes(
 
     app.get(
       '/experiments/:guid/results',
-      { schema: { tags, params: guidParams, response: { 200: experimentResultsResponse } } },
+      {
+        schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: experimentResultsResponse } },
+      },
       async (request) => {
         return presentExperimentResults(
           await experiments.results(workspaceOf(request).id, request.params.guid),

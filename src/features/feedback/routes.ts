@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { creatorOf, workspaceOf } from '../../http/authentication.js';
 import { feedbackChangesFromWire, presentFeedback } from './presenters.js';
 import { feedbackResponse } from './responses.js';
 import { dataGuidParams, feedbackBody, legacyFeedbackBody, updateFeedbackBody } from './schemas.js';
@@ -12,12 +12,20 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
 
     app.post(
       '/feedback/:dataGuid',
-      { schema: { tags, params: dataGuidParams, body: feedbackBody, response: { 201: feedbackResponse } } },
+      {
+        schema: {
+          'x-right': 'feedback',
+          tags,
+          params: dataGuidParams,
+          body: feedbackBody,
+          response: { 201: feedbackResponse },
+        },
+      },
       async (request, reply) => {
         const workspace = workspaceOf(request);
         const record = await feedback.create(
           workspace.id,
-          workspace.apiKeyId,
+          creatorOf(request),
           request.params.dataGuid,
           request.body,
         );
@@ -28,7 +36,7 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
     // A feedback record by its own GUID (the official SDK's feedback.get / update / delete).
     app.get(
       '/feedback/:guid',
-      { schema: { tags, params: guidParams, response: { 200: feedbackResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: feedbackResponse } } },
       async (request) => {
         return presentFeedback(await feedback.get(workspaceOf(request).id, request.params.guid));
       },
@@ -36,7 +44,15 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
 
     app.put(
       '/feedback/:guid',
-      { schema: { tags, params: guidParams, body: updateFeedbackBody, response: { 200: feedbackResponse } } },
+      {
+        schema: {
+          'x-right': 'feedback',
+          tags,
+          params: guidParams,
+          body: updateFeedbackBody,
+          response: { 200: feedbackResponse },
+        },
+      },
       async (request) =>
         presentFeedback(
           await feedback.update(
@@ -49,7 +65,7 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
 
     app.delete(
       '/feedback/:guid',
-      { schema: { tags, params: guidParams, response: { 200: feedbackResponse } } },
+      { schema: { 'x-right': 'feedback', tags, params: guidParams, response: { 200: feedbackResponse } } },
       async (request) => {
         return presentFeedback(await feedback.remove(workspaceOf(request).id, request.params.guid));
       },
@@ -58,11 +74,18 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
     // Older clients post to the collection with the data GUID in the body (docs/sdk-compatibility.md).
     app.post(
       '/feedback',
-      { schema: { tags, body: legacyFeedbackBody, response: { 201: feedbackResponse } } },
+      {
+        schema: {
+          'x-right': 'feedback',
+          tags,
+          body: legacyFeedbackBody,
+          response: { 201: feedbackResponse },
+        },
+      },
       async (request, reply) => {
         const workspace = workspaceOf(request);
         const { data, meta_data, metadata, ...fields } = request.body;
-        const record = await feedback.create(workspace.id, workspace.apiKeyId, data, {
+        const record = await feedback.create(workspace.id, creatorOf(request), data, {
           ...fields,
           metadata: metadata ?? meta_data,
         });

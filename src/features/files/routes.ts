@@ -11,7 +11,9 @@ export function fileUploadRoutes(files: FileService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/files/upload',
-      { schema: { tags: ['files'], body: uploadBody, response: { 200: uploadResponse } } },
+      {
+        schema: { 'x-right': 'write', tags: ['files'], body: uploadBody, response: { 200: uploadResponse } },
+      },
       async (request) => {
         return files.upload(workspaceOf(request).id, request.body.data);
       },
@@ -35,6 +37,7 @@ export function signedFileRoutes(files: FileService, maximumBytes: number): Fast
       '/v1/files/form-upload',
       {
         schema: {
+          'x-right': 'public',
           tags: ['files'],
           security: [],
           response: { 204: z.null().describe('The file is stored') },
@@ -63,6 +66,7 @@ export function signedFileRoutes(files: FileService, maximumBytes: number): Fast
       '/v1/files/:guid',
       {
         schema: {
+          'x-right': 'public',
           tags: ['files'],
           params: fileParams,
           querystring: fileQuery,

@@ -15,7 +15,9 @@ export function fineTuneRoutes(): FastifyPluginAsyncZod {
     for (const path of ['/finetune', '/finetune/*']) {
       app.all(
         path,
-        { schema: { tags: ['fine-tuning'], hide: true, response: { 501: errorResponse } } },
+        {
+          schema: { tags: ['fine-tuning'], 'x-right': 'read', hide: true, response: { 501: errorResponse } },
+        },
         answer,
       );
     }

@@ -37,14 +37,16 @@ export function providerRoutes(
 
     app.get(
       '/providers/kinds',
-      { schema: { tags, response: { 200: listResponse(providerKindResponse) } } },
+      { schema: { 'x-right': 'read', tags, response: { 200: listResponse(providerKindResponse) } } },
       async () => {
         return wholeList(providers.kinds().map(presentProviderKind));
       },
     );
     app.post(
       '/providers',
-      { schema: { tags, body: createProviderBody, response: { 201: providerResponse } } },
+      {
+        schema: { 'x-right': 'manage', tags, body: createProviderBody, response: { 201: providerResponse } },
+      },
       async (request, reply) => {
         return reply
           .status(201)
@@ -54,25 +56,44 @@ export function providerRoutes(
     // The console's "test connection": the provider's model list, asked with its stored key.
     app.post(
       '/providers/:guid/test',
-      { schema: { tags, params: guidParams, response: { 200: connectionTestResponse } } },
+      {
+        schema: {
+          'x-right': 'manage',
+          'x-audit': false,
+          tags,
+          params: guidParams,
+          response: { 200: connectionTestResponse },
+        },
+      },
       async (request) => {
         return providers.testConnection(workspaceOf(request).id, request.params.guid);
       },
     );
     app.get(
       '/providers',
-      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(providerResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: listResponse(providerResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
         return listEnvelope(rows.map(presentProvider), total, request.query);
       },
     );
-    app.get('/providers/:guid', { schema: { tags, params: guidParams, response: one } }, async (request) => {
-      return presentProvider(await providers.require(workspaceOf(request).id, request.params.guid));
-    });
+    app.get(
+      '/providers/:guid',
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: one } },
+      async (request) => {
+        return presentProvider(await providers.require(workspaceOf(request).id, request.params.guid));
+      },
+    );
     app.put(
       '/providers/:guid',
-      { schema: { tags, params: guidParams, body: updateProviderBody, response: one } },
+      { schema: { 'x-right': 'manage', tags, params: guidParams, body: updateProviderBody, response: one } },
       async (request) => {
         return presentProvider(
           await providers.update(workspaceOf(request).id, request.params.guid, request.body),
@@ -81,7 +102,7 @@ export function providerRoutes(
     );
     app.delete(
       '/providers/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 200: removedResponse } } },
       async (request) => {
         await providers.remove(workspaceOf(request).id, request.params.guid);
         return removed(request.params.guid);
@@ -90,7 +111,7 @@ export function providerRoutes(
 
     app.post(
       '/models',
-      { schema: { tags, body: createModelBody, response: { 201: modelResponse } } },
+      { schema: { 'x-right': 'manage', tags, body: createModelBody, response: { 201: modelResponse } } },
       async (request, reply) => {
         return reply
           .status(201)
@@ -100,7 +121,14 @@ export function providerRoutes(
     // A bare array: the official SDK's models.getAllModels reads one (docs/sdk-compatibility.md).
     app.get(
       '/models',
-      { schema: { tags, querystring: paginationQuery, response: { 200: z.array(modelResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: z.array(modelResponse) },
+        },
+      },
       async (request, reply) => {
         const { rows, total } = await providers.listModels(workspaceOf(request).id, request.query);
         return bareList(reply, rows.map(presentModel), total);
@@ -110,7 +138,14 @@ export function providerRoutes(
     for (const path of ['/models/default', '/models/models/default']) {
       app.get(
         path,
-        { schema: { tags, hide: path !== '/models/default', response: { 200: modelResponse } } },
+        {
+          schema: {
+            'x-right': 'read',
+            tags,
+            hide: path !== '/models/default',
+            response: { 200: modelResponse },
+          },
+        },
         async (request) => {
           return presentModel(await providers.defaultModel(workspaceOf(request).id));
         },
@@ -118,14 +153,14 @@ export function providerRoutes(
     }
     app.get(
       '/models/:guid',
-      { schema: { tags, params: guidParams, response: { 200: modelResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: modelResponse } } },
       async (request) => {
         return presentModel(await providers.requireModel(workspaceOf(request).id, request.params.guid));
       },
     );
     app.delete(
       '/models/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 200: removedResponse } } },
       async (request) => {
         await providers.removeModel(workspaceOf(request).id, request.params.guid);
         return removed(request.params.guid);
@@ -135,7 +170,9 @@ export function providerRoutes(
     // The official SDK manages providers under /v1/models/provider (docs/sdk-compatibility.md); bare arrays.
     app.post(
       '/models/provider',
-      { schema: { tags, body: sdkProviderBody, response: { 201: sdkProviderResponse } } },
+      {
+        schema: { 'x-right': 'manage', tags, body: sdkProviderBody, response: { 201: sdkProviderResponse } },
+      },
       async (request, reply) => {
         const { nickname, ...fields } = request.body;
         const provider = await providers.create(workspaceOf(request).id, {
@@ -147,7 +184,14 @@ export function providerRoutes(
     );
     app.get(
       '/models/provider',
-      { schema: { tags, querystring: paginationQuery, response: { 200: z.array(providerResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: z.array(providerResponse) },
+        },
+      },
       async (request, reply) => {
         const { rows, total } = await providers.list(workspaceOf(request).id, request.query);
         return bareList(reply, rows.map(presentProvider), total);
@@ -155,13 +199,15 @@ export function providerRoutes(
     );
     app.put(
       '/models/provider/:guid',
-      { schema: { tags, params: guidParams, body: sdkProviderUpdateBody, response: one } },
+      {
+        schema: { 'x-right': 'manage', tags, params: guidParams, body: sdkProviderUpdateBody, response: one },
+      },
       async (request) =>
         presentProvider(await providers.update(workspaceOf(request).id, request.params.guid, request.body)),
     );
     app.delete(
       '/models/provider/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 200: removedResponse } } },
       async (request) => {
         await providers.remove(workspaceOf(request).id, request.params.guid);
         return removed(request.params.guid);
@@ -169,7 +215,15 @@ export function providerRoutes(
     );
     app.post(
       '/models/validate',
-      { schema: { tags, body: validateKeyBody, response: { 200: keyValidationResponse } } },
+      {
+        schema: {
+          'x-right': 'manage',
+          'x-audit': false,
+          tags,
+          body: validateKeyBody,
+          response: { 200: keyValidationResponse },
+        },
+      },
       async (request) => {
         return {
           validated: await validateProviderKey(request.body.provider, request.body.api_key, operatorUrls),

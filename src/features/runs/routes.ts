@@ -23,6 +23,7 @@ export function runRoutes(
       '/actions/:guidOrSlug/prompt',
       {
         schema: {
+          'x-right': 'run',
           tags,
           params: guidOrSlugParams,
           body: runBody,
@@ -45,7 +46,15 @@ export function runRoutes(
     // Older clients run Actions through the collection with the Action in the body (docs/sdk-compatibility.md).
     app.post(
       '/actions',
-      { schema: { tags, body: legacyRunBody, headers: idempotencyHeaders, response: { 200: runResponse } } },
+      {
+        schema: {
+          'x-right': 'run',
+          tags,
+          body: legacyRunBody,
+          headers: idempotencyHeaders,
+          response: { 200: runResponse },
+        },
+      },
       async (request) => {
         const { action, metadata_filter, ...fields } = request.body;
         const runRequest = { ...fields, metadata: fields.metadata ?? metadata_filter ?? undefined };
@@ -62,7 +71,7 @@ export function runRoutes(
     // The SDK's actions.playground runs a prompt with no Action; every Lectern run is an Action's.
     app.post(
       '/actions/playground',
-      { schema: { tags, hide: true, response: { 501: errorResponse } } },
+      { schema: { 'x-right': 'run', tags, hide: true, response: { 501: errorResponse } } },
       async () => {
         throw new NotSupportedError(
           'Running a prompt without an Action (actions.playground)',
@@ -73,7 +82,9 @@ export function runRoutes(
 
     app.get(
       '/actions/result/:resultKey',
-      { schema: { tags, params: resultParams, response: { 200: runResultResponse } } },
+      {
+        schema: { 'x-right': 'read_runs', tags, params: resultParams, response: { 200: runResultResponse } },
+      },
       async (request) => {
         return runs.result(workspaceOf(request).id, request.params.resultKey);
       },
@@ -83,6 +94,7 @@ export function runRoutes(
       '/actions/:guidOrSlug/gateway_payload',
       {
         schema: {
+          'x-right': 'run',
           tags,
           params: guidOrSlugParams,
           body: gatewayPayloadBody,

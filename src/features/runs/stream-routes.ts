@@ -12,6 +12,7 @@ export function streamRoutes(runs: RunService): FastifyPluginAsyncZod {
       '/api/streamByURL',
       {
         schema: {
+          'x-right': 'public',
           tags: ['runs'],
           querystring: streamQuery,
           headers: streamHeaders,

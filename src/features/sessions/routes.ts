@@ -16,7 +16,7 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
 
     app.post(
       '/sessions',
-      { schema: { tags, body: createSessionBody, response: { 201: sessionResponse } } },
+      { schema: { 'x-right': 'run', tags, body: createSessionBody, response: { 201: sessionResponse } } },
       async (request, reply) => {
         return reply
           .status(201)
@@ -26,7 +26,14 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
 
     app.get(
       '/sessions',
-      { schema: { tags, querystring: sessionListQuery, response: { 200: listResponse(sessionResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: sessionListQuery,
+          response: { 200: listResponse(sessionResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await sessions.list(
           workspaceOf(request).id,
@@ -39,7 +46,7 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
 
     app.get(
       '/sessions/:guid',
-      { schema: { tags, params: guidParams, response: { 200: sessionResponse } } },
+      { schema: { 'x-right': 'read_runs', tags, params: guidParams, response: { 200: sessionResponse } } },
       async (request) => {
         return presentSession(await sessions.require(workspaceOf(request).id, request.params.guid));
       },
@@ -47,7 +54,15 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
 
     app.put(
       '/sessions/:guid',
-      { schema: { tags, params: guidParams, body: updateSessionBody, response: { 200: sessionResponse } } },
+      {
+        schema: {
+          'x-right': 'run',
+          tags,
+          params: guidParams,
+          body: updateSessionBody,
+          response: { 200: sessionResponse },
+        },
+      },
       async (request) => {
         return presentSession(
           await sessions.update(workspaceOf(request).id, request.params.guid, request.body),
@@ -57,7 +72,7 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
 
     app.delete(
       '/sessions/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedSessionResponse } } },
+      { schema: { 'x-right': 'run', tags, params: guidParams, response: { 200: removedSessionResponse } } },
       async (request) => {
         return {
           ...presentSession(await sessions.remove(workspaceOf(request).id, request.params.guid)),
@@ -70,6 +85,7 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
       '/sessions/:guid/data',
       {
         schema: {
+          'x-right': 'read_runs',
           tags,
           params: guidParams,
           querystring: paginationQuery,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery, wholeList } from '../../core/pagination.js';
 import { listResponse, messageResponse, removedResponse } from '../../core/wire.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { creatorOf, workspaceOf } from '../../http/authentication.js';
 import { removed } from '../../http/removal.js';
 import { presentSkill, presentSkillType } from './presenters.js';
 import { skillResponse, skillTypeResponse } from './responses.js';
@@ -15,7 +15,7 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
 
     app.get(
       '/skills/types',
-      { schema: { tags, response: { 200: listResponse(skillTypeResponse) } } },
+      { schema: { 'x-right': 'read', tags, response: { 200: listResponse(skillTypeResponse) } } },
       async () => {
         return wholeList(skills.types().map(presentSkillType));
       },
@@ -23,18 +23,25 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
 
     app.post(
       '/skills',
-      { schema: { tags, body: createSkillBody, response: { 201: skillResponse } } },
+      { schema: { 'x-right': 'write', tags, body: createSkillBody, response: { 201: skillResponse } } },
       async (request, reply) => {
         const caller = workspaceOf(request);
         return reply
           .status(201)
-          .send(presentSkill(await skills.create(caller.id, caller.apiKeyId, request.body)));
+          .send(presentSkill(await skills.create(caller.id, creatorOf(request), request.body)));
       },
     );
 
     app.get(
       '/skills',
-      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(skillResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: listResponse(skillResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await skills.list(workspaceOf(request).id, request.query);
         return listEnvelope(rows.map(presentSkill), total, request.query);
@@ -43,7 +50,7 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
 
     app.get(
       '/skills/:guid',
-      { schema: { tags, params: guidParams, response: { 200: skillResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: skillResponse } } },
       async (request) => {
         return presentSkill(await skills.require(workspaceOf(request).id, request.params.guid));
       },
@@ -51,7 +58,15 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
 
     app.put(
       '/skills/:guid',
-      { schema: { tags, params: guidParams, body: renameSkillBody, response: { 200: skillResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: renameSkillBody,
+          response: { 200: skillResponse },
+        },
+      },
       async (request) => {
         return presentSkill(
           await skills.rename(workspaceOf(request).id, request.params.guid, request.body.name),
@@ -61,7 +76,7 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
 
     app.delete(
       '/skills/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
       async (request) => {
         await skills.remove(workspaceOf(request).id, request.params.guid);
         return removed(request.params.guid);
@@ -71,7 +86,15 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
     // docs/api.md writes the parameter as {skill}; it is the Skill's GUID.
     app.post(
       '/skills/:guid/prompt',
-      { schema: { tags, params: guidParams, body: skillPromptBody, response: { 200: messageResponse } } },
+      {
+        schema: {
+          'x-right': 'run',
+          tags,
+          params: guidParams,
+          body: skillPromptBody,
+          response: { 200: messageResponse },
+        },
+      },
       async (request) => ({
         msg: await skills.prompt(workspaceOf(request).id, request.params.guid, request.body.prompt),
       }),

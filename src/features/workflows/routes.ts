@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, removedResponse } from '../../core/wire.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { creatorOf, workspaceOf } from '../../http/authentication.js';
 import { runResultResponse } from '../runs/responses.js';
 import { presentBlock, presentWorkflow } from './presenters.js';
 import {
@@ -30,18 +30,25 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.post(
       '/workflows',
-      { schema: { tags, body: createWorkflowBody, response: { 201: workflowResponse } } },
+      { schema: { 'x-right': 'write', tags, body: createWorkflowBody, response: { 201: workflowResponse } } },
       async (request, reply) => {
         const caller = workspaceOf(request);
         return reply
           .status(201)
-          .send(presentWorkflow(await workflows.create(caller.id, caller.apiKeyId, request.body)));
+          .send(presentWorkflow(await workflows.create(caller.id, creatorOf(request), request.body)));
       },
     );
 
     app.get(
       '/workflows',
-      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(workflowResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: listResponse(workflowResponse) },
+        },
+      },
       async (request) => {
         const { rows, total } = await workflows.list(workspaceOf(request).id, request.query);
         return listEnvelope(rows.map(presentWorkflow), total, request.query);
@@ -52,6 +59,7 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
       '/apps/:guid/workflows',
       {
         schema: {
+          'x-right': 'read',
           tags,
           params: guidParams,
           querystring: paginationQuery,
@@ -70,7 +78,9 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.post(
       '/workflows/playground',
-      { schema: { tags, body: playgroundBody, response: { 200: workflowTriggerResponse } } },
+      {
+        schema: { 'x-right': 'run', tags, body: playgroundBody, response: { 200: workflowTriggerResponse } },
+      },
       async (request) => {
         return runner.playground(workspaceOf(request).id, request.body);
       },
@@ -78,7 +88,7 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.get(
       '/workflows/:guid',
-      { schema: { tags, params: guidParams, response: { 200: workflowResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: workflowResponse } } },
       async (request) => {
         return presentWorkflow(await workflows.require(workspaceOf(request).id, request.params.guid));
       },
@@ -86,7 +96,15 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.put(
       '/workflows/:guid',
-      { schema: { tags, params: guidParams, body: renameWorkflowBody, response: { 200: workflowResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: renameWorkflowBody,
+          response: { 200: workflowResponse },
+        },
+      },
       async (request) =>
         presentWorkflow(
           await workflows.rename(workspaceOf(request).id, request.params.guid, request.body.name),
@@ -95,7 +113,7 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.delete(
       '/workflows/:guid',
-      { schema: { tags, params: guidParams, response: { 200: removedResponse } } },
+      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
       async (request) => {
         const removed = await workflows.remove(workspaceOf(request).id, request.params.guid);
         return { guid: removed.id, deleted: true as const };
@@ -104,7 +122,7 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.get(
       '/workflows/:guid/blocks',
-      { schema: { tags, params: guidParams, response: { 200: blocksResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: blocksResponse } } },
       async (request) => {
         const blocks = await workflows.blocks(workspaceOf(request).id, request.params.guid);
         return { blocks: blocks.map(presentBlock) };
@@ -113,7 +131,15 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.put(
       '/workflows/:guid/blocks',
-      { schema: { tags, params: guidParams, body: blocksBody, response: { 200: blocksResponse } } },
+      {
+        schema: {
+          'x-right': 'write',
+          tags,
+          params: guidParams,
+          body: blocksBody,
+          response: { 200: blocksResponse },
+        },
+      },
       async (request) => ({
         blocks: (
           await workflows.setBlocks(workspaceOf(request).id, request.params.guid, request.body.blocks)
@@ -123,13 +149,28 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.post(
       '/workflows/:guid/trigger',
-      { schema: { tags, params: guidParams, body: triggerBody, response: { 200: workflowTriggerResponse } } },
+      {
+        schema: {
+          'x-right': 'run',
+          tags,
+          params: guidParams,
+          body: triggerBody,
+          response: { 200: workflowTriggerResponse },
+        },
+      },
       async (request) => runner.trigger(workspaceOf(request).id, request.params.guid, request.body.input),
     );
 
     app.get(
       '/workflows/:guid/result/:runGuid',
-      { schema: { tags, params: runParams, response: { 200: workflowResultResponse } } },
+      {
+        schema: {
+          'x-right': 'read_runs',
+          tags,
+          params: runParams,
+          response: { 200: workflowResultResponse },
+        },
+      },
       async (request) => {
         return runner.result(workspaceOf(request).id, request.params.guid, request.params.runGuid);
       },
@@ -137,7 +178,14 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.get(
       '/workflows/:guid/result/:runGuid/dataset',
-      { schema: { tags, params: runParams, response: { 200: workflowDatasetResponse } } },
+      {
+        schema: {
+          'x-right': 'read_runs',
+          tags,
+          params: runParams,
+          response: { 200: workflowDatasetResponse },
+        },
+      },
       async (request) => {
         return runner.dataset(workspaceOf(request).id, request.params.guid, request.params.runGuid);
       },
@@ -145,7 +193,14 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.get(
       '/workflows/:guid/result/:runGuid/blocks/:blockGuid',
-      { schema: { tags, params: blockResultParams, response: { 200: runResultResponse } } },
+      {
+        schema: {
+          'x-right': 'read_runs',
+          tags,
+          params: blockResultParams,
+          response: { 200: runResultResponse },
+        },
+      },
       async (request) => {
         const { guid, runGuid, blockGuid } = request.params;
         return runner.blockResult(workspaceOf(request).id, guid, runGuid, blockGuid);

@@ -12,6 +12,10 @@ export {
   createWorkspaceService,
   generateApiKey,
   hashApiKey,
+  keyPrincipal,
+  type ListedApiKey,
+  type NewKey,
+  type SignedRequest,
   type Workspace,
   type WorkspaceService,
 } from './service.js';

@@ -1,11 +1,12 @@
 import type {
   ApiKeyResponse,
+  CreatedApiKeyResponse,
   NewApiKeyResponse,
   NewWorkspaceResponse,
   RevokedApiKeyResponse,
   WorkspaceResponse,
 } from './responses.js';
-import type { ApiKey, Workspace } from './service.js';
+import type { ApiKey, ListedApiKey, Workspace } from './service.js';
 
 export function presentWorkspace(workspace: Workspace): WorkspaceResponse {
   return {
@@ -25,13 +26,22 @@ export function presentNewWorkspace(created: { workspace: Workspace; apiKey: str
 }
 
 /** A key as listed: its prefix identifies it; the key itself is never stored. */
-export function presentApiKey(key: ApiKey): ApiKeyResponse {
+export function presentApiKey(key: ListedApiKey): ApiKeyResponse {
   return {
     guid: key.id,
+    name: key.name,
+    role: key.role,
     prefix: key.prefix,
+    created_by: key.creator && { guid: key.creator.id, email: key.creator.email, name: key.creator.name },
     created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
     revoked_at: key.revokedAt?.toISOString() ?? null,
   };
+}
+
+/** A key a person just made, the key itself shown this once. */
+export function presentCreatedApiKey(key: ListedApiKey, apiKey: string): CreatedApiKeyResponse {
+  return { ...presentApiKey(key), api_key: apiKey };
 }
 
 /** A new key, shown this once. */

@@ -1,11 +1,40 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Page } from '../../core/pagination.js';
+import type { MemberRole } from '../../core/roles.js';
 import type { Database } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
-import { apiKeys, workspaces } from '../../platform/database/schema.js';
+import { apiKeys, memberships, users, workspaces } from '../../platform/database/schema.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+/** A key's creator as a key's listing and its requests see them: null for a creator-less key. */
+export type KeyCreator = { id: string; email: string; name: string; role: MemberRole | null } | null;
+export type ApiKeyWithCreator = ApiKeyRow & { creator: KeyCreator };
+/** Which keys a listing holds: a person's (null: the creator-less ones), or one by GUID. */
+export type KeyFilter = { createdBy?: string | null; id?: string };
+/** A live key with its workspace and creator (the creator still active and a member, if it has one). */
+export type KeyHolder = { workspace: WorkspaceRow; key: ApiKeyRow; creator: KeyCreator };
+
+const creatorColumns = { id: users.id, email: users.email, name: users.name, role: memberships.role };
+type JoinedCreator = {
+  id: string | null;
+  email: string | null;
+  name: string | null;
+  role: MemberRole | null;
+};
+
+/** The left-joined creator columns: all null when the key has no creator (or they are not active). */
+function creatorOf(joined: JoinedCreator | null): KeyCreator {
+  if (!joined?.id) return null;
+  return { id: joined.id, email: joined.email ?? '', name: joined.name ?? '', role: joined.role };
+}
+
+/** A key's creator, while active; and their role in the key's workspace (none once they left). */
+const activeCreator = and(eq(users.id, apiKeys.createdBy), eq(users.active, true));
+const creatorMembership = and(
+  eq(memberships.userId, apiKeys.createdBy),
+  eq(memberships.workspaceId, apiKeys.workspaceId),
+);
 
 export function createWorkspaceRepository(database: Database) {
   return {
@@ -100,17 +129,35 @@ export function createWorkspaceRepository(database: Database) {
       });
     },
 
-    /** A page of the workspace's keys, newest first (revoked ones included). */
-    async listApiKeys(workspaceId: string, skip: number, limit: number): Promise<Page<ApiKeyRow>> {
-      const scope = eq(apiKeys.workspaceId, workspaceId);
+    /** A page of the workspace's keys with their creators, newest first (revoked ones included). */
+    async listApiKeys(
+      workspaceId: string,
+      skip: number,
+      limit: number,
+      filter: KeyFilter,
+    ): Promise<Page<ApiKeyWithCreator>> {
+      const scope = and(
+        eq(apiKeys.workspaceId, workspaceId),
+        filter.createdBy === undefined
+          ? undefined
+          : filter.createdBy === null
+            ? isNull(apiKeys.createdBy)
+            : eq(apiKeys.createdBy, filter.createdBy),
+        filter.id === undefined ? undefined : eq(apiKeys.id, filter.id),
+      );
       const rows = await database
-        .select()
+        .select({ key: apiKeys, creator: creatorColumns })
         .from(apiKeys)
+        .leftJoin(users, eq(users.id, apiKeys.createdBy))
+        .leftJoin(memberships, creatorMembership)
         .where(scope)
         .orderBy(...newestFirst(apiKeys))
         .offset(skip)
         .limit(limit);
-      return { rows, total: await totalOf(database, apiKeys, scope) };
+      return {
+        rows: rows.map(({ key, creator }) => ({ ...key, creator: creatorOf(creator) })),
+        total: await totalOf(database, apiKeys, scope),
+      };
     },
 
     async revokeApiKey(id: string): Promise<ApiKeyRow | undefined> {
@@ -127,16 +174,32 @@ export function createWorkspaceRepository(database: Database) {
       return key;
     },
 
-    /** The workspace of a live key, by the key's hash. */
-    async findWorkspaceByKeyHash(
-      keyHash: string,
-    ): Promise<{ workspace: WorkspaceRow; keyId: string } | undefined> {
+    /**
+     * A live key by its hash (a request's key) or its GUID (a console session's), with its workspace
+     * and creator. A key whose creator was deactivated or left the workspace is as dead as a revoked one.
+     */
+    async findKeyHolder(by: { keyHash: string } | { id: string }): Promise<KeyHolder | undefined> {
       const [row] = await database
-        .select({ workspace: workspaces, keyId: apiKeys.id })
+        .select({ workspace: workspaces, key: apiKeys, creator: creatorColumns })
         .from(apiKeys)
         .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-        .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
-      return row;
+        .leftJoin(users, activeCreator)
+        .leftJoin(memberships, creatorMembership)
+        .where(
+          and(
+            'keyHash' in by ? eq(apiKeys.keyHash, by.keyHash) : eq(apiKeys.id, by.id),
+            isNull(apiKeys.revokedAt),
+          ),
+        );
+      if (!row) return undefined;
+      const creator = creatorOf(row.creator);
+      if (row.key.createdBy !== null && (!creator || creator.role === null)) return undefined;
+      return { workspace: row.workspace, key: row.key, creator };
+    },
+
+    /** Notes a key's use (throttled by the caller: not every request writes). */
+    async touchApiKey(id: string, at: Date): Promise<void> {
+      await database.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
     },
   };
 }

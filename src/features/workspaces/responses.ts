@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { keyRoles } from '../../core/roles.js';
 import { guid, timestamp } from '../../core/wire.js';
+import { userSummary } from '../people/responses.js';
 
 export const workspaceResponse = z
   .strictObject({
@@ -20,11 +22,20 @@ export const newWorkspaceResponse = workspaceResponse.extend({ api_key: z.string
 export const apiKeyResponse = z
   .strictObject({
     guid,
+    name: z.string(),
+    role: z.enum(keyRoles),
     prefix: z.string(),
+    created_by: userSummary
+      .nullable()
+      .describe('the person who made it; null for the bootstrap’s, the admin API’s and the CLI’s'),
     created_at: timestamp,
+    last_used_at: timestamp.nullable().describe('to the minute'),
     revoked_at: timestamp.nullable(),
   })
   .meta({ id: 'ApiKey' });
+
+/** A key just made by a person: the key itself is shown this once. */
+export const createdApiKeyResponse = apiKeyResponse.extend({ api_key: z.string() });
 
 /** A new key, shown this once. */
 export const newApiKeyResponse = z.strictObject({ guid, api_key: z.string(), prefix: z.string() });
@@ -34,5 +45,6 @@ export const revokedApiKeyResponse = z.strictObject({ guid, revoked_at: timestam
 export type WorkspaceResponse = z.output<typeof workspaceResponse>;
 export type NewWorkspaceResponse = z.output<typeof newWorkspaceResponse>;
 export type ApiKeyResponse = z.output<typeof apiKeyResponse>;
+export type CreatedApiKeyResponse = z.output<typeof createdApiKeyResponse>;
 export type NewApiKeyResponse = z.output<typeof newApiKeyResponse>;
 export type RevokedApiKeyResponse = z.output<typeof revokedApiKeyResponse>;

@@ -42,7 +42,7 @@ export function workspaceRoutes(
 
     app.get(
       '/workspace/current',
-      { schema: { tags, response: { 200: workspaceResponse } } },
+      { schema: { 'x-right': 'read', tags, response: { 200: workspaceResponse } } },
       async (request) => {
         return presentWorkspace(await workspaces.findWorkspace(workspaceOf(request).id));
       },
@@ -50,20 +50,31 @@ export function workspaceRoutes(
 
     app.get(
       '/workspace',
-      { schema: { tags, querystring: paginationQuery, response: { 200: listResponse(workspaceResponse) } } },
+      {
+        schema: {
+          'x-right': 'read',
+          tags,
+          querystring: paginationQuery,
+          response: { 200: listResponse(workspaceResponse) },
+        },
+      },
       async (request) => {
         const current = presentWorkspace(await workspaces.findWorkspace(workspaceOf(request).id));
         return listEnvelope(request.query.skip === 0 ? [current] : [], 1, request.query);
       },
     );
 
-    app.post('/workspace', { schema: { tags, response: { 403: errorResponse } } }, async () => {
-      throw new ForbiddenError(operatorOnly);
-    });
+    app.post(
+      '/workspace',
+      { schema: { 'x-right': 'manage', tags, response: { 403: errorResponse } } },
+      async () => {
+        throw new ForbiddenError(operatorOnly);
+      },
+    );
 
     app.get(
       '/workspace/:guid',
-      { schema: { tags, params: guidParams, response: { 200: workspaceResponse } } },
+      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: workspaceResponse } } },
       async (request) => {
         return presentWorkspace(await workspaces.findWorkspace(await own(request)));
       },
@@ -72,14 +83,20 @@ export function workspaceRoutes(
     app.put(
       '/workspace/:guid',
       {
-        schema: { tags, params: guidParams, body: renameWorkspaceBody, response: { 200: workspaceResponse } },
+        schema: {
+          'x-right': 'manage',
+          tags,
+          params: guidParams,
+          body: renameWorkspaceBody,
+          response: { 200: workspaceResponse },
+        },
       },
       async (request) => presentWorkspace(await workspaces.rename(await own(request), request.body.name)),
     );
 
     app.delete(
       '/workspace/:guid',
-      { schema: { tags, params: guidParams, response: { 403: errorResponse } } },
+      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 403: errorResponse } } },
       async (request) => {
         await own(request);
         throw new ForbiddenError(operatorOnly);
@@ -91,6 +108,7 @@ export function workspaceRoutes(
       '/workspace/:guid/apps',
       {
         schema: {
+          'x-right': 'read',
           tags,
           params: guidParams,
           querystring: paginationQuery,
@@ -107,6 +125,7 @@ export function workspaceRoutes(
       '/workspace/:guid/context',
       {
         schema: {
+          'x-right': 'read',
           tags,
           params: guidParams,
           querystring: paginationQuery,
@@ -123,6 +142,7 @@ export function workspaceRoutes(
       '/workspace/:guid/models',
       {
         schema: {
+          'x-right': 'read',
           tags,
           params: guidParams,
           querystring: paginationQuery,
@@ -140,6 +160,7 @@ export function workspaceRoutes(
       '/workspace/:guid/api_keys',
       {
         schema: {
+          'x-right': 'manage',
           tags,
           params: guidParams,
           querystring: paginationQuery,
@@ -154,7 +175,7 @@ export function workspaceRoutes(
 
     app.post(
       '/workspace/:guid/api_keys',
-      { schema: { tags, params: guidParams, response: { 201: newApiKeyResponse } } },
+      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 201: newApiKeyResponse } } },
       async (request, reply) => {
         return reply.status(201).send(presentNewApiKey(await workspaces.createApiKey(await own(request))));
       },
@@ -162,7 +183,9 @@ export function workspaceRoutes(
 
     app.delete(
       '/workspace/:guid/api_keys/:key',
-      { schema: { tags, params: apiKeyParams, response: { 200: revokedApiKeyResponse } } },
+      {
+        schema: { 'x-right': 'manage', tags, params: apiKeyParams, response: { 200: revokedApiKeyResponse } },
+      },
       async (request) => {
         const workspaceId = await own(request);
         return presentRevokedApiKey(await workspaces.revokeApiKey(request.params.key, workspaceId));

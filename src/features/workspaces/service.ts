@@ -2,16 +2,29 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isGuid } from '../../core/guid.js';
 import type { WorkspaceSettings } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
+import { type KeyRole, keyRights, type Principal } from '../../core/roles.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
-import type { ApiKeyRow, WorkspaceRepository, WorkspaceRow } from './repository.js';
+import type {
+  ApiKeyRow,
+  ApiKeyWithCreator,
+  KeyFilter,
+  KeyHolder,
+  WorkspaceRepository,
+  WorkspaceRow,
+} from './repository.js';
 
 export type AuthenticatedWorkspace = {
   id: string;
   name: string;
   settings: WorkspaceSettings;
-  apiKeyId: string;
 };
+
+/** An authenticated request's workspace and who is asking. */
+export type SignedRequest = { workspace: AuthenticatedWorkspace; principal: Principal };
+
+/** What a new key is: its name, role and creator (none for the bootstrap's, the admin API's, the CLI's). */
+export type NewKey = { name?: string; role?: KeyRole; createdBy?: string };
 
 const keyPrefixLength = 12;
 
@@ -24,13 +37,39 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-function keyRow(workspaceId: string, key: string) {
-  return { id: randomUUID(), workspaceId, prefix: key.slice(0, keyPrefixLength), keyHash: hashApiKey(key) };
+function keyRow(workspaceId: string, key: string, described: NewKey = {}) {
+  return {
+    id: randomUUID(),
+    workspaceId,
+    prefix: key.slice(0, keyPrefixLength),
+    keyHash: hashApiKey(key),
+    name: described.name ?? '',
+    role: described.role ?? 'admin',
+    createdBy: described.createdBy ?? null,
+  };
 }
+
+/** A key's principal: its role's rights, never beyond its creator's current role. */
+export function keyPrincipal({ workspace, key, creator }: KeyHolder): SignedRequest {
+  return {
+    workspace: { id: workspace.id, name: workspace.name, settings: workspace.settings },
+    principal: {
+      type: 'key',
+      role: key.role,
+      rights: keyRights(key.role, creator?.role ?? undefined),
+      user: creator ? { id: creator.id, email: creator.email, name: creator.name } : undefined,
+      key: { id: key.id, prefix: key.prefix, name: key.name },
+    },
+  };
+}
+
+/** A key's use is written at most this often per node. */
+const lastUseWriteMs = 60_000;
 
 export type Workspace = WorkspaceRow;
 /** An API key as stored: its prefix and hash, never the key. */
 export type ApiKey = ApiKeyRow;
+export type ListedApiKey = ApiKeyWithCreator;
 
 export interface WorkspaceService {
   /** A new workspace with its first API key; the key is returned once and only its hash is kept. */
@@ -44,15 +83,25 @@ export interface WorkspaceService {
   updateSettings(workspaceGuid: string, settings: WorkspaceSettings): Promise<Workspace>;
   rename(workspaceGuid: string, name: string): Promise<Workspace>;
   /** Another key for the workspace (by GUID or name); the key is returned once. */
-  createApiKey(workspaceReference: string): Promise<{ key: ApiKey; apiKey: string }>;
-  listApiKeys(workspaceGuid: string, pagination: Pagination): Promise<Page<ApiKey>>;
+  createApiKey(workspaceReference: string, described?: NewKey): Promise<{ key: ApiKey; apiKey: string }>;
+  /** The workspace's keys, or only those a person made (null: creator-less ones), or one by GUID. */
+  listApiKeys(workspaceGuid: string, pagination: Pagination, filter?: KeyFilter): Promise<Page<ListedApiKey>>;
+  /** A key of the workspace, with its creator; 404 for another workspace's. */
+  findApiKey(workspaceId: string, keyGuid: string): Promise<ApiKey>;
   /**
    * Revokes a key; revoking it again answers the first revocation. With `workspaceId`, a key of
    * another workspace is as missing as an unknown one.
    */
   revokeApiKey(keyGuid: string, workspaceId?: string): Promise<ApiKey>;
-  /** The workspace an API key belongs to, or undefined for an unknown or revoked key (cached 5 s). */
-  authenticate(apiKey: string): Promise<AuthenticatedWorkspace | undefined>;
+  /**
+   * The workspace and principal of an API key, or undefined for an unknown or revoked key, or one
+   * whose creator has left the workspace or been deactivated (cached 5 s).
+   */
+  authenticate(apiKey: string): Promise<SignedRequest | undefined>;
+  /** The same for a key by its GUID (a console session made with a key), uncached. */
+  authenticateKeyId(keyId: string): Promise<SignedRequest | undefined>;
+  /** Forgets cached authentications at once (a member removed, a role changed). */
+  forgetAuthentications(): void;
 }
 
 /** How long another node may still accept a revoked key or old settings (this node forgets at once). */
@@ -73,7 +122,17 @@ export function createWorkspaceService(
   repository: WorkspaceRepository,
   options: { apiKeysPerWorkspace: number },
 ): WorkspaceService {
-  const authenticated = createReadCache<AuthenticatedWorkspace | undefined>({ ttlMs: authenticationCacheMs });
+  const authenticated = createReadCache<SignedRequest | undefined>({ ttlMs: authenticationCacheMs });
+  const lastUseWritten = new Map<string, number>();
+
+  /** Notes the key's use, at most once a minute per node, never holding the request up. */
+  function noteUse(keyId: string): void {
+    const at = Date.now();
+    if (at - (lastUseWritten.get(keyId) ?? 0) < lastUseWriteMs) return;
+    lastUseWritten.set(keyId, at);
+    if (lastUseWritten.size > 10_000) lastUseWritten.clear();
+    repository.touchApiKey(keyId, new Date(at)).catch(() => lastUseWritten.delete(keyId));
+  }
 
   async function findWorkspace(reference: string): Promise<Workspace> {
     const workspace = isGuid(reference)
@@ -118,20 +177,26 @@ export function createWorkspaceService(
       return row;
     },
 
-    async createApiKey(workspaceReference) {
+    async createApiKey(workspaceReference, described) {
       const workspace = await findWorkspace(workspaceReference);
       const apiKey = generateApiKey();
       const key = await repository.insertApiKeyWithin(
-        keyRow(workspace.id, apiKey),
+        keyRow(workspace.id, apiKey, described),
         options.apiKeysPerWorkspace,
       );
       if (!key) throw new ApiKeyLimitError(options.apiKeysPerWorkspace);
       return { key, apiKey };
     },
 
-    async listApiKeys(workspaceGuid, pagination) {
+    async listApiKeys(workspaceGuid, pagination, filter = {}) {
       const workspace = await findWorkspace(workspaceGuid);
-      return repository.listApiKeys(workspace.id, pagination.skip, pagination.limit);
+      return repository.listApiKeys(workspace.id, pagination.skip, pagination.limit, filter);
+    },
+
+    async findApiKey(workspaceId, keyGuid) {
+      const key = await repository.findApiKey(keyGuid);
+      if (key?.workspaceId !== workspaceId) throw new NotFoundError('API key not found');
+      return key;
     },
 
     async revokeApiKey(keyGuid, workspaceId) {
@@ -147,12 +212,21 @@ export function createWorkspaceService(
 
     async authenticate(apiKey) {
       const keyHash = hashApiKey(apiKey);
-      return authenticated.get(keyHash, async () => {
-        const found = await repository.findWorkspaceByKeyHash(keyHash);
-        if (!found) return undefined;
-        const { workspace, keyId } = found;
-        return { id: workspace.id, name: workspace.name, settings: workspace.settings, apiKeyId: keyId };
+      const signed = await authenticated.get(keyHash, async () => {
+        const holder = await repository.findKeyHolder({ keyHash });
+        return holder && keyPrincipal(holder);
       });
+      if (signed) noteUse(signed.principal.key!.id);
+      return signed;
     },
+
+    async authenticateKeyId(keyId) {
+      const holder = await repository.findKeyHolder({ id: keyId });
+      if (!holder) return undefined;
+      noteUse(keyId);
+      return keyPrincipal(holder);
+    },
+
+    forgetAuthentications: () => authenticated.invalidate(),
   };
 }

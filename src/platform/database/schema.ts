@@ -33,6 +33,7 @@ import type {
   WorkflowRunStatus,
   WorkspaceSettings,
 } from '../../core/json-columns.js';
+import type { AuditActorType, KeyRole, MemberRole } from '../../core/roles.js';
 import type { ProviderKind } from '../../llm/provider-kinds.js';
 
 // Every tenant-owned table carries workspace_id; repositories filter on it in every query.
@@ -49,6 +50,44 @@ export const workspaces = pgTable('workspaces', {
   createdAt: createdAt(),
 });
 
+/**
+ * A person. Signs in with a password (stored as an scrypt hash) or through the OpenID provider;
+ * belongs to workspaces through memberships. Deactivated people cannot sign in, and their keys stop.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    /** Lower-cased: one person, one address. */
+    email: text('email').notNull(),
+    name: text('name').notNull().default(''),
+    passwordHash: text('password_hash'),
+    verified: boolean('verified').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('users_email_unique').on(table.email)],
+);
+
+/** A person's role in one workspace. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<MemberRole>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.workspaceId, table.userId] }),
+    index('memberships_user_index').on(table.userId),
+  ],
+);
+
 /** The key and owner every tenant-owned table starts with. */
 const tenantKey = () => ({
   id: uuid('id').primaryKey(),
@@ -63,10 +102,89 @@ export const apiKeys = pgTable(
     ...tenantKey(),
     prefix: text('prefix').notNull(),
     keyHash: text('key_hash').notNull(),
+    name: text('name').notNull().default(''),
+    /** Keys made before people existed, and those of the bootstrap, the admin API and the CLI: admin. */
+    role: text('role').$type<KeyRole>().notNull().default('admin'),
+    /** The person who made it; the key stops when they leave the workspace. Null: no creator. */
+    createdBy: uuid('created_by').references(() => users.id),
+    /** Written at most once a minute per key and node, not on every request. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [uniqueIndex('api_keys_key_hash_unique').on(table.keyHash)],
+);
+
+/** An invitation to a workspace: single use, expiring; only its token's hash is stored. */
+export const invitations = pgTable(
+  'invitations',
+  {
+    ...tenantKey(),
+    email: text('email').notNull(),
+    role: text('role').$type<MemberRole>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    uniqueIndex('invitations_token_hash_unique').on(table.tokenHash),
+    index('invitations_workspace_index').on(table.workspaceId, table.createdAt),
+  ],
+);
+
+/**
+ * A single-use link that is not an invitation: the first owner's setup link, an admin-issued
+ * password reset. Only the token's hash is stored.
+ */
+export const singleUseTokens = pgTable(
+  'single_use_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    purpose: text('purpose').$type<'setup' | 'password_reset'>().notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [uniqueIndex('single_use_tokens_token_hash_unique').on(table.tokenHash)],
+);
+
+/**
+ * One configuration change, sign-in or sign-out (docs/api.md#audit-log). Append-only: a trigger
+ * refuses UPDATE and DELETE (retention's pruning aside), and each record's hash covers the one
+ * before it, so an edit made around the trigger shows in `lectern audit verify`.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    /** The chain's order: records are appended under one lock, so positions follow the chain. */
+    position: bigint('position', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: uuid('id').notNull(),
+    /** Null for what belongs to no workspace (a sign-in failure for an unknown address). */
+    workspaceId: uuid('workspace_id'),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    actorType: text('actor_type').$type<AuditActorType>().notNull(),
+    actorId: uuid('actor_id'),
+    actorLabel: text('actor_label').notNull(),
+    action: text('action').notNull(),
+    resourceType: text('resource_type'),
+    resourceId: text('resource_id'),
+    status: integer('status').notNull(),
+    requestId: text('request_id'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    changes: jsonb('changes').$type<Record<string, unknown>>(),
+    previousHash: text('previous_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (table) => [
+    uniqueIndex('audit_log_id_unique').on(table.id),
+    index('audit_log_workspace_index').on(table.workspaceId, table.position),
+  ],
 );
 
 /**
@@ -77,9 +195,9 @@ export const consoleSessions = pgTable(
   'console_sessions',
   {
     ...tenantKey(),
-    apiKeyId: uuid('api_key_id')
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** The key a session was exchanged for, or the person who signed in: one of the two. */
+    apiKeyId: uuid('api_key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -143,6 +261,8 @@ export const actionVersions = pgTable(
     contexts: jsonb('contexts').$type<string[]>().notNull().default([]),
     skills: jsonb('skills').$type<string[]>().notNull().default([]),
     tools: jsonb('tools').$type<ToolDefinition[]>().notNull().default([]),
+    /** Who saved it: a person's GUID, or a creator-less key's. */
+    savedById: text('saved_by_id'),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.actionId, table.version] })],
@@ -156,6 +276,8 @@ export const actionDeployments = pgTable(
       .references(() => actions.id, { onDelete: 'cascade' }),
     environment: text('environment').notNull(),
     version: integer('version').notNull(),
+    /** Who deployed it: a person's GUID, or a creator-less key's. */
+    deployedById: text('deployed_by_id'),
     updatedAt: updatedAt(),
   },
   (table) => [primaryKey({ columns: [table.actionId, table.environment] })],

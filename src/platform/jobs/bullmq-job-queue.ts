@@ -34,6 +34,11 @@ export type BullmqJobQueueOptions = {
    * stalled by the next check after that and run again elsewhere (the visibility timeout).
    */
   lockDurationMs?: number;
+  /**
+   * Defers queueing until the caller's transaction has committed (TransactionScope.afterCommit): a
+   * worker on another node must not take a job for a row it cannot see yet.
+   */
+  afterCommit?: (callback: () => Promise<unknown>) => Promise<void>;
 };
 
 /** BullMQ forbids ":" in custom job ids; our keys use it as a separator. */
@@ -186,6 +191,11 @@ export function createBullmqJobQueue(
     );
   }
 
+  const whenCommitted = async (add: () => Promise<unknown>) => {
+    if (options.afterCommit) await options.afterCommit(add);
+    else await add();
+  };
+
   return {
     register(definition, processor, onFinalFailure) {
       registrations.set(definition.name, toRegistration(definition, processor, onFinalFailure));
@@ -196,11 +206,13 @@ export function createBullmqJobQueue(
       await requireConnection();
       const jobId = enqueueOptions.key ? jobIdOf(enqueueOptions.key) : randomUUID();
       const [priority] = await fairPriorities(definition.lane, fairShareKey(parsed), [jobId]);
-      const job = await queues.get(definition.lane)!.add(definition.name, parsed, {
-        ...jobOptions(definition as JobDefinition<unknown>, jobId, priority!),
-        ...(enqueueOptions.delayMs && { delay: enqueueOptions.delayMs }),
-      });
-      return job.id!;
+      await whenCommitted(() =>
+        queues.get(definition.lane)!.add(definition.name, parsed, {
+          ...jobOptions(definition as JobDefinition<unknown>, jobId, priority!),
+          ...(enqueueOptions.delayMs && { delay: enqueueOptions.delayMs }),
+        }),
+      );
+      return jobId;
     },
 
     async enqueueMany(definition, payloads) {
@@ -222,14 +234,16 @@ export function createBullmqJobQueue(
         const assigned = await fairPriorities(definition.lane, workspace, ids);
         for (const [position, index] of indexes.entries()) priorities[index] = assigned[position]!;
       }
-      const jobs = await queues.get(definition.lane)!.addBulk(
-        parsed.map((payload, index) => ({
-          name: definition.name,
-          data: payload,
-          opts: jobOptions(definition as JobDefinition<unknown>, jobIds[index]!, priorities[index]!),
-        })),
+      await whenCommitted(() =>
+        queues.get(definition.lane)!.addBulk(
+          parsed.map((payload, index) => ({
+            name: definition.name,
+            data: payload,
+            opts: jobOptions(definition as JobDefinition<unknown>, jobIds[index]!, priorities[index]!),
+          })),
+        ),
       );
-      return jobs.map((job) => job.id!);
+      return jobIds;
     },
 
     async status(jobId) {

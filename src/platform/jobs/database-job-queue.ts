@@ -55,6 +55,11 @@ export type DatabaseJobQueueOptions = {
    * at start belonged to a process that died, so it is taken again at once instead of after its lock.
    */
   exclusive?: boolean;
+  /**
+   * Defers waking the workers until the caller's transaction has committed
+   * (TransactionScope.afterCommit): before that, the job's row is not there for them to take.
+   */
+  afterCommit?: (callback: () => unknown) => Promise<void>;
 };
 
 /**
@@ -315,6 +320,11 @@ export function createDatabaseJobQueue(
     }
   }
 
+  function wake(): void {
+    if (options.afterCommit) void options.afterCommit(() => void poll());
+    else void poll();
+  }
+
   return {
     register(definition, processor, onFinalFailure) {
       registrations.set(definition.name, toRegistration(definition, processor, onFinalFailure));
@@ -333,7 +343,7 @@ export function createDatabaseJobQueue(
           .where(eq(jobs.key, options.key!));
         return existing!.id;
       }
-      if (started && !stopping && !options.delayMs) void poll();
+      if (started && !stopping && !options.delayMs) wake();
       return inserted.id;
     },
     async enqueueMany(definition, payloads) {
@@ -342,7 +352,7 @@ export function createDatabaseJobQueue(
       // One statement: every row reads the same clock, so the offsets number this batch's turns.
       const rows = payloads.map((payload, index) => jobRow(definition, payload, runAt, index));
       await database.insert(jobs).values(rows);
-      if (started && !stopping) void poll();
+      if (started && !stopping) wake();
       return rows.map((row) => row.id);
     },
     async status(jobId) {

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { AuditActorType } from '../../core/roles.js';
+
+/** One audit record as it is chained: every field the hash covers. */
+export type AuditRecord = {
+  id: string;
+  workspaceId: string | null;
+  at: Date;
+  actorType: AuditActorType;
+  actorId: string | null;
+  actorLabel: string;
+  action: string;
+  resourceType: string | null;
+  resourceId: string | null;
+  status: number;
+  requestId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  changes: Record<string, unknown> | null;
+};
+
+/** The first record's `previous_hash`. */
+export const genesisHash = '0'.repeat(64);
+
+/** JSON with every object's keys sorted: the stored JSONB reorders keys, the hash must not care. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, each]) => each !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, each]) => `${JSON.stringify(key)}:${canonical(each)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The record's hash: SHA-256 over the previous record's hash and this record's canonical form. */
+export function chainHash(previousHash: string, record: AuditRecord): string {
+  return createHash('sha256')
+    .update(previousHash)
+    .update('\n')
+    .update(canonical({ ...record, at: record.at.toISOString() }))
+    .digest('hex');
+}
+
+const secretName =
+  /pass(word)?|secret|token|api[-_]?key|authori[sz]ation|credential|private|cookie|signature/i;
+
+/**
+ * What a change's body may say in the log: the same shape with every secret replaced. A value is
+ * secret when its key says so (`api_key`, `password`, `Authorization`…) or when it is the `value`
+ * of an entry whose `name` or `key` says so (a Skill's settings, a header list).
+ */
+export function withoutSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 20) return '[too deep]';
+  if (Array.isArray(value)) return value.slice(0, 200).map((each) => withoutSecrets(each, depth + 1));
+  if (!value || typeof value !== 'object') {
+    return typeof value === 'string' && value.length > 2_000 ? `${value.slice(0, 2_000)}…` : value;
+  }
+  const object = value as Record<string, unknown>;
+  const namesSecret = [object.name, object.key].some(
+    (name) => typeof name === 'string' && secretName.test(name),
+  );
+  return Object.fromEntries(
+    Object.entries(object).map(([key, each]) => [
+      key,
+      secretName.test(key) || (namesSecret && key === 'value')
+        ? '[redacted]'
+        : withoutSecrets(each, depth + 1),
+    ]),
+  );
+}

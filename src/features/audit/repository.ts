@@ -1,0 +1,98 @@
+import { and, desc, eq, gte, like, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../platform/database/connection.js';
+import { auditLog } from '../../platform/database/schema.js';
+import { type AuditRecord, chainHash, genesisHash } from './record.js';
+
+export type AuditRow = typeof auditLog.$inferSelect;
+
+/** Which records: a workspace's, by actor, resource, action prefix and time. */
+export type AuditFilter = {
+  workspaceId: string;
+  actor?: string;
+  resource?: string;
+  action?: string;
+  since?: Date;
+  until?: Date;
+};
+
+/** Appends are serialised by this lock, so each record's position follows the one it chains to. */
+const chainLock = 4_242_003;
+
+function whereOf(filter: AuditFilter): SQL | undefined {
+  return and(
+    eq(auditLog.workspaceId, filter.workspaceId),
+    filter.actor ? eq(auditLog.actorId, filter.actor) : undefined,
+    filter.resource ? eq(auditLog.resourceId, filter.resource) : undefined,
+    filter.action
+      ? like(auditLog.action, `${filter.action.replace(/[\\%_]/g, (character) => `\\${character}`)}%`)
+      : undefined,
+    filter.since ? gte(auditLog.at, filter.since) : undefined,
+    filter.until ? lte(auditLog.at, filter.until) : undefined,
+  );
+}
+
+export function createAuditRepository(database: Database) {
+  return {
+    /**
+     * Appends one record chained to the last. Inside a request's transaction the lock is held to its
+     * commit: the change and its record land together, in chain order.
+     */
+    async append(record: AuditRecord): Promise<void> {
+      await database.transaction(async (transaction) => {
+        await transaction.execute(sql`SELECT pg_advisory_xact_lock(${chainLock})`);
+        const [last] = await transaction
+          .select({ hash: auditLog.hash })
+          .from(auditLog)
+          .orderBy(desc(auditLog.position))
+          .limit(1);
+        const previousHash = last?.hash ?? genesisHash;
+        await transaction
+          .insert(auditLog)
+          .values({ ...record, previousHash, hash: chainHash(previousHash, record) });
+      });
+    },
+
+    /** A page of records, newest first; `before` continues after a position (the export's batches). */
+    async list(filter: AuditFilter, skip: number, limit: number, before?: number): Promise<AuditRow[]> {
+      return database
+        .select()
+        .from(auditLog)
+        .where(and(whereOf(filter), before === undefined ? undefined : lt(auditLog.position, before)))
+        .orderBy(desc(auditLog.position))
+        .offset(skip)
+        .limit(limit);
+    },
+
+    async count(filter: AuditFilter): Promise<number> {
+      const [row] = await database
+        .select({ value: sql<number>`count(*)::int` })
+        .from(auditLog)
+        .where(whereOf(filter));
+      return row?.value ?? 0;
+    },
+
+    /** The whole chain in order, a batch at a time after `after` (verification). */
+    async chainAfter(after: number, limit: number): Promise<AuditRow[]> {
+      return database
+        .select()
+        .from(auditLog)
+        .where(sql`${auditLog.position} > ${after}`)
+        .orderBy(auditLog.position)
+        .limit(limit);
+    },
+
+    /** Deletes records older than `before` (retention), oldest first; how many. */
+    async prune(before: Date, batch: number): Promise<number> {
+      return database.transaction(async (transaction) => {
+        await transaction.execute(sql`SELECT set_config('lectern.audit_pruning', 'on', true)`);
+        const deleted = await transaction.execute(sql`
+          DELETE FROM ${auditLog} WHERE position IN (
+            SELECT position FROM ${auditLog} WHERE at < ${before.toISOString()} ORDER BY position LIMIT ${batch})
+          RETURNING position`);
+        return (deleted as unknown as { rows: unknown[] }).rows.length;
+      });
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;

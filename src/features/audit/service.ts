@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { Page, Pagination } from '../../core/pagination.js';
+import type { AuditActorType, Principal } from '../../core/roles.js';
+import { type AuditRecord, chainHash, genesisHash, withoutSecrets } from './record.js';
+import type { AuditFilter, AuditRepository, AuditRow } from './repository.js';
+
+export type AuditActor = { type: AuditActorType; id: string | null; label: string };
+
+/** What the caller knows of a record; the service stamps its GUID and time and strips secrets. */
+export type AuditEntry = {
+  workspaceId: string | null;
+  actor: AuditActor;
+  /** `<METHOD> <route template>`, e.g. `PUT /v1/actions/{guid}`. */
+  action: string;
+  resource?: { type: string; id: string | undefined };
+  status: number;
+  request?: { id: string; ip: string; userAgent: string | undefined };
+  changes?: unknown;
+};
+
+export type ChainCheck = { records: number; intact: boolean; brokenAt?: number; problem?: string };
+
+export interface AuditService {
+  /** Appends a record (inside the caller's transaction when there is one). */
+  append(entry: AuditEntry): Promise<void>;
+  list(filter: AuditFilter, pagination: Pagination): Promise<Page<AuditRow>>;
+  /** Every record of the filter, newest first, a batch at a time. */
+  stream(filter: AuditFilter): AsyncGenerator<AuditRow>;
+  /** Recomputes the chain from its first kept record; where it breaks, if it does. */
+  verify(): Promise<ChainCheck>;
+  /** Deletes records older than the retention (none when it is 0); how many. */
+  prune(retentionDays: number): Promise<number>;
+}
+
+/** Who an authenticated request's principal is, as the log names them. */
+export function actorOf(principal: Principal): AuditActor {
+  if (principal.type === 'user')
+    return { type: 'user', id: principal.user!.id, label: principal.user!.email };
+  const key = principal.key!;
+  const owner = principal.user ? ` of ${principal.user.email}` : '';
+  return { type: 'key', id: key.id, label: `${key.name || 'API key'} (${key.prefix}…)${owner}` };
+}
+
+const exportBatch = 500;
+const verifyBatch = 1_000;
+const pruneBatch = 5_000;
+
+export function createAuditService(
+  repository: AuditRepository,
+  now: () => Date = () => new Date(),
+): AuditService {
+  return {
+    async append(entry) {
+      const record: AuditRecord = {
+        id: randomUUID(),
+        workspaceId: entry.workspaceId,
+        at: now(),
+        actorType: entry.actor.type,
+        actorId: entry.actor.id,
+        actorLabel: entry.actor.label.slice(0, 300),
+        action: entry.action,
+        resourceType: entry.resource?.type ?? null,
+        resourceId: entry.resource?.id ?? null,
+        status: entry.status,
+        requestId: entry.request?.id ?? null,
+        ip: entry.request?.ip ?? null,
+        userAgent: entry.request?.userAgent?.slice(0, 500) ?? null,
+        changes:
+          entry.changes === undefined ? null : (withoutSecrets(entry.changes) as Record<string, unknown>),
+      };
+      await repository.append(record);
+    },
+
+    async list(filter, { skip, limit }) {
+      const [rows, total] = await Promise.all([
+        repository.list(filter, skip, limit),
+        repository.count(filter),
+      ]);
+      return { rows, total };
+    },
+
+    async *stream(filter) {
+      let before: number | undefined;
+      for (;;) {
+        const rows = await repository.list(filter, 0, exportBatch, before);
+        yield* rows;
+        if (rows.length < exportBatch) return;
+        before = rows.at(-1)!.position;
+      }
+    },
+
+    async verify() {
+      let after = 0;
+      let previous: string | undefined;
+      let records = 0;
+      for (;;) {
+        const rows = await repository.chainAfter(after, verifyBatch);
+        for (const row of rows) {
+          // The first kept record may follow pruned ones: its own previous hash starts the chain.
+          const expectedPrevious = previous ?? (records === 0 ? row.previousHash : genesisHash);
+          if (row.previousHash !== expectedPrevious)
+            return {
+              records,
+              intact: false,
+              brokenAt: row.position,
+              problem: 'a record is missing before it',
+            };
+          const { position: _position, previousHash, hash, ...fields } = row;
+          if (chainHash(previousHash, fields as AuditRecord) !== hash)
+            return { records, intact: false, brokenAt: row.position, problem: 'its content was changed' };
+          previous = hash;
+          records += 1;
+        }
+        if (rows.length < verifyBatch) return { records, intact: true };
+        after = rows.at(-1)!.position;
+      }
+    },
+
+    async prune(retentionDays) {
+      if (retentionDays <= 0) return 0;
+      const before = new Date(now().getTime() - retentionDays * 24 * 60 * 60_000);
+      let total = 0;
+      for (;;) {
+        const deleted = await repository.prune(before, pruneBatch);
+        total += deleted;
+        if (deleted < pruneBatch) return total;
+      }
+    },
+  };
+}

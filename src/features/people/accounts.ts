@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import type { MemberRole } from '../../core/roles.js';
+import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
+import type { AttemptCounter } from '../../platform/attempt-counter.js';
+import type { Mailer } from '../../platform/mailer.js';
+import { checkPasswordStrength, decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import type { Membership, PeopleRepository, UserRow, WorkspaceOfMember } from './repository.js';
+import { hashLinkToken, linkTo, newLinkToken, normalEmail } from './tokens.js';
+
+/** Failed sign-ins allowed per e-mail address and per client address in one window. */
+export const signInFailureLimit = 10;
+const signInWindowMs = 15 * 60_000;
+const setupLifetimeMs = 24 * 60 * 60_000;
+const resetLifetimeMs = 24 * 60 * 60_000;
+
+/** The one answer for a wrong address or a wrong password: which of the two is never said. */
+export const wrongSignInMessage = 'Wrong e-mail address or password';
+
+export type NewUser = { email: string; name?: string; password?: string; verified?: boolean };
+
+export interface AccountService {
+  createUser(input: NewUser): Promise<UserRow>;
+  /** Deactivates or reactivates a person, or renames them. A deactivated person's sessions and keys stop. */
+  updateUser(userId: string, changes: { active?: boolean; name?: string }): Promise<UserRow>;
+  findUser(userId: string): Promise<UserRow>;
+  /** The person behind an address and password; 401 (one message) or 429 after too many failures. */
+  verifySignIn(email: string, password: string, address: string): Promise<UserRow>;
+  membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
+  /** The workspaces a person belongs to, the first being where a sign-in lands. */
+  workspacesOf(userId: string): Promise<{ workspace: WorkspaceOfMember; role: MemberRole }[]>;
+  /** Adds a person (made if new) to a workspace with a role: the admin API and the CLI. */
+  addMember(workspaceId: string, email: string, role: MemberRole): Promise<UserRow>;
+  /** Takes an invitation: the membership, and the person if new (a password is then required). */
+  acceptInvitation(
+    token: string,
+    person: { name?: string; password?: string },
+    signedInUserId: string | undefined,
+  ): Promise<{ user: UserRow; workspaceId: string }>;
+  changePassword(userId: string, currentPassword: string | undefined, newPassword: string): Promise<void>;
+  /** A single-use reset link for a member (24 hours), e-mailed when a mailer is set. */
+  issuePasswordReset(user: UserRow): Promise<{ url: string; expiresAt: Date; emailed: boolean }>;
+  resetPassword(token: string, password: string): Promise<UserRow>;
+  /**
+   * On an instance without people: the first owner of `workspaceId`, from the given address and
+   * password, or else a setup link (24 hours, single use) to print once.
+   */
+  bootstrapOwner(
+    workspaceId: string,
+    owner: { email: string; password: string } | undefined,
+  ): Promise<{ owner?: UserRow; setupUrl?: string }>;
+  /** Whether a setup link is still live (the setup page asks before showing its form). */
+  setupPending(token: string): Promise<boolean>;
+  /** Uses the setup link: the first owner of workspace `default`. */
+  completeSetup(token: string, owner: { email: string; password: string; name?: string }): Promise<UserRow>;
+}
+
+export function createAccountService(dependencies: {
+  repository: PeopleRepository;
+  attempts: AttemptCounter;
+  baseUrl: string;
+  mailer: Mailer | undefined;
+  afterCommit: (callback: () => unknown) => Promise<void>;
+  /** Called when a person's standing changes: cached key authentications must not outlive it. */
+  membershipChanged: () => void;
+  /** The workspace a setup link makes its owner in (`default`, the bootstrap's). */
+  firstWorkspaceId: () => Promise<string | undefined>;
+  logger: { warn(object: object, message: string): void };
+  now?: () => Date;
+}): AccountService {
+  const { repository, attempts, baseUrl, mailer, afterCommit, membershipChanged, logger } = dependencies;
+  const now = dependencies.now ?? (() => new Date());
+
+  async function requireUser(userId: string): Promise<UserRow> {
+    const user = await repository.findUser(userId);
+    if (!user) throw new NotFoundError('User not found');
+    return user;
+  }
+
+  async function createUser({ email, name, password, verified }: NewUser): Promise<UserRow> {
+    const address = normalEmail(email);
+    if (await repository.findUserByEmail(address)) throw new ConflictError('A user with this e-mail exists');
+    if (password !== undefined) checkPasswordStrength(password);
+    return repository.insertUser({
+      id: randomUUID(),
+      email: address,
+      name: name?.trim() ?? '',
+      passwordHash: password === undefined ? null : await hashPassword(password),
+      verified: verified ?? false,
+    });
+  }
+
+  /** The keys counted: per address and per e-mail (by hash: an address is never a Redis key). */
+  const throttleKeys = (email: string, address: string) => [
+    `sign-in-failures:address:${address}`,
+    `sign-in-failures:email:${hashLinkToken(email)}`,
+  ];
+
+  async function refuseWhenThrottled(keys: string[]): Promise<void> {
+    const counts = await Promise.all(keys.map((key) => attempts.peek(key)));
+    const over = counts.filter((count) => count.attempts >= signInFailureLimit);
+    if (over.length === 0) return;
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil(Math.max(...over.map((count) => count.resetInMs)) / 1000),
+    );
+    throw new TooManyRequestsError(
+      'too_many_sign_ins',
+      `Too many failed sign-ins for this address or from this network; retry in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
+  }
+
+  return {
+    createUser,
+    findUser: requireUser,
+
+    async updateUser(userId, changes) {
+      await requireUser(userId);
+      const updated = await repository.updateUser(userId, {
+        ...(changes.active !== undefined && { active: changes.active }),
+        ...(changes.name !== undefined && { name: changes.name.trim() }),
+      });
+      membershipChanged();
+      return updated!;
+    },
+
+    async verifySignIn(email, password, address) {
+      const keys = throttleKeys(normalEmail(email), address);
+      await refuseWhenThrottled(keys);
+      const user = await repository.findUserByEmail(normalEmail(email));
+      // The decoy makes an unknown address as slow as a wrong password.
+      const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+      if (!user?.passwordHash || !matches || !user.active) {
+        await Promise.all(keys.map((key) => attempts.count(key, signInWindowMs)));
+        throw new UnauthorizedError(wrongSignInMessage);
+      }
+      return user;
+    },
+
+    membership: (workspaceId, userId) => repository.findMembership(workspaceId, userId),
+    workspacesOf: (userId) => repository.workspacesOf(userId),
+
+    async addMember(workspaceId, email, role) {
+      const user = (await repository.findUserByEmail(normalEmail(email))) ?? (await createUser({ email }));
+      await repository.putMembership(workspaceId, user.id, role);
+      membershipChanged();
+      return user;
+    },
+
+    async acceptInvitation(token, person, signedInUserId) {
+      const invitation = await repository.acceptInvitation(hashLinkToken(token), now());
+      if (!invitation) throw new NotFoundError('This invitation is unknown, used, revoked or expired');
+      const existing = await repository.findUserByEmail(invitation.email);
+      let user: UserRow;
+      if (existing) {
+        // The link is shown to the inviter too: joining as an existing person takes their password
+        // (or their signed-in browser), never the link alone.
+        const proven =
+          existing.id === signedInUserId ||
+          (person.password !== undefined &&
+            existing.passwordHash !== null &&
+            (await verifyPassword(person.password, existing.passwordHash)));
+        if (!proven || !existing.active)
+          throw new UnauthorizedError(
+            'This address already has an account: sign in first, or give its password to accept',
+          );
+        user = existing;
+      } else {
+        if (person.password === undefined) checkPasswordStrength('', 'password');
+        user = await createUser({
+          email: invitation.email,
+          name: person.name,
+          password: person.password,
+          // Proven by the mailed link only when it was mailed.
+          verified: mailer !== undefined,
+        });
+      }
+      await repository.putMembership(invitation.workspaceId, user.id, invitation.role);
+      membershipChanged();
+      return { user, workspaceId: invitation.workspaceId };
+    },
+
+    async changePassword(userId, currentPassword, newPassword) {
+      const user = await requireUser(userId);
+      if (user.passwordHash !== null) {
+        const matches =
+          currentPassword !== undefined && (await verifyPassword(currentPassword, user.passwordHash));
+        if (!matches) throw new UnauthorizedError('The current password is wrong');
+      }
+      checkPasswordStrength(newPassword, 'new_password');
+      await repository.updateUser(userId, { passwordHash: await hashPassword(newPassword) });
+    },
+
+    async issuePasswordReset(user) {
+      const token = newLinkToken('lpr');
+      const at = now();
+      const expiresAt = new Date(at.getTime() + resetLifetimeMs);
+      await repository.insertSingleUseToken({
+        id: randomUUID(),
+        purpose: 'password_reset',
+        userId: user.id,
+        tokenHash: hashLinkToken(token),
+        createdAt: at,
+        expiresAt,
+      });
+      const url = linkTo(baseUrl, 'reset-password', token);
+      if (mailer)
+        await afterCommit(() =>
+          mailer
+            .send({
+              to: user.email,
+              subject: 'Set a new Lectern password',
+              text: `An administrator issued you a link to set a new Lectern password. It works once, within 24 hours:\n\n${url}\n\nIf you did not ask for it, tell your administrator.`,
+            })
+            .catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'reset e-mail failed')),
+        );
+      return { url, expiresAt, emailed: mailer !== undefined };
+    },
+
+    async resetPassword(token, password) {
+      checkPasswordStrength(password);
+      const used = await repository.consumeSingleUseToken(hashLinkToken(token), 'password_reset', now());
+      if (!used?.userId) throw new NotFoundError('This reset link is unknown, used or expired');
+      const user = await repository.updateUser(used.userId, { passwordHash: await hashPassword(password) });
+      if (!user) throw new NotFoundError('User not found');
+      return user;
+    },
+
+    async bootstrapOwner(workspaceId, owner) {
+      if (await repository.hasUsers()) return {};
+      if (owner) {
+        try {
+          const user = await createUser({ email: owner.email, password: owner.password, verified: true });
+          await repository.putMembership(workspaceId, user.id, 'owner');
+          return { owner: user };
+        } catch (error) {
+          // Another node starting at the same moment made the owner first.
+          if (error instanceof ConflictError) return {};
+          throw error;
+        }
+      }
+      // One live link at a time: a restart within its 24 hours prints nothing new.
+      if (await repository.hasLiveTokenOf('setup', now())) return {};
+      const token = newLinkToken('lsu');
+      const at = now();
+      await repository.insertSingleUseToken({
+        id: randomUUID(),
+        purpose: 'setup',
+        tokenHash: hashLinkToken(token),
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + setupLifetimeMs),
+      });
+      return { setupUrl: linkTo(baseUrl, 'setup', token) };
+    },
+
+    setupPending: (token) => repository.hasLiveToken(hashLinkToken(token), 'setup', now()),
+
+    async completeSetup(token, owner) {
+      checkPasswordStrength(owner.password);
+      const workspaceId = await dependencies.firstWorkspaceId();
+      const used = await repository.consumeSingleUseToken(hashLinkToken(token), 'setup', now());
+      if (!used || !workspaceId) throw new NotFoundError('This setup link is unknown, used or expired');
+      if (await repository.hasUsers()) throw new ConflictError('This instance already has its first owner');
+      const user = await createUser({ ...owner, verified: true });
+      await repository.putMembership(workspaceId, user.id, 'owner');
+      return user;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { successResponse } from '../../core/wire.js';
+import type { ConsoleSignIns } from '../../http/authentication.js';
+import { routeTemplate } from '../../http/authorization.js';
+import { assertSameOrigin, sessionCookies, sessionTokenOf } from '../../http/session-cookie.js';
+import type { AuditService } from '../audit/index.js';
+import { setupStateResponse, signedInResponse } from '../console-sessions/responses.js';
+import { presentSignIn } from '../console-sessions/routes.js';
+import type { AccountService } from './accounts.js';
+import type { UserRow } from './repository.js';
+import { acceptInvitationBody, resetBody, setupBody } from './schemas.js';
+
+/**
+ * The console's pages reached by a single-use link (docs/api.md#people-and-roles): accepting an
+ * invitation, the first owner's setup, a password reset. Each is an audit record.
+ */
+export function consolePeopleRoutes(
+  { sessions, secureCookie, publicOrigin }: ConsoleSignIns,
+  {
+    accounts,
+    audit,
+    inTransaction,
+  }: {
+    accounts: AccountService;
+    audit: AuditService;
+    /** Runs a change and its audit record in one transaction (all or nothing: a link used once). */
+    inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
+  },
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['console'];
+    const record = (
+      request: Parameters<typeof assertSameOrigin>[0],
+      status: number,
+      user: UserRow,
+      workspaceId: string | null,
+      resource: string,
+    ) =>
+      audit.append({
+        workspaceId,
+        actor: { type: 'user', id: user.id, label: user.email },
+        action: `${request.method} ${routeTemplate(request.routeOptions.url ?? request.url)}`,
+        resource: { type: resource, id: user.id },
+        status,
+        request: { id: request.id, ip: request.ip, userAgent: request.headers['user-agent'] },
+      });
+
+    async function signInAs(user: UserRow, workspaceId: string) {
+      const signedIn = await sessions.signInPerson(user.id, workspaceId);
+      const cookie = sessionCookies(signedIn.token, { maxAgeMs: sessions.idleMs, secure: secureCookie });
+      return { signedIn, cookie };
+    }
+
+    app.post(
+      '/invitations/accept',
+      {
+        schema: {
+          'x-right': 'public',
+          tags,
+          body: acceptInvitationBody,
+          response: { 201: signedInResponse },
+        },
+      },
+      async (request, reply) => {
+        assertSameOrigin(request, publicOrigin);
+        const token = sessionTokenOf(request);
+        const current = token ? await sessions.authenticate(token) : undefined;
+        const { token: invitation, ...person } = request.body;
+        const { user, workspaceId } = await inTransaction(async () => {
+          const accepted = await accounts.acceptInvitation(invitation, person, current?.principal.user?.id);
+          await record(request, 201, accepted.user, accepted.workspaceId, 'member');
+          return accepted;
+        });
+        const { signedIn, cookie } = await signInAs(user, workspaceId);
+        return reply.status(201).header('set-cookie', cookie).send(presentSignIn(signedIn));
+      },
+    );
+
+    app.get(
+      '/setup',
+      {
+        schema: {
+          'x-right': 'public',
+          tags,
+          querystring: z.strictObject({ token: z.string().min(1).max(200) }),
+          response: { 200: setupStateResponse },
+        },
+      },
+      async (request) => ({ pending: await accounts.setupPending(request.query.token) }),
+    );
+
+    app.post(
+      '/setup',
+      { schema: { 'x-right': 'public', tags, body: setupBody, response: { 201: signedInResponse } } },
+      async (request, reply) => {
+        assertSameOrigin(request, publicOrigin);
+        const { token, ...owner } = request.body;
+        const { user, first } = await inTransaction(async () => {
+          const made = await accounts.completeSetup(token, owner);
+          const [workspace] = await accounts.workspacesOf(made.id);
+          await record(request, 201, made, workspace!.workspace.id, 'member');
+          return { user: made, first: workspace };
+        });
+        const { signedIn, cookie } = await signInAs(user, first!.workspace.id);
+        return reply.status(201).header('set-cookie', cookie).send(presentSignIn(signedIn));
+      },
+    );
+
+    app.post(
+      '/password_reset',
+      { schema: { 'x-right': 'public', tags, body: resetBody, response: { 200: successResponse } } },
+      async (request) => {
+        assertSameOrigin(request, publicOrigin);
+        await inTransaction(async () => {
+          const user = await accounts.resetPassword(request.body.token, request.body.password);
+          await record(request, 200, user, null, 'user');
+        });
+        return { status: 'success' as const };
+      },
+    );
+  };
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { Page, Pagination } from '../../core/pagination.js';
+import { type MemberRole, mayGrant, type Principal } from '../../core/roles.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
+import type { Mailer } from '../../platform/mailer.js';
+import {
+  type InvitationRow,
+  LastOwnerRefusal,
+  type MemberRow,
+  type PeopleRepository,
+  type UserRow,
+} from './repository.js';
+import { hashLinkToken, linkTo, newLinkToken, normalEmail } from './tokens.js';
+
+const invitationLifetimeMs = 7 * 24 * 60 * 60_000;
+const lastOwnerMessage = 'A workspace keeps at least one owner: make another member owner first';
+
+export type NewInvitation = { invitation: InvitationRow; url: string; emailed: boolean };
+
+export interface MemberService {
+  list(workspaceId: string, pagination: Pagination): Promise<Page<MemberRow>>;
+  /** An invitation (single use, 7 days), e-mailed when a mailer is set; its link is answered either way. */
+  invite(
+    workspace: { id: string; name: string },
+    inviter: Principal,
+    email: string,
+    role: MemberRole,
+  ): Promise<NewInvitation>;
+  pendingInvitations(workspaceId: string): Promise<InvitationRow[]>;
+  revokeInvitation(workspaceId: string, invitationId: string): Promise<InvitationRow>;
+  /** Sets a member's role: 403 beyond the changer's rights, 409 for the last owner. */
+  changeRole(
+    workspaceId: string,
+    changer: Principal,
+    userId: string,
+    role: MemberRole,
+  ): Promise<{ user: UserRow; role: MemberRole }>;
+  /** Removes a member (their keys stop working): 403 beyond the remover's rights, 409 for the last owner. */
+  remove(
+    workspaceId: string,
+    remover: Principal,
+    userId: string,
+  ): Promise<{ user: UserRow; role: MemberRole }>;
+}
+
+/** Only an owner makes, changes or removes owners; an admin manages the roles below. */
+function assertMayManage(actor: Principal, ...roles: (MemberRole | undefined)[]): void {
+  if (roles.includes('owner') && !actor.rights.has('manage_owners'))
+    throw new ForbiddenError('Only an owner may make, change or remove an owner');
+  for (const role of roles)
+    if (role !== undefined && !mayGrant(actor.role, role))
+      throw new ForbiddenError(`A ${actor.role} may not manage the ${role} role`);
+}
+
+export function createMemberService(dependencies: {
+  repository: PeopleRepository;
+  baseUrl: string;
+  mailer: Mailer | undefined;
+  afterCommit: (callback: () => unknown) => Promise<void>;
+  /** Called when a membership ends or changes: cached key authentications must not outlive it. */
+  membershipChanged: () => void;
+  logger: { warn(object: object, message: string): void };
+  now?: () => Date;
+}): MemberService {
+  const { repository, baseUrl, mailer, afterCommit, membershipChanged, logger } = dependencies;
+  const now = dependencies.now ?? (() => new Date());
+
+  async function requireMember(workspaceId: string, userId: string) {
+    const membership = await repository.findMembership(workspaceId, userId);
+    if (!membership) throw new NotFoundError('Member not found');
+    return membership;
+  }
+
+  return {
+    list: (workspaceId, { skip, limit }) => repository.listMembers(workspaceId, skip, limit),
+
+    async invite(workspace, inviter, email, role) {
+      assertMayManage(inviter, role);
+      const token = newLinkToken('lin');
+      const at = now();
+      const invitation = await repository.insertInvitation({
+        id: randomUUID(),
+        workspaceId: workspace.id,
+        email: normalEmail(email),
+        role,
+        tokenHash: hashLinkToken(token),
+        invitedBy: inviter.user?.id ?? null,
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + invitationLifetimeMs),
+      });
+      const url = linkTo(baseUrl, 'invite', token);
+      if (mailer) {
+        // After the commit: an invitation that was rolled back is never mailed.
+        await afterCommit(() =>
+          mailer
+            .send({
+              to: invitation.email,
+              subject: `You are invited to ${workspace.name} on Lectern`,
+              text: `${inviter.user?.name || inviter.user?.email || 'An administrator'} invites you to the Lectern workspace "${workspace.name}" as ${role}.\n\nAccept within 7 days: ${url}\n\nThe link works once. If you did not expect it, ignore this e-mail.`,
+            })
+            .catch((error: unknown) =>
+              logger.warn({ err: (error as Error).message }, 'invitation e-mail failed'),
+            ),
+        );
+      }
+      return { invitation, url, emailed: mailer !== undefined };
+    },
+
+    pendingInvitations: (workspaceId) => repository.listPendingInvitations(workspaceId, now()),
+
+    async revokeInvitation(workspaceId, invitationId) {
+      const revoked = await repository.revokeInvitation(workspaceId, invitationId, now());
+      if (!revoked) throw new NotFoundError('Invitation not found');
+      return revoked;
+    },
+
+    async changeRole(workspaceId, changer, userId, role) {
+      const member = await requireMember(workspaceId, userId);
+      assertMayManage(changer, member.role, role);
+      try {
+        await repository.setRole(workspaceId, userId, role);
+      } catch (error) {
+        if (error instanceof LastOwnerRefusal) throw new ConflictError(lastOwnerMessage);
+        throw error;
+      }
+      membershipChanged();
+      return { user: member.user, role };
+    },
+
+    async remove(workspaceId, remover, userId) {
+      const member = await requireMember(workspaceId, userId);
+      assertMayManage(remover, member.role);
+      try {
+        await repository.removeMember(workspaceId, userId);
+      } catch (error) {
+        if (error instanceof LastOwnerRefusal) throw new ConflictError(lastOwnerMessage);
+        throw error;
+      }
+      membershipChanged();
+      return { user: member.user, role: member.role };
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Database } from './connection.js';
+
+// A request that changes configuration and its audit record are one transaction (docs/security.md#audit-log):
+// either both are stored or neither. Rather than thread a transaction through every repository, the
+// database every repository holds is a view that, inside `run`, sends each query into the scope's
+// transaction; outside a scope (and once the scope has ended) it is the database itself.
+
+type Scope = {
+  transaction: Database;
+  open: boolean;
+  afterCommit: (() => Promise<unknown> | unknown)[];
+};
+
+export type TransactionScope = {
+  /** The database to hand to repositories: inside `run`, its transaction. */
+  database: Database;
+  /**
+   * Runs `work` in one transaction that every query made through `database` in its async context
+   * joins (a repository's own `transaction()` becomes a savepoint). After the commit, runs what was
+   * deferred with `afterCommit` (in order) and answers `work`'s result.
+   */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `callback` once the current scope has committed, or at once outside a scope; a rollback
+   * drops it. What other processes or nodes act on (a job queued in Redis, a worker woken) must not
+   * see the change before it is committed.
+   */
+  afterCommit(callback: () => Promise<unknown> | unknown): Promise<void>;
+  /** Whether the caller runs inside an open scope. */
+  inScope(): boolean;
+};
+
+export function createTransactionScope(root: Database): TransactionScope {
+  const storage = new AsyncLocalStorage<Scope>();
+  const current = () => {
+    const scope = storage.getStore();
+    return scope?.open ? scope : undefined;
+  };
+  const database = new Proxy(root, {
+    get(target, property) {
+      const source = current()?.transaction ?? target;
+      const value = Reflect.get(source, property, source);
+      return typeof value === 'function' ? value.bind(source) : value;
+    },
+  });
+  return {
+    database,
+    async run(work) {
+      if (current()) return work();
+      const scope: Scope = { transaction: root, open: false, afterCommit: [] };
+      const result = await root.transaction(async (transaction) => {
+        scope.transaction = transaction as unknown as Database;
+        scope.open = true;
+        try {
+          return await storage.run(scope, work);
+        } finally {
+          // Work the scope started and left running (a timer, a poll) uses the database itself from now on.
+          scope.open = false;
+        }
+      });
+      for (const callback of scope.afterCommit) await callback();
+      return result;
+    },
+    async afterCommit(callback) {
+      const scope = current();
+      if (scope) scope.afterCommit.push(callback);
+      else await callback();
+    },
+    inScope: () => current() !== undefined,
+  };
+}
