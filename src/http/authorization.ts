@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { type Right, rights } from '../core/roles.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import { type AuditActor, type AuditService, actorOf } from '../features/audit/service.js';
+import { type AuditActor, type AuditEntry, type AuditService, actorOf } from '../features/audit/service.js';
 import type { TransactionScope } from '../platform/database/transaction-scope.js';
 
 declare module 'fastify' {
@@ -11,8 +11,10 @@ declare module 'fastify' {
     /**
      * Whether a successful call appends an audit record. By default every call that is not a read
      * and needs a configuring right (write, deploy, create_keys, manage, manage_owners, operator).
+     * `in-handler`: the handler runs its write through `request.recordChange`, after work (a large
+     * text's split) that must not hold the transaction open.
      */
-    'x-audit'?: boolean;
+    'x-audit'?: boolean | 'in-handler';
   }
 }
 
@@ -66,6 +68,11 @@ declare module 'fastify' {
     auditCommit?: Promise<void>;
     /** Tells an audited route's transaction that the handler has sent its answer. */
     auditAnswered?: () => void;
+    /**
+     * On an `in-handler` audited route: runs the change and its audit record in one transaction;
+     * the record names the work's result as the resource when the route has no GUID parameter.
+     */
+    recordChange?: <Result>(work: () => Promise<Result>) => Promise<Result>;
   }
 }
 
@@ -74,6 +81,54 @@ const instanceAdmin: AuditActor = { type: 'admin', id: null, label: 'instance ad
 function guidOf(value: unknown): string | undefined {
   const guid = (value as { guid?: unknown } | undefined)?.guid;
   return typeof guid === 'string' ? guid : undefined;
+}
+
+/** The audit record of a change a request made; `result` is its answer (or the work's result). */
+function changeRecord(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  url: string,
+  result: unknown,
+): AuditEntry {
+  const params = (request.params ?? {}) as Record<string, string>;
+  const resourceType = resourceTypeOf(url);
+  // The route's own GUID (`/apps/{guid}`), else its first parameter (`/contexts/{contextGuid}/…`),
+  // else what it made (the answer's `guid`).
+  const resourceId = params.guid ?? Object.values(params)[0] ?? guidOf(result);
+  const workspaceOfChange = resourceType === 'workspace' ? (params.guid ?? guidOf(result)) : undefined;
+  return {
+    workspaceId: request.workspace?.id ?? workspaceOfChange ?? null,
+    actor: request.principal ? actorOf(request.principal) : instanceAdmin,
+    action: `${request.method} ${routeTemplate(url)}`,
+    resource: { type: resourceType, id: resourceId },
+    status: reply.statusCode,
+    request: { id: request.id, ip: request.ip, userAgent: request.headers['user-agent'] },
+    changes: request.body && typeof request.body === 'object' ? request.body : undefined,
+  };
+}
+
+/** The change recorder of a request to an `in-handler` audited route. */
+export function recordChangeOf(
+  request: FastifyRequest,
+): <Result>(work: () => Promise<Result>) => Promise<Result> {
+  if (!request.recordChange)
+    throw new Error(`${request.method} ${request.url} is not audited in its handler`);
+  return request.recordChange;
+}
+
+/** Gives an `in-handler` audited route its `request.recordChange`. */
+function auditedInHandler(route: RouteOptions, transactions: TransactionScope, audit: AuditService): void {
+  route.onRequest = [
+    ...[route.onRequest ?? []].flat(),
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      request.recordChange = (work) =>
+        transactions.run(async () => {
+          const result = await work();
+          await audit.append(changeRecord(request, reply, route.url, result));
+          return result;
+        });
+    },
+  ];
 }
 
 /**
@@ -87,8 +142,6 @@ function guidOf(value: unknown): string | undefined {
  */
 function audited(route: RouteOptions, transactions: TransactionScope, audit: AuditService): void {
   const handler = route.handler;
-  const template = routeTemplate(route.url);
-  const resourceType = resourceTypeOf(route.url);
   route.preSerialization = [
     ...[route.preSerialization ?? []].flat(),
     async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
@@ -119,17 +172,7 @@ function audited(route: RouteOptions, transactions: TransactionScope, audit: Aud
           },
         );
       });
-      const params = (request.params ?? {}) as Record<string, string>;
-      const workspaceOfChange = resourceType === 'workspace' ? (params.guid ?? guidOf(result)) : undefined;
-      await audit.append({
-        workspaceId: request.workspace?.id ?? workspaceOfChange ?? null,
-        actor: request.principal ? actorOf(request.principal) : instanceAdmin,
-        action: `${request.method} ${template}`,
-        resource: { type: resourceType, id: params.guid ?? guidOf(result) },
-        status: reply.statusCode,
-        request: { id: request.id, ip: request.ip, userAgent: request.headers['user-agent'] },
-        changes: request.body && typeof request.body === 'object' ? request.body : undefined,
-      });
+      await audit.append(changeRecord(request, reply, route.url, result));
     });
     // Only a failure to record or commit changes the answer; a handler's own error is answered as it is.
     const committed = work.then(
@@ -163,6 +206,8 @@ export function registerAuthorization(
     if (right !== 'public' && right !== 'operator')
       route.onRequest = [...[route.onRequest ?? []].flat(), requireRight(right)];
     const changes = methodsOf(route).some((method) => !reads.has(method));
-    if (schema['x-audit'] ?? (changes && configuringRights.has(right))) audited(route, transactions, audit);
+    const audits = schema['x-audit'] ?? (changes && configuringRights.has(right));
+    if (audits === 'in-handler') auditedInHandler(route, transactions, audit);
+    else if (audits) audited(route, transactions, audit);
   });
 }

@@ -14,6 +14,8 @@ export type Route = {
   authenticated: boolean;
   body?: Schema;
   query: string[];
+  /** The right it declares (`x-right`, src/core/roles.ts). */
+  right: string | undefined;
 };
 
 export async function documentedRoutes(test: TestApp): Promise<Route[]> {
@@ -29,6 +31,7 @@ export async function documentedRoutes(test: TestApp): Promise<Route[]> {
           path.startsWith('/v1/') && !(Array.isArray(operation.security) && operation.security.length === 0),
         body: operation.requestBody?.content?.['application/json']?.schema,
         query: parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+        right: operation['x-right'],
       });
     }
   }

@@ -54,6 +54,7 @@ export function presentActionVersion({ version, environments }: ActionVersionEnt
     version: version.version,
     ...presentVersionFields(version),
     environments,
+    saved_by_id: version.savedById,
     created_at: version.createdAt.toISOString(),
   };
 }

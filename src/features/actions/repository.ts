@@ -27,9 +27,12 @@ export function createActionRepository(database: Database) {
       await database.transaction(async (transaction) => {
         await transaction.insert(actions).values(row);
         await transaction.insert(actionVersions).values({ ...version, actionId: row.id, version: 1 });
-        await transaction
-          .insert(actionDeployments)
-          .values({ actionId: row.id, environment: row.defaultEnvironment ?? 'production', version: 1 });
+        await transaction.insert(actionDeployments).values({
+          actionId: row.id,
+          environment: row.defaultEnvironment ?? 'production',
+          version: 1,
+          deployedById: version.savedById ?? null,
+        });
       });
     },
 
@@ -166,13 +169,14 @@ export function createActionRepository(database: Database) {
       return { rows, total: await totalOf(database, actionVersions, eq(actionVersions.actionId, actionId)) };
     },
 
-    async deploy(actionId: string, environment: string, version: number): Promise<void> {
+    async deploy(actionId: string, environment: string, version: number, by?: string): Promise<void> {
+      const deployedById = by ?? null;
       await database
         .insert(actionDeployments)
-        .values({ actionId, environment, version })
+        .values({ actionId, environment, version, deployedById })
         .onConflictDoUpdate({
           target: [actionDeployments.actionId, actionDeployments.environment],
-          set: { version, updatedAt: sql`now()` },
+          set: { version, deployedById, updatedAt: sql`now()` },
         });
       await database.update(actions).set({ updatedAt: new Date() }).where(eq(actions.id, actionId));
     },

@@ -46,6 +46,10 @@ export const actionVersionResponse = versionFields
   .extend({
     version: z.number().int(),
     environments: z.array(z.string()).describe('Where this version is deployed'),
+    saved_by_id: z
+      .string()
+      .nullable()
+      .describe('who saved it: a person’s GUID, or a creator-less key’s; null before people existed'),
     created_at: timestamp,
   })
   .meta({ id: 'ActionVersion' });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, removedResponse } from '../../core/wire.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { creatorOf, workspaceOf } from '../../http/authentication.js';
 import { removed } from '../../http/removal.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
 import { contextResponse } from '../contexts/responses.js';
@@ -52,7 +52,13 @@ export function actionRoutes(
         return reply
           .status(201)
           .send(
-            presentAction(await actions.create(workspaceOf(request).id, newActionFromWire(request.body))),
+            presentAction(
+              await actions.create(
+                workspaceOf(request).id,
+                newActionFromWire(request.body),
+                creatorOf(request),
+              ),
+            ),
           );
       },
     );
@@ -104,6 +110,7 @@ export function actionRoutes(
             workspaceOf(request).id,
             request.params.guid,
             actionChangesFromWire(request.body),
+            creatorOf(request),
           ),
         );
       },
@@ -131,7 +138,12 @@ export function actionRoutes(
       },
       async (request) => {
         return presentAction(
-          await actions.deploy(workspaceOf(request).id, request.params.guid, request.body),
+          await actions.deploy(
+            workspaceOf(request).id,
+            request.params.guid,
+            request.body,
+            creatorOf(request),
+          ),
         );
       },
     );
@@ -190,9 +202,12 @@ export function actionRoutes(
       },
       async (request) => {
         const workspaceId = workspaceOf(request).id;
-        const action = await actions.update(workspaceId, request.params.guid, {
-          version: { skills: request.body.skills },
-        });
+        const action = await actions.update(
+          workspaceId,
+          request.params.guid,
+          { version: { skills: request.body.skills } },
+          creatorOf(request),
+        );
         return attachedSkills(workspaceId, action.version.skills);
       },
     );
@@ -223,7 +238,12 @@ export function actionRoutes(
       async (request) => {
         const workspaceId = workspaceOf(request).id;
         const contexts = request.body.context ?? request.body.contexts;
-        const action = await actions.update(workspaceId, request.params.guid, { version: { contexts } });
+        const action = await actions.update(
+          workspaceId,
+          request.params.guid,
+          { version: { contexts } },
+          creatorOf(request),
+        );
         return attachedContexts(workspaceId, action.version.contexts);
       },
     );

@@ -54,7 +54,8 @@ export type NewAction = Pick<ActionFields, 'name' | 'appId'> &
 export type ActionChanges = Partial<ActionFields> & { version: VersionChanges };
 
 export interface ActionService {
-  create(workspaceId: string, input: NewAction): Promise<Action>;
+  /** `by`: who saves version 1 and deploys it (a person's GUID, or a creator-less key's). */
+  create(workspaceId: string, input: NewAction, by?: string): Promise<Action>;
   /** An Action's GUID and name by GUID or slug, or undefined (Skills and workflow blocks name Actions). */
   find(workspaceId: string, guidOrSlug: string): Promise<{ guid: string; name: string } | undefined>;
   /** A 404 unless the workspace has this Action: a cheap check for the features that name one. */
@@ -64,8 +65,8 @@ export interface ActionService {
   /** Newest first; a listed Action also tells when it last ran. */
   list(workspaceId: string, pagination: Pagination, filter?: ActionListFilter): Promise<Page<ListedAction>>;
   /** Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing. */
-  update(workspaceId: string, id: string, changes: ActionChanges): Promise<Action>;
-  deploy(workspaceId: string, id: string, input: DeployInput): Promise<Action>;
+  update(workspaceId: string, id: string, changes: ActionChanges, by?: string): Promise<Action>;
+  deploy(workspaceId: string, id: string, input: DeployInput, by?: string): Promise<Action>;
   versions(workspaceId: string, id: string, pagination: Pagination): Promise<Page<ActionVersionEntry>>;
   /**
    * The Action and version a run uses (docs/api.md#actions): `version` runs that version, `environment` the
@@ -163,7 +164,7 @@ export function createActionService(
   }
 
   return {
-    async create(workspaceId, input) {
+    async create(workspaceId, input, by) {
       await apps.require(workspaceId, input.appId);
       const version = firstVersion(input.version);
       await validateVersion(workspaceId, version);
@@ -181,7 +182,7 @@ export function createActionService(
             defaultEnvironment: input.defaultEnvironment ?? 'production',
             latestVersion: 1,
           },
-          version,
+          { ...version, savedById: by ?? null },
         )
         .catch(slugConflict);
       changed(workspaceId);
@@ -219,25 +220,28 @@ export function createActionService(
       };
     },
 
-    async update(workspaceId, id, { version: versionChanges, ...actionChanges }) {
+    async update(workspaceId, id, { version: versionChanges, ...actionChanges }, by) {
       const current = await requireById(workspaceId, id);
       if (actionChanges.appId !== undefined) await apps.require(workspaceId, actionChanges.appId);
       const merged = mergeVersion(current.version, versionChanges);
       await validateVersion(workspaceId, merged);
       // The version is built from the latest row read under the lock, so a concurrent save is not lost.
       const saved = await repository
-        .insertVersion(workspaceId, id, actionChanges, (latest) => mergeVersion(latest, versionChanges))
+        .insertVersion(workspaceId, id, actionChanges, (latest) => ({
+          ...mergeVersion(latest, versionChanges),
+          savedById: by ?? null,
+        }))
         .catch(slugConflict);
       if (saved === undefined) throw new NotFoundError('Action not found');
       changed(workspaceId);
       return withDeployments(await requireById(workspaceId, id));
     },
 
-    async deploy(workspaceId, id, input) {
+    async deploy(workspaceId, id, input, by) {
       await requireById(workspaceId, id);
       const version = await repository.findVersion(id, input.version);
       if (!version) throw new ValidationError('version', `Action has no version ${input.version}`);
-      await repository.deploy(id, input.environment, input.version);
+      await repository.deploy(id, input.environment, input.version, by);
       changed(workspaceId);
       return withDeployments(await requireById(workspaceId, id));
     },

@@ -43,8 +43,12 @@ export function chainHash(previousHash: string, record: AuditRecord): string {
     .digest('hex');
 }
 
+/**
+ * Names of secrets; `key` (a provider's key is given as `key`); and `headers` (an HTTP Skill's are
+ * secret whatever they are called).
+ */
 const secretName =
-  /pass(word)?|secret|token|api[-_]?key|authori[sz]ation|credential|private|cookie|signature/i;
+  /pass(word)?|secret|token|api[-_]?key|authori[sz]ation|credential|private|cookie|signature|^key$|^headers?$/i;
 
 /**
  * What a change's body may say in the log: the same shape with every secret replaced. A value is

@@ -3,6 +3,7 @@ import { guidParams } from '../../core/guid.js';
 import { messageResponse, successResponse } from '../../core/wire.js';
 import { ValidationError } from '../../errors.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
+import { recordChangeOf } from '../../http/authorization.js';
 import type { ContextSourceService } from '../context-sources/index.js';
 import { addFilesBody } from '../context-sources/index.js';
 import {
@@ -187,6 +188,7 @@ export function singularContextRoutes(services: {
       {
         schema: {
           'x-right': 'write',
+          'x-audit': 'in-handler',
           ...schema,
           params: contextParams,
           body: sdkAddDocumentBody,
@@ -195,10 +197,12 @@ export function singularContextRoutes(services: {
       },
       async (request) => {
         const { meta_data, metadata, ...fields } = request.body;
-        const docs = await documents.add(workspaceOf(request).id, request.params.contextGuid, {
-          ...fields,
-          metadata: metadata ?? meta_data,
-        });
+        const docs = await documents.addWithin(
+          workspaceOf(request).id,
+          request.params.contextGuid,
+          { ...fields, metadata: metadata ?? meta_data },
+          recordChangeOf(request),
+        );
         return presentAddedDocuments(docs);
       },
     );

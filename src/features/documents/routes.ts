@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEnvelope } from '../../core/pagination.js';
 import { listResponse, successResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { recordChangeOf } from '../../http/authorization.js';
 import { presentAddedDocuments, presentDocument } from './presenters.js';
 import { addedDocumentsResponse, documentResponse } from './responses.js';
 import {
@@ -24,6 +25,8 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
       {
         schema: {
           'x-right': 'write',
+          // The split of a large text (seconds) runs before the transaction that stores it.
+          'x-audit': 'in-handler',
           tags,
           params: contextParams,
           body: addDocumentBody,
@@ -31,7 +34,12 @@ export function documentRoutes(documents: DocumentService): FastifyPluginAsyncZo
         },
       },
       async (request) => {
-        const docs = await documents.add(workspaceOf(request).id, request.params.contextGuid, request.body);
+        const docs = await documents.addWithin(
+          workspaceOf(request).id,
+          request.params.contextGuid,
+          request.body,
+          recordChangeOf(request),
+        );
         return presentAddedDocuments(docs);
       },
     );

@@ -21,6 +21,16 @@ export type Document = DocumentSummary;
 export interface DocumentService {
   /** docs/api.md#how-the-parts-behave add: the content is split by the Context's splitter into one or more Documents; their GUIDs. */
   add(workspaceId: string, contextId: string, input: AddDocumentInput): Promise<string[]>;
+  /**
+   * The same add, with its split done first and its write run by `write` (an audited request's
+   * transaction, which the split, seconds for a large text, must not hold open).
+   */
+  addWithin(
+    workspaceId: string,
+    contextId: string,
+    input: AddDocumentInput,
+    write: <Result>(work: () => Promise<Result>) => Promise<Result>,
+  ): Promise<string[]>;
   /** Chunks a Context Source produced (already split), with their metadata; their GUIDs. */
   addFromSource(
     workspaceId: string,
@@ -128,6 +138,20 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     }
   }
 
+  /** A text split by the Context's splitter (off the request thread): its Documents to store. */
+  async function rowsOf(input: AddDocumentInput, splitter: DocumentsContext['splitterConfig']) {
+    const content = input.content ?? input.text ?? '';
+    const chunks = await indexer.split(content, splitter);
+    return (chunks.length > 0 ? chunks : [content]).map(
+      (piece): NewDocument => ({
+        id: randomUUID(),
+        content: piece,
+        filter: input.filter ?? null,
+        metadata: input.metadata ?? {},
+      }),
+    );
+  }
+
   /**
    * Adds to one Context take turns anyway (they lock its row). Adds that arrive while one is being
    * written wait in memory, before any query, and then go together: one Context read, one
@@ -141,19 +165,10 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
       const context = await requireContext(workspaceId, contextId);
       const rowsOfEach: NewDocument[][] = [];
       for (const { input } of requests) {
-        // A short text is split on this thread: one text a turn of the event loop, so a group of
-        // many adds does not hold the other requests up for all of them at once.
+        // One text a turn of the event loop, so a group of many adds does not hold the other
+        // requests up for all of them at once.
         if (rowsOfEach.length > 0) await nextTurn();
-        const content = input.content ?? input.text ?? '';
-        const chunks = await indexer.split(content, context.splitterConfig);
-        rowsOfEach.push(
-          (chunks.length > 0 ? chunks : [content]).map((piece) => ({
-            id: randomUUID(),
-            content: piece,
-            filter: input.filter ?? null,
-            metadata: input.metadata ?? {},
-          })),
-        );
+        rowsOfEach.push(await rowsOf(input, context.splitterConfig));
       }
       await store(workspaceId, contextId, null, rowsOfEach.flat());
       return rowsOfEach.map((rows) => rows.map((row) => row.id));
@@ -174,6 +189,13 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
 
     add(workspaceId, contextId, input) {
       return adds.write(`${workspaceId}:${contextId}`, { workspaceId, contextId, input });
+    },
+
+    async addWithin(workspaceId, contextId, input, write) {
+      const context = await requireContext(workspaceId, contextId);
+      const rows = await rowsOf(input, context.splitterConfig);
+      await write(() => store(workspaceId, contextId, null, rows));
+      return rows.map((row) => row.id);
     },
 
     async addFromSource(workspaceId, contextId, sourceId, chunks) {

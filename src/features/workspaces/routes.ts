@@ -4,7 +4,7 @@ import { guid, guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { errorResponse, listResponse } from '../../core/wire.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { principalOf, workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { type AppService, presentApp } from '../apps/index.js';
 import { appResponse } from '../apps/responses.js';
@@ -177,7 +177,11 @@ export function workspaceRoutes(
       '/workspace/:guid/api_keys',
       { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 201: newApiKeyResponse } } },
       async (request, reply) => {
-        return reply.status(201).send(presentNewApiKey(await workspaces.createApiKey(await own(request))));
+        // An admin key, made by the signed-in person (if one is): it stops when they leave.
+        const created = await workspaces.createApiKey(await own(request), {
+          createdBy: principalOf(request).user?.id,
+        });
+        return reply.status(201).send(presentNewApiKey(created));
       },
     );
 

@@ -1,0 +1,219 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { createAuditRepository, createAuditService } from '../../src/features/audit/index.js';
+import { auditLog } from '../../src/platform/database/schema.js';
+import { ownAddressPerSignIn, sameOrigin, signedInPerson, signIn } from '../helpers/people.js';
+import { createAction, openEmptyDatabase, request, useTestWorkspace } from '../helpers/test-app.js';
+
+// CONTRACT §13's audit log: every configuration change and every sign-in appends one record, in
+// the same transaction as the change; records are never changed (a trigger refuses it, the hash
+// chain shows it) and never hold a secret.
+const context = useTestWorkspace(ownAddressPerSignIn);
+
+async function records(client: { get(url: string): Promise<{ status: number; body: any }> }, query = '') {
+  const answer = await client.get(`/v1/audit_log${query}`);
+  expect(answer.status).toBe(200);
+  return answer.body.data as any[];
+}
+
+describe('what the audit log records', () => {
+  it('records each change with its actor, route template, resource and status, newest first', async () => {
+    const { person, client } = await signedInPerson(context.test, context.client.workspaceGuid, 'admin');
+    const app = await client.post('/v1/apps', { name: 'Audited' });
+    await client.put(`/v1/apps/${app.body.guid}`, { name: 'Audited again' });
+    const action = await createAction(client, { app: app.body.guid });
+    await client.put(`/v1/actions/${action.guid}`, { prompt: 'Changed {{name}}' });
+    await client.post(`/v1/actions/${action.guid}/deploy`, { version: 2, environment: 'production' });
+    await client.get('/v1/apps');
+
+    const mine = await records(client, `?actor=${person.id}`);
+    expect(mine.map((record) => record.action)).toEqual([
+      'POST /v1/actions/{guid}/deploy',
+      'PUT /v1/actions/{guid}',
+      'POST /v1/actions/create',
+      'PUT /v1/apps/{guid}',
+      'POST /v1/apps',
+      'POST /console/v1/session',
+    ]);
+    expect(mine[0]).toMatchObject({
+      actor: { type: 'user', guid: person.id, label: person.email },
+      resource: { type: 'action', guid: action.guid },
+      status: 200,
+      request_id: expect.any(String),
+      ip: expect.any(String),
+      changes: { version: 2, environment: 'production' },
+    });
+    expect(mine[1].changes).toEqual({ prompt: 'Changed {{name}}' });
+    expect(mine[4]).toMatchObject({ resource: { type: 'app', guid: app.body.guid }, status: 201 });
+
+    const forApp = await records(client, `?resource=${app.body.guid}`);
+    expect(forApp.map((record) => record.action)).toEqual(['PUT /v1/apps/{guid}', 'POST /v1/apps']);
+    const prefixed = await records(client, `?actor=${person.id}&action=${encodeURIComponent('PUT /v1/')}`);
+    expect(prefixed).toHaveLength(2);
+    const future = await records(
+      client,
+      `?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
+    expect(future).toHaveLength(0);
+  });
+
+  it('records sign-in failures and sign-outs', async () => {
+    const { person, cookie } = await signedInPerson(context.test, context.client.workspaceGuid, 'viewer');
+    await signIn(context.test, person.email, 'not the right password');
+    await request(context.test.app, 'DELETE', '/console/v1/session', undefined, {
+      cookie: cookie!,
+      ...sameOrigin,
+    });
+    const all = await records(context.client, '?action=' + encodeURIComponent('DELETE /console'));
+    expect(all[0]).toMatchObject({ actor: { type: 'user', guid: person.id }, status: 200 });
+    // A failure belongs to no workspace (the address may be no one's): it is in the log all the same.
+    const failures = await context.test.platform.database.database
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorLabel, person.email), eq(auditLog.status, 401)));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({
+      action: 'POST /console/v1/session',
+      workspaceId: null,
+      actorId: null,
+    });
+  });
+
+  it('is read by admins and owners only', async () => {
+    const { client: developer } = await signedInPerson(
+      context.test,
+      context.client.workspaceGuid,
+      'developer',
+    );
+    const refused = await developer.get('/v1/audit_log');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('forbidden');
+    expect((await developer.get('/v1/audit_log/export')).status).toBe(403);
+  });
+
+  it('exports the filtered records as JSON Lines, newest first', async () => {
+    const { person, client } = await signedInPerson(context.test, context.client.workspaceGuid, 'owner');
+    for (let index = 0; index < 3; index += 1) await client.post('/v1/apps', { name: `Export ${index}` });
+    const exported = await client.get(`/v1/audit_log/export?actor=${person.id}`);
+    expect(exported.status).toBe(200);
+    const lines = String(typeof exported.body === 'string' ? exported.body : JSON.stringify(exported.body))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.action)).toEqual([
+      'POST /v1/apps',
+      'POST /v1/apps',
+      'POST /v1/apps',
+      'POST /console/v1/session',
+    ]);
+  });
+});
+
+describe('the audit log’s guarantees', () => {
+  it('never keeps a change without its record: a failed append undoes the change', async () => {
+    const { client } = await signedInPerson(context.test, context.client.workspaceGuid, 'admin');
+    const audit = context.test.app.services.audit;
+    const append = audit.append;
+    audit.append = async () => {
+      throw new Error('the audit log is unavailable');
+    };
+    let failed: { status: number };
+    try {
+      failed = await client.post('/v1/apps', { name: 'Never stored' });
+    } finally {
+      audit.append = append;
+    }
+    expect(failed.status).toBe(500);
+    const apps = await client.get('/v1/apps?limit=500');
+    expect(apps.body.data.map((app: { name: string }) => app.name)).not.toContain('Never stored');
+  });
+
+  it('never keeps a record without its change: a refused change writes nothing', async () => {
+    const { person, client } = await signedInPerson(context.test, context.client.workspaceGuid, 'admin');
+    const refused = await client.post('/v1/actions/create', {
+      name: 'no app',
+      model: 'mock/echo',
+      app: crypto.randomUUID(),
+    });
+    expect(refused.status).toBe(404);
+    const mine = await records(client, `?actor=${person.id}`);
+    expect(mine.map((record) => record.action)).toEqual(['POST /console/v1/session']);
+  });
+
+  it('has no route that changes or deletes a record, and the database refuses it too', async () => {
+    const { client } = await signedInPerson(context.test, context.client.workspaceGuid, 'owner');
+    const [latest] = await records(client);
+    expect((await client.delete(`/v1/audit_log/${latest.guid}`)).status).toBe(404);
+    expect((await client.put(`/v1/audit_log/${latest.guid}`, {})).status).toBe(404);
+    const database = context.test.platform.database.database;
+    const refusal = (statement: Promise<unknown>) =>
+      statement.then(
+        () => 'accepted',
+        (error: Error & { cause?: Error }) => error.cause?.message ?? error.message,
+      );
+    expect(
+      await refusal(database.execute(sql`UPDATE ${auditLog} SET status = 599 WHERE id = ${latest.guid}`)),
+    ).toMatch(/append-only/);
+    expect(await refusal(database.execute(sql`DELETE FROM ${auditLog} WHERE id = ${latest.guid}`))).toMatch(
+      /append-only/,
+    );
+  });
+
+  it('chains every record to the one before: an edit made around the trigger is found', async () => {
+    const own = await openEmptyDatabase();
+    try {
+      const audit = createAuditService(createAuditRepository(own.handle.database));
+      for (let index = 0; index < 5; index += 1)
+        await audit.append({
+          workspaceId: null,
+          actor: { type: 'system', id: null, label: 'test' },
+          action: `POST /v1/apps`,
+          status: 201,
+          changes: { name: `app ${index}`, nested: { b: 1, a: [1, 2] } },
+        });
+      expect(await audit.verify()).toEqual({ records: 5, intact: true });
+      const database = own.handle.database;
+      await database.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
+      await database.execute(sql`UPDATE audit_log SET changes = '{"name":"forged"}' WHERE position = 3`);
+      const check = await audit.verify();
+      expect(check).toMatchObject({ intact: false, brokenAt: 3, records: 2 });
+    } finally {
+      await own.drop();
+    }
+  });
+
+  it('never holds a secret: keys, provider keys, passwords and Skill headers stay out', async () => {
+    const canary = `canary-${crypto.randomUUID()}`;
+    const { person, client } = await signedInPerson(context.test, context.client.workspaceGuid, 'owner');
+    await client.post('/v1/providers', { provider: 'openai', key: `sk-${canary}` });
+    const key = await client.post('/v1/api_keys', { name: 'canary key' });
+    const workspaceKey = await client.post(`/v1/workspace/${context.client.workspaceGuid}/api_keys`, {});
+    await client.post('/v1/skills', {
+      name: 'with headers',
+      type: 'http_request',
+      metadata: [
+        { name: 'url', value: 'https://api.example.com/{{input}}' },
+        { name: 'headers', value: { 'X-Weather': `h-${canary}` } },
+      ],
+    });
+    await client.put('/v1/me/password', { current_password: person.password, new_password: `p-${canary}` });
+    const invited = await client.post('/v1/members', { email: `${Date.now()}@example.com`, role: 'viewer' });
+    const token = new URL(invited.body.invite_url).searchParams.get('token')!;
+    await request(
+      context.test.app,
+      'POST',
+      '/console/v1/invitations/accept',
+      { token, password: `i-${canary}` },
+      sameOrigin,
+    );
+    await signIn(context.test, person.email, `wrong-${canary}`);
+
+    const everything = JSON.stringify(
+      (await context.test.platform.database.database.select().from(auditLog)) as unknown[],
+    );
+    expect(everything).toContain('POST /v1/providers');
+    for (const secret of [canary, key.body.api_key, workspaceKey.body.api_key, token])
+      expect(everything).not.toContain(secret);
+    expect(context.test.logs.join('\n')).not.toContain(canary);
+  });
+});
