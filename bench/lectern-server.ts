@@ -39,6 +39,8 @@ export async function startBenchLectern(
   dataDirectory?: string,
   /** Over the bench's own environment; an empty value unsets a variable (`REDIS_URL: ''`). */
   overrides: Record<string, string> = {},
+  /** Another checkout's build to serve (a baseline commit); this one by default. */
+  root?: string,
 ): Promise<BenchLectern> {
   const database = await benchDatabase();
   const environment = {
@@ -53,7 +55,7 @@ export async function startBenchLectern(
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
   };
-  const lectern = await serve(environment);
+  const lectern = await serve(environment, [], root);
   const extraNodes: Awaited<ReturnType<typeof serve>>[] = [];
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${benchApiKey}` };
   // biome-ignore lint/suspicious/noExplicitAny: the caller names the answer's type.
@@ -71,7 +73,7 @@ export async function startBenchLectern(
       return answer(route, await fetch(`${lectern.baseUrl}${route}`, { headers }));
     },
     async addNode() {
-      const node = await serve(environment);
+      const node = await serve(environment, [], root);
       extraNodes.push(node);
       return node.baseUrl;
     },

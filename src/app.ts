@@ -24,6 +24,8 @@ import { fileUploadRoutes, signedFileRoutes } from './features/files/routes.js';
 import { fineTuneRoutes } from './features/fine-tunes/routes.js';
 import { consolePeopleRoutes } from './features/people/console-routes.js';
 import { peopleRoutes } from './features/people/routes.js';
+import { createSingleSignOn } from './features/people/single-sign-on.js';
+import { singleSignOnRoutes } from './features/people/single-sign-on-routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { runRoutes } from './features/runs/routes.js';
 import { streamRoutes } from './features/runs/stream-routes.js';
@@ -172,6 +174,21 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     }),
     { prefix: '/console/v1' },
   );
+  if (people.oidc) {
+    const { oidc } = people;
+    await app.register(
+      singleSignOnRoutes(consoleSignIns, {
+        sso: createSingleSignOn(oidc, platform.config.baseUrl, platform.signer),
+        accounts: services.accounts,
+        audit: services.audit,
+        workspaceId: async () => (await services.workspaces.findWorkspace('default')).id,
+        roles: { defaultRole: oidc.defaultRole, claimConfigured: oidc.roleClaim !== undefined },
+        inTransaction: platform.transactions.run,
+        baseUrl: platform.config.baseUrl,
+      }),
+      { prefix: '/console/v1' },
+    );
+  }
   await app.register(
     consolePeopleRoutes(consoleSignIns, {
       accounts: services.accounts,

@@ -312,9 +312,10 @@ function peopleConfig(values: z.output<typeof environmentSchema>): PeopleConfig 
           clientId: values.LECTERN_OIDC_CLIENT_ID!,
           clientSecret: values.LECTERN_OIDC_CLIENT_SECRET,
           scopes: values.LECTERN_OIDC_SCOPES,
-          allowedDomains: parseAllowList(values.LECTERN_OIDC_ALLOWED_DOMAINS).map((domain) =>
-            domain.toLowerCase(),
-          ),
+          allowedDomains: (values.LECTERN_OIDC_ALLOWED_DOMAINS ?? '')
+            .split(',')
+            .map((domain) => domain.trim().toLowerCase())
+            .filter(Boolean),
           defaultRole: values.LECTERN_OIDC_DEFAULT_ROLE,
           roleClaim: values.LECTERN_OIDC_ROLE_CLAIM,
         }

@@ -7,8 +7,16 @@ import {
   signedInPerson,
   signIn,
   testPassword,
+  uniqueAddress,
 } from '../helpers/people.js';
-import { clientFor, createAction, createApp, request, useTestWorkspace } from '../helpers/test-app.js';
+import {
+  clientFor,
+  createAction,
+  createApp,
+  request,
+  startTestApp,
+  useTestWorkspace,
+} from '../helpers/test-app.js';
 
 // CONTRACT §13, black-box: people sign in with a password, hold a role in each workspace, invite
 // others, make API keys up to their own role; each role's refusals are 403 (the route walk in
@@ -53,7 +61,7 @@ describe('signing in with a password', () => {
 
   it('limits failures per address: the 11th attempt within 15 minutes is 429 with Retry-After', async () => {
     const person = await addPerson(context.test, workspaceGuid(), 'viewer');
-    const from = { 'x-forwarded-for': '203.0.113.7' };
+    const from = { 'x-forwarded-for': uniqueAddress() };
     for (let attempt = 0; attempt < 10; attempt += 1) {
       const { response } = await signIn(context.test, person.email, `wrong-password-${attempt}`, from);
       expect(response.status).toBe(401);
@@ -309,5 +317,39 @@ describe('API keys that belong to people', () => {
       person.id,
       person.id,
     ]);
+  });
+});
+
+describe('several nodes', () => {
+  it.runIf(process.env.REDIS_URL)('share sign-in failures (counted in Redis) and sessions', async () => {
+    const other = await startTestApp(ownAddressPerSignIn);
+    try {
+      const person = await addPerson(context.test, workspaceGuid(), 'developer');
+      const from = { 'x-forwarded-for': uniqueAddress() };
+      for (const node of [
+        context.test,
+        other,
+        context.test,
+        other,
+        context.test,
+        other,
+        context.test,
+        other,
+        context.test,
+        other,
+      ])
+        expect((await signIn(node, person.email, 'a wrong password here', from)).response.status).toBe(401);
+      expect((await signIn(other, person.email, person.password, from)).response.status).toBe(429);
+      expect((await signIn(context.test, person.email, person.password, from)).response.status).toBe(429);
+
+      // That address is now limited; another person signs in on one node and is known on the other.
+      const second = await addPerson(context.test, workspaceGuid(), 'viewer');
+      const { cookie } = await signIn(context.test, second.email, second.password);
+      const onOther = await cookieClient(other, cookie!, workspaceGuid()).get('/v1/me');
+      expect(onOther.status).toBe(200);
+      expect(onOther.body.user.guid).toBe(second.id);
+    } finally {
+      await other.close();
+    }
   });
 });

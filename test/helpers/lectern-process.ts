@@ -6,9 +6,14 @@ const projectRoot = new URL('../..', import.meta.url).pathname;
  * `lectern <args>` as a separate process, run as users run it: the built `dist/main.js`. The test
  * set-up builds `dist/` first when a source is newer (test/global-setup.ts), so it runs this code.
  */
-export function lectern(args: string[], environment: Record<string, string>): ChildProcess {
+export function lectern(
+  args: string[],
+  environment: Record<string, string>,
+  /** Another checkout's build (a benchmark's baseline); this one by default. */
+  root = projectRoot,
+): ChildProcess {
   return spawn(process.execPath, ['dist/main.js', ...args], {
-    cwd: projectRoot,
+    cwd: root,
     // Every answer is checked against its route's declared schema, as in-process tests do.
     env: { LECTERN_CHECK_RESPONSES: 'on', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -29,8 +34,9 @@ export type ServingProcess = {
 export async function serve(
   environment: Record<string, string>,
   args: string[] = [],
+  root?: string,
 ): Promise<ServingProcess> {
-  const child = lectern(['serve', ...args], { PORT: '0', ...environment });
+  const child = lectern(['serve', ...args], { PORT: '0', ...environment }, root);
   let output = '';
   child.stderr!.on('data', (chunk) => (output += chunk));
   let listening: string | undefined;

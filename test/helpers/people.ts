@@ -26,11 +26,8 @@ export async function addPerson(test: TestApp, workspaceId: string, role: Member
  * sign-in comes from an address of its own (`X-Forwarded-For` from the loopback proxy) unless it names one.
  */
 export const ownAddressPerSignIn = { LECTERN_TRUST_PROXY: 'loopback' };
-let lastAddress = 0;
-const nextAddress = () => {
-  lastAddress += 1;
-  return `198.51.${Math.floor(lastAddress / 250) % 250}.${(lastAddress % 250) + 1}`;
-};
+/** An address no other sign-in uses, in this run or an earlier one (Redis keeps counts 15 minutes). */
+export const uniqueAddress = () => `2001:db8::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
 
 /** The session cookie (`lectern_session=…`) of a sign-in, or the failed answer. */
 export async function signIn(
@@ -44,7 +41,7 @@ export async function signIn(
     'POST',
     '/console/v1/session',
     { email, password },
-    { ...sameOrigin, 'x-forwarded-for': nextAddress(), ...headers },
+    { ...sameOrigin, 'x-forwarded-for': uniqueAddress(), ...headers },
   );
   const setCookie = String(response.headers['set-cookie'] ?? '');
   const token = /^lectern_session=([^;]*)/.exec(setCookie)?.[1];

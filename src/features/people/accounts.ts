@@ -4,7 +4,13 @@ import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError }
 import type { AttemptCounter } from '../../platform/attempt-counter.js';
 import type { Mailer } from '../../platform/mailer.js';
 import { checkPasswordStrength, decoyHash, hashPassword, verifyPassword } from './passwords.js';
-import type { Membership, PeopleRepository, UserRow, WorkspaceOfMember } from './repository.js';
+import {
+  LastOwnerRefusal,
+  type Membership,
+  type PeopleRepository,
+  type UserRow,
+  type WorkspaceOfMember,
+} from './repository.js';
 import { hashLinkToken, linkTo, newLinkToken, normalEmail } from './tokens.js';
 
 /** Failed sign-ins allowed per e-mail address and per client address in one window. */
@@ -48,6 +54,16 @@ export interface AccountService {
     workspaceId: string,
     owner: { email: string; password: string } | undefined,
   ): Promise<{ owner?: UserRow; setupUrl?: string }>;
+  /**
+   * A person the identity provider vouches for (single sign-on): made at their first sign-in; their
+   * role in `workspaceId` from the provider's role claim at every sign-in, or else the default role
+   * (at every sign-in with a role claim configured, at the first without). 401 when deactivated.
+   */
+  provisionFromProvider(
+    identity: { email: string; name: string; claimedRole: MemberRole | undefined },
+    workspaceId: string,
+    roles: { defaultRole: MemberRole | undefined; claimConfigured: boolean },
+  ): Promise<UserRow>;
   /** Whether a setup link is still live (the setup page asks before showing its form). */
   setupPending(token: string): Promise<boolean>;
   /** Uses the setup link: the first owner of workspace `default`. */
@@ -251,6 +267,29 @@ export function createAccountService(dependencies: {
         expiresAt: new Date(at.getTime() + setupLifetimeMs),
       });
       return { setupUrl: linkTo(baseUrl, 'setup', token) };
+    },
+
+    async provisionFromProvider(identity, workspaceId, { defaultRole, claimConfigured }) {
+      const existing = await repository.findUserByEmail(identity.email);
+      if (existing && !existing.active) throw new UnauthorizedError('This account is deactivated');
+      const user =
+        existing ?? (await createUser({ email: identity.email, name: identity.name, verified: true }));
+      if (existing && !existing.verified) await repository.updateUser(existing.id, { verified: true });
+      const role = claimConfigured
+        ? (identity.claimedRole ?? defaultRole)
+        : existing
+          ? undefined
+          : defaultRole;
+      if (role) {
+        try {
+          await repository.putMembership(workspaceId, user.id, role);
+          membershipChanged();
+        } catch (error) {
+          // The claim would demote the last owner: they stay owner until another owner exists.
+          if (!(error instanceof LastOwnerRefusal)) throw error;
+        }
+      }
+      return user;
     },
 
     setupPending: (token) => repository.hasLiveToken(hashLinkToken(token), 'setup', now()),
