@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { type Right, rights } from '../core/roles.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import { type AuditActor, type AuditEntry, type AuditService, actorOf } from '../features/audit/service.js';
+import { type AuditActor, type AuditEntry, type AuditService, actorOf } from '../features/audit/index.js';
 import type { TransactionScope } from '../platform/database/transaction-scope.js';
 
 declare module 'fastify' {

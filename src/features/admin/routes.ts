@@ -4,10 +4,15 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { requireAdminToken } from '../../http/authentication.js';
-import type { AccountService } from '../people/index.js';
-import { presentMember, presentUser } from '../people/presenters.js';
+import {
+  type AccountService,
+  memberBody,
+  newUserBody,
+  presentMember,
+  presentUser,
+  userChangesBody,
+} from '../people/index.js';
 import { memberResponse, userSummary } from '../people/responses.js';
-import { memberBody, newUserBody, userChangesBody } from '../people/schemas.js';
 import {
   presentApiKey,
   presentNewApiKey,

@@ -5,21 +5,9 @@ import { routeTemplate } from '../../http/authorization.js';
 import { assertSameOrigin, sessionCookies, sessionTokenOf } from '../../http/session-cookie.js';
 import { type AuditActor, type AuditService, actorOf } from '../audit/index.js';
 import type { AccountService } from '../people/index.js';
-import { presentUser } from '../people/presenters.js';
-import type { SignedRequest } from '../workspaces/index.js';
-import {
-  type SignedInResponse,
-  signedInResponse,
-  signedOutResponse,
-  signInOptionsResponse,
-} from './responses.js';
+import { presentSignIn } from './presenters.js';
+import { signedInResponse, signedOutResponse, signInOptionsResponse } from './responses.js';
 import { signInBody, switchWorkspaceBody } from './schemas.js';
-
-export const presentSignIn = ({ workspace, principal }: SignedRequest): SignedInResponse => ({
-  workspace: { guid: workspace.id, name: workspace.name },
-  role: principal.role,
-  user: principal.user ? presentUser(principal.user) : null,
-});
 
 /** What the console's sign-in needs beyond the sessions: people, the audit log, the options. */
 export type ConsolePeople = {

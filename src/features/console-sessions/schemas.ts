@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { guid } from '../../core/wire.js';
-import { maximumPasswordLength } from '../people/passwords.js';
+import { maximumPasswordLength } from '../people/index.js';
 
 /** A sign-in: a workspace API key, or a person's e-mail address and password. */
 export const signInBody = z.strictObject({

@@ -4,12 +4,15 @@ import type { Membership } from './repository.js';
 
 export { type AccountService, createAccountService, wrongSignInMessage } from './accounts.js';
 export { createMemberService, type MemberService } from './members.js';
+export { maximumPasswordLength } from './passwords.js';
+export { presentMember, presentUser } from './presenters.js';
 export {
   createPeopleRepository,
   type Membership,
   type PeopleRepository,
   type UserRow,
 } from './repository.js';
+export { memberBody, newUserBody, userChangesBody } from './schemas.js';
 
 /** A signed-in person's principal: their membership's role and its rights. */
 export function memberPrincipal({ user, workspace, role }: Membership): SignedRequest {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { keyRoles } from '../../core/roles.js';
 import { guid, timestamp } from '../../core/wire.js';
 import { userSummary } from '../people/responses.js';
 
@@ -23,7 +22,7 @@ export const apiKeyResponse = z
   .strictObject({
     guid,
     name: z.string(),
-    role: z.enum(keyRoles),
+    role: z.enum(['runner', 'viewer', 'developer', 'admin']),
     prefix: z.string(),
     created_by: userSummary
       .nullable()
