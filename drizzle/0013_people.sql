@@ -1,3 +1,8 @@
+CREATE TABLE "audit_chain" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"hash" text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "audit_log" (
 	"position" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "audit_log_position_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"id" uuid NOT NULL,
@@ -95,3 +100,6 @@ CREATE TRIGGER "audit_log_append_only" BEFORE UPDATE OR DELETE ON "audit_log"
   FOR EACH ROW EXECUTE FUNCTION "audit_log_append_only"();--> statement-breakpoint
 CREATE TRIGGER "audit_log_no_truncate" BEFORE TRUNCATE ON "audit_log"
   FOR EACH STATEMENT EXECUTE FUNCTION "audit_log_append_only"();
+--> statement-breakpoint
+-- The chain's head starts at the genesis hash; each append locks and moves it.
+INSERT INTO "audit_chain" ("id", "hash") VALUES (1, '0000000000000000000000000000000000000000000000000000000000000000');

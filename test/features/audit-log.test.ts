@@ -169,7 +169,7 @@ describe('the audit log’s guarantees', () => {
           actor: { type: 'system', id: null, label: 'test' },
           action: `POST /v1/apps`,
           status: 201,
-          changes: { name: `app ${index}`, nested: { b: 1, a: [1, 2] } },
+          changes: { name: `app ${index} é 😀 "quoted" \\ back`, nested: { b: 1, a: [1, 2.5] } },
         });
       expect(await audit.verify()).toEqual({ records: 5, intact: true });
       const database = own.handle.database;

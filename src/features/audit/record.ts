@@ -34,13 +34,17 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** The record's hash: SHA-256 over the previous record's hash and this record's canonical form. */
+/** What a record's hash covers besides the previous hash: its canonical form. */
+export function canonicalRecord(record: AuditRecord): string {
+  return canonical({ ...record, at: record.at.toISOString() });
+}
+
+/**
+ * The record's hash: SHA-256 over the previous record's hash, a newline and the record's canonical
+ * form (the database computes the same with `sha256()` when it appends).
+ */
 export function chainHash(previousHash: string, record: AuditRecord): string {
-  return createHash('sha256')
-    .update(previousHash)
-    .update('\n')
-    .update(canonical({ ...record, at: record.at.toISOString() }))
-    .digest('hex');
+  return createHash('sha256').update(previousHash).update('\n').update(canonicalRecord(record)).digest('hex');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, like, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { auditLog } from '../../platform/database/schema.js';
-import { type AuditRecord, chainHash, genesisHash } from './record.js';
+import { auditChain, auditLog } from '../../platform/database/schema.js';
+import { type AuditRecord, canonicalRecord } from './record.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
@@ -14,9 +14,6 @@ export type AuditFilter = {
   since?: Date;
   until?: Date;
 };
-
-/** Appends are serialised by this lock, so each record's position follows the one it chains to. */
-const chainLock = 4_242_003;
 
 function whereOf(filter: AuditFilter): SQL | undefined {
   return and(
@@ -34,22 +31,26 @@ function whereOf(filter: AuditFilter): SQL | undefined {
 export function createAuditRepository(database: Database) {
   return {
     /**
-     * Appends one record chained to the last. Inside a request's transaction the lock is held to its
-     * commit: the change and its record land together, in chain order.
+     * Appends one record chained to the last, in one statement: it locks the chain's head, hashes
+     * the record onto it (PostgreSQL's `sha256`, the same digest `chainHash` computes) and moves the
+     * head. Inside a request's transaction the lock is held to its commit, so the change and its
+     * record land together, in chain order.
      */
     async append(record: AuditRecord): Promise<void> {
-      await database.transaction(async (transaction) => {
-        await transaction.execute(sql`SELECT pg_advisory_xact_lock(${chainLock})`);
-        const [last] = await transaction
-          .select({ hash: auditLog.hash })
-          .from(auditLog)
-          .orderBy(desc(auditLog.position))
-          .limit(1);
-        const previousHash = last?.hash ?? genesisHash;
-        await transaction
-          .insert(auditLog)
-          .values({ ...record, previousHash, hash: chainHash(previousHash, record) });
-      });
+      const canonical = canonicalRecord(record);
+      const next = sql`encode(sha256(convert_to(head.hash || E'\\n' || ${canonical}, 'UTF8')), 'hex')`;
+      await database.execute(sql`
+        WITH head AS (SELECT hash FROM ${auditChain} WHERE id = 1 FOR UPDATE),
+        appended AS (
+          INSERT INTO ${auditLog} (id, workspace_id, at, actor_type, actor_id, actor_label, action,
+            resource_type, resource_id, status, request_id, ip, user_agent, changes, previous_hash, hash)
+          SELECT ${record.id}, ${record.workspaceId}, ${record.at.toISOString()}, ${record.actorType},
+            ${record.actorId}, ${record.actorLabel}, ${record.action}, ${record.resourceType},
+            ${record.resourceId}, ${record.status}, ${record.requestId}, ${record.ip}, ${record.userAgent},
+            ${record.changes === null ? null : JSON.stringify(record.changes)}::jsonb, head.hash, ${next}
+          FROM head
+          RETURNING hash)
+        UPDATE ${auditChain} SET hash = appended.hash FROM appended WHERE ${auditChain}.id = 1`);
     },
 
     /** A page of records, newest first; `before` continues after a position (the export's batches). */

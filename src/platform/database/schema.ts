@@ -153,6 +153,12 @@ export const singleUseTokens = pgTable(
   (table) => [uniqueIndex('single_use_tokens_token_hash_unique').on(table.tokenHash)],
 );
 
+/** The audit chain's head: one row holding the newest record's hash; each append locks and moves it. */
+export const auditChain = pgTable('audit_chain', {
+  id: integer('id').primaryKey(),
+  hash: text('hash').notNull(),
+});
+
 /**
  * One configuration change, sign-in or sign-out (docs/api.md#audit-log). Append-only: a trigger
  * refuses UPDATE and DELETE (retention's pruning aside), and each record's hash covers the one
