@@ -7,7 +7,10 @@ import type {
   VersionFields,
 } from './features/actions/responses.js';
 import type { AppResponse } from './features/apps/responses.js';
-import type { SignedInResponse } from './features/console-sessions/responses.js';
+import type {
+  SignedInResponse,
+  signInOptionsResponse,
+} from './features/console-sessions/responses.js';
 import type { ContextSourceResponse } from './features/context-sources/responses.js';
 import type { ContextResponse, SearchHitResponse } from './features/contexts/responses.js';
 import type {
@@ -58,6 +61,7 @@ export type ActionVersion = ActionVersionResponse;
 export type { VersionFields };
 export type App = AppResponse;
 export type SignedIn = SignedInResponse;
+export type SignInOptions = z.output<typeof signInOptionsResponse>;
 export type ContextSource = ContextSourceResponse;
 export type Context = ContextResponse;
 export type SearchHit = SearchHitResponse;

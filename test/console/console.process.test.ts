@@ -103,6 +103,7 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
   await screenshot(page, 'sign-in');
 
   // A wrong key: the service's message next to the field, and no session.
+  await page.getByRole('button', { name: 'Use an API key instead' }).click();
   await page.getByLabel('API key').fill('lec_wrong-key-0000000000000000000000000000000');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').textContent()).resolves.toContain('Invalid or revoked API key');
@@ -153,11 +154,48 @@ async function signedInPage(): Promise<Page> {
       .catch(() => undefined);
   });
   await page.goto(`${server.baseUrl}/actions`);
+  await page.getByRole('button', { name: 'Use an API key instead' }).click();
   await page.getByLabel('API key').fill(apiKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
   return page;
 }
+
+it('sets up the first owner from the printed link, then signs in with an e-mail address and password', async () => {
+  const token = /\/setup\?token=(\S+)/.exec(server.output())?.[1];
+  expect(token).toBeDefined();
+  const context = await watchedContext();
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/setup?token=${token}`);
+  await page.getByRole('heading', { name: 'Set up Lectern' }).waitFor();
+  await expectAccessible(page, 'setup');
+  await screenshot(page, 'setup');
+
+  await page.getByLabel('E-mail address').fill('owner@example.com');
+  await page.getByLabel('Name').fill('Olive Owner');
+  await page.getByLabel('Password').fill('short');
+  await page.getByRole('button', { name: 'Create the owner and sign in' }).click();
+  // The service's refusal next to the field it names.
+  await expect(page.getByRole('alert').textContent()).resolves.toContain('at least 12 characters');
+  await page.getByLabel('Password').fill('a long owner password');
+  await page.getByRole('button', { name: 'Create the owner and sign in' }).click();
+  await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
+  await expect(page.getByTitle('Signed in as').textContent()).resolves.toBe('Olive Owner · owner');
+  expect(new URL(page.url()).pathname).not.toBe('/setup');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
+  await page.getByLabel('E-mail address').fill('owner@example.com');
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert').textContent()).resolves.toContain('Wrong e-mail address or password');
+  await expectAccessible(page, 'sign-in (refused)');
+  await screenshot(page, 'sign-in-refused');
+  await page.getByLabel('Password').fill('a long owner password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
+  await context.close();
+}, 60_000);
 
 /** The visible text of the CodeMirror editor with this label, replaced by `text` as a person types it. */
 async function typeTemplate(page: Page, label: string, text: string): Promise<void> {

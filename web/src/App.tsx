@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
 import { ApiError, api, forgetSignIn, mayBeSignedIn, type SignedIn } from './api';
 import { Loading } from './components/states';
 import { ActionsPage } from './pages/actions/ActionsList';
+import { LinkPage, linkPageOf } from './pages/LinkPages';
 import { SignInPage } from './pages/SignIn';
 import { keys } from './queries/keys';
 
@@ -48,6 +49,19 @@ export function App() {
     mutationFn: () => api('DELETE', '/console/v1/session'),
     onSuccess: () => forgetSignIn(queries),
   });
+  const [linkPage, setLinkPage] = useState(() => linkPageOf(window.location.pathname));
+
+  // A single-use link (setup, invitation, password reset) opens its own page, signed in or not.
+  if (linkPage)
+    return (
+      <LinkPage
+        page={linkPage}
+        onSignedIn={() => {
+          setLinkPage(undefined);
+          void queries.invalidateQueries({ queryKey: keys.session });
+        }}
+      />
+    );
 
   if (session.isPending) return <p className="page-state">Loading…</p>;
   if (session.isError)
@@ -65,6 +79,10 @@ export function App() {
         <div className="brand">Lectern</div>
         <div className="workspace" title="Signed-in workspace">
           {session.data.workspace.name}
+        </div>
+        <div className="who" title="Signed in as">
+          {session.data.user ? session.data.user.name || session.data.user.email : 'API key'} ·{' '}
+          {session.data.role}
         </div>
         <NavLink to="/actions">Actions</NavLink>
         <NavLink to="/generations">Generations</NavLink>

@@ -82,6 +82,7 @@ export type {
   SearchHit,
   Session,
   SignedIn,
+  SignInOptions,
   Skill,
   SkillType,
   Statistics,

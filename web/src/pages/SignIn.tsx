@@ -1,46 +1,116 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api } from '../api';
+import { api, type SignInOptions } from '../api';
+import { Field, FormError } from '../components/Field';
 
-/** The key is sent once and exchanged for a session cookie; the page keeps it only while typed. */
+/** What the sign-in page offers: a password always; single sign-on and API keys as configured. */
+function useSignInOptions() {
+  return useQuery({
+    queryKey: ['sign-in-options'],
+    queryFn: () => api<SignInOptions>('GET', '/console/v1/sign_in_options'),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** A failed single sign-on comes back as `/?sign_in_error=…`: shown once, then taken off the address. */
+function takeRedirectError(): string | undefined {
+  const url = new URL(window.location.href);
+  const message = url.searchParams.get('sign_in_error') ?? undefined;
+  if (message) {
+    url.searchParams.delete('sign_in_error');
+    window.history.replaceState(null, '', url.pathname + url.search);
+  }
+  return message;
+}
+
+/**
+ * The sign-in: a person's e-mail address and password, "Sign in with SSO" when the operator set up an
+ * OpenID provider, and a workspace API key when still allowed. Neither the password nor the key is
+ * kept by the browser: both are exchanged for an HttpOnly session cookie.
+ */
 export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
+  const options = useSignInOptions();
+  const [redirectError] = useState(takeRedirectError);
+  const [withKey, setWithKey] = useState(false);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
   const [apiKey, setApiKey] = useState('');
   const signIn = useMutation({
-    mutationFn: (key: string) => api('POST', '/console/v1/session', { api_key: key }),
+    mutationFn: (body: Record<string, string>) => api('POST', '/console/v1/session', body),
     onSuccess: () => {
+      setPassword('');
       setApiKey('');
       onSignedIn();
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    signIn.mutate(apiKey);
+    signIn.mutate(withKey ? { api_key: apiKey } : { email, password });
   };
+  const fields = withKey ? ['api_key'] : ['email', 'password'];
   return (
     <main className="sign-in">
       <form onSubmit={submit} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">Sign in to Lectern</h1>
-        <p>Paste an API key of your workspace. It is exchanged for a session and not kept in the browser.</p>
-        <label htmlFor="api-key">API key</label>
-        <input
-          id="api-key"
-          name="api-key"
-          type="password"
-          autoComplete="off"
-          required
-          value={apiKey}
-          aria-invalid={signIn.isError}
-          aria-describedby={signIn.isError ? 'api-key-error' : undefined}
-          onChange={(event) => setApiKey(event.target.value)}
-        />
-        {signIn.isError && (
-          <p id="api-key-error" className="field-error" role="alert">
-            {signIn.error.message}
+        {redirectError && (
+          <p className="field-error" role="alert">
+            {redirectError}
           </p>
         )}
-        <button type="submit" disabled={signIn.isPending || apiKey.trim() === ''}>
+        {withKey ? (
+          <>
+            <p>
+              Paste an API key of your workspace. It is exchanged for a session and not kept in the browser.
+            </p>
+            <Field label="API key" name="api_key" error={signIn.error}>
+              <input
+                name="api-key"
+                type="password"
+                autoComplete="off"
+                required
+                value={apiKey}
+                onChange={(event) => setApiKey(event.target.value)}
+              />
+            </Field>
+          </>
+        ) : (
+          <>
+            <Field label="E-mail address" name="email" error={signIn.error}>
+              <input
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+            </Field>
+            <Field label="Password" name="password" error={signIn.error}>
+              <input
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+              />
+            </Field>
+          </>
+        )}
+        <FormError error={signIn.error} fields={fields} />
+        <button type="submit" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
+        {options.data?.sso && !withKey && (
+          <a className="button secondary" href="/console/v1/oidc/start">
+            Sign in with SSO
+          </a>
+        )}
+        {options.data?.api_key && (
+          <button type="button" className="link-button" onClick={() => setWithKey(!withKey)}>
+            {withKey ? 'Use an e-mail address instead' : 'Use an API key instead'}
+          </button>
+        )}
       </form>
     </main>
   );
