@@ -1,3 +1,10 @@
+import type { AuditRecordResponse } from './features/audit/responses.js';
+import type {
+  MeResponse,
+  MemberResponse,
+  NewInvitationResponse,
+  PendingInvitationResponse,
+} from './features/people/responses.js';
 import type { z } from 'zod';
 import type { errorResponse, listResponse } from './core/wire.js';
 import type {
@@ -41,6 +48,7 @@ import type {
 } from './features/workflows/responses.js';
 import type {
   ApiKeyResponse,
+  CreatedApiKeyResponse,
   NewApiKeyResponse,
   WorkspaceResponse,
 } from './features/workspaces/responses.js';
@@ -91,3 +99,9 @@ export type WorkflowBlocks = z.output<typeof blocksResponse>;
 export type WorkflowDataset = z.output<typeof workflowDatasetResponse>;
 export type ApiKey = ApiKeyResponse;
 export type NewApiKey = NewApiKeyResponse;
+export type CreatedApiKey = CreatedApiKeyResponse;
+export type Me = MeResponse;
+export type Member = MemberResponse;
+export type Invitation = PendingInvitationResponse;
+export type NewInvitation = NewInvitationResponse;
+export type AuditRecord = AuditRecordResponse;

@@ -198,6 +198,64 @@ it('sets up the first owner from the printed link, then signs in with an e-mail 
 }, 60_000);
 
 /** The visible text of the CodeMirror editor with this label, replaced by `text` as a person types it. */
+it('lets the owner invite a developer, who joins from the link and sees what a developer may do; the owner reads the audit log', async () => {
+  const ownerContext = await watchedContext({ viewport: { width: 1400, height: 900 } });
+  const owner = await ownerContext.newPage();
+  await owner.goto(`${server.baseUrl}/settings`);
+  await owner.getByLabel('E-mail address').fill('owner@example.com');
+  await owner.getByLabel('Password').fill('a long owner password');
+  await owner.getByRole('button', { name: 'Sign in' }).click();
+  await owner.getByRole('heading', { name: 'Members' }).waitFor();
+  await owner
+    .getByRole('table', { name: 'Members' })
+    .getByRole('cell', { name: 'owner@example.com', exact: true })
+    .waitFor();
+  await owner.getByLabel('E-mail address to invite').fill('dev@example.com');
+  await owner.getByLabel('Role', { exact: true }).selectOption('developer');
+  await owner.getByRole('button', { name: 'Invite' }).click();
+  const link = (await owner.locator('.callout .secret').textContent())!;
+  expect(link).toMatch(/\/invite\?token=lin_/);
+  await owner.getByRole('table', { name: 'Pending invitations' }).getByText('dev@example.com').waitFor();
+  await expectAccessible(owner, 'settings (members)');
+  await screenshot(owner, 'settings-members');
+
+  const developerContext = await watchedContext({ viewport: { width: 1400, height: 900 } });
+  const developer = await developerContext.newPage();
+  await developer.goto(link.replace(/^http:\/\/[^/]+/, server.baseUrl));
+  await developer.getByRole('heading', { name: 'Join the workspace' }).waitFor();
+  await expectAccessible(developer, 'invitation');
+  await developer.getByLabel('Name').fill('Dev Eloper');
+  await developer.getByLabel('Password').fill('a long developer password');
+  await developer.getByRole('button', { name: 'Accept and sign in' }).click();
+  await developer.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
+  await expect(developer.getByTitle('Signed in as').textContent()).resolves.toBe('Dev Eloper · developer');
+  await developer.getByRole('link', { name: 'Settings' }).click();
+  await developer.getByRole('heading', { name: 'Members' }).waitFor();
+  // What a developer may not do is disabled, with the reason; what they may do is there.
+  await expect(developer.getByLabel('Role of owner@example.com').isDisabled()).resolves.toBe(true);
+  await developer.getByText('Only an admin invites members and changes roles.').waitFor();
+  await developer.getByText('Only an admin or an owner reads the audit log.').waitFor();
+  await developer.getByLabel('Key name').fill('my app');
+  await developer.getByLabel('Key role').selectOption('runner');
+  await developer.getByRole('button', { name: 'Create API key' }).click();
+  const runnerKey = (await developer.locator('.callout .secret').textContent())!;
+  expect((await keyedCaller(runnerKey)(server.baseUrl, 'GET', '/v1/apps')).status).toBe(403);
+  await expectAccessible(developer, 'settings (developer)');
+  await screenshot(developer, 'settings-developer');
+
+  await owner.reload();
+  const records = owner.getByRole('table', { name: 'Audit records' });
+  await records.getByText('POST /v1/members', { exact: true }).waitFor();
+  await records.getByText('POST /v1/api_keys', { exact: true }).waitFor();
+  await owner.getByLabel('Action starts with').fill('POST /v1/api_keys');
+  await expect(records.getByText('POST /v1/members', { exact: true }).count()).resolves.toBe(0);
+  await expectAccessible(owner, 'settings (audit log)');
+  await owner.getByRole('heading', { name: 'Audit log' }).scrollIntoViewIfNeeded();
+  await screenshot(owner, 'settings-audit-log');
+  await ownerContext.close();
+  await developerContext.close();
+}, 90_000);
+
 async function typeTemplate(page: Page, label: string, text: string): Promise<void> {
   const editor = page.getByRole('textbox', { name: label, exact: true });
   await editor.click();
@@ -497,6 +555,9 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
 
   // Settings: a new key is shown once and works; revoking it refuses it.
   await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByLabel('Key name').fill('console test');
+  // Keys default to `runner` (an application's); this one reads, so it is a viewer's.
+  await page.getByLabel('Key role').selectOption('viewer');
   await page.getByRole('button', { name: 'Create API key' }).click();
   const newKey = (await page.locator('.secret').textContent())!;
   expect(newKey).toMatch(/^lec_/);

@@ -25,7 +25,14 @@ export function DataTable<Row>({
   short?: boolean;
 }) {
   return (
-    <div className={short ? 'table-frame short' : 'table-frame'}>
+    // The frame scrolls when the table is taller or wider than it: focusable, so a keyboard scrolls it
+    // even when no cell holds a control (WCAG 2.1.1); named, since it is a region.
+    <section
+      className={short ? 'table-frame short' : 'table-frame'}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus
+      tabIndex={0}
+      aria-label={`${label} (scrolls)`}
+    >
       <table aria-label={label}>
         <thead>
           <tr>
@@ -50,6 +57,6 @@ export function DataTable<Row>({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

@@ -46,4 +46,8 @@ export const keys = {
   providers: { all: ['providers'] as const, kinds: ['providers', 'kinds'] as const },
   models: { all: ['models'] as const },
   apiKeys: { all: ['api-keys'] as const },
+  me: ['me'] as const,
+  members: { all: ['members'] as const },
+  invitations: { all: ['invitations'] as const },
+  auditLog: { all: ['audit-log'] as const, filtered: (query: string) => ['audit-log', query] as const },
 };

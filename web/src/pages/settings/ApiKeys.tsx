@@ -1,40 +1,96 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { type ApiKey, api, type ListEnvelope, type NewApiKey } from '../../api';
+import { type FormEvent, useState } from 'react';
+import { type ApiKey, api, type CreatedApiKey, type ListEnvelope } from '../../api';
 import { DataTable } from '../../components/DataTable';
+import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
+import { useMe } from '../../queries/me';
 
-/** The workspace's API keys: a new one is shown once; revoking ends its console sessions too. */
-export function ApiKeys({ workspaceGuid }: { workspaceGuid: string }) {
+const keyRoles = ['runner', 'viewer', 'developer', 'admin'] as const;
+const rank: Record<string, number> = { runner: 0, viewer: 0, developer: 1, admin: 2, owner: 3 };
+
+/** The roles a member may give their keys: up to their own (runner counts below developer). */
+function grantable(role: string | undefined): string[] {
+  if (!role || rank[role]! < 1) return [];
+  return keyRoles.filter(
+    (each) => each === role || rank[each]! < rank[role]! || (role === 'owner' && each === 'admin'),
+  );
+}
+
+/**
+ * API keys that belong to people: a member makes keys up to their own role (`runner` for
+ * applications) and sees their own; an admin sees and revokes every key. A new key is shown once.
+ */
+export function ApiKeys() {
   const queries = useQueryClient();
-  const path = `/v1/workspace/${workspaceGuid}/api_keys`;
+  const me = useMe();
   const [created, setCreated] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const roles = grantable(me.data?.role);
+  const [role, setRole] = useState('runner');
   const apiKeys = useQuery({
     queryKey: keys.apiKeys.all,
-    queryFn: () => api<ListEnvelope<ApiKey>>('GET', path),
+    queryFn: () => api<ListEnvelope<ApiKey>>('GET', '/v1/api_keys'),
+    enabled: me.data?.rights.includes('create_keys') ?? false,
   });
   const create = useMutation({
-    mutationFn: () => api<NewApiKey>('POST', path),
+    mutationFn: () => api<CreatedApiKey>('POST', '/v1/api_keys', { name, role }),
     onSuccess: (answer) => {
       setCreated(answer.api_key);
+      setName('');
       void queries.invalidateQueries({ queryKey: keys.apiKeys.all });
     },
   });
   const revoke = useMutation({
-    mutationFn: (guid: string) => api('DELETE', `${path}/${guid}`),
+    mutationFn: (guid: string) => api('DELETE', `/v1/api_keys/${guid}`),
     onSettled: () => queries.invalidateQueries({ queryKey: keys.apiKeys.all }),
   });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const mayCreate = roles.length > 0;
   return (
     <section aria-labelledby="keys-title">
       <h2 id="keys-title" className="section-title">
         API keys
       </h2>
-      <div className="toolbar start">
-        <button type="button" onClick={() => create.mutate()} disabled={create.isPending}>
-          Create API key
-        </button>
-      </div>
+      {me.data && !mayCreate && (
+        <p className="muted">
+          A {me.data.role} may not create API keys; a developer or an admin can make one for you.
+        </p>
+      )}
+      {mayCreate && (
+        <form className="form-row" onSubmit={submit} aria-label="New API key">
+          <Field label="Key name" name="name" error={create.error}>
+            <input
+              value={name}
+              required
+              placeholder="production app"
+              onChange={(event) => setName(event.target.value)}
+            />
+          </Field>
+          <Field
+            label="Key role"
+            name="role"
+            error={create.error}
+            hint="runner: run, feedback and logging only"
+          >
+            <select value={role} onChange={(event) => setRole(event.target.value)}>
+              {roles.map((each) => (
+                <option key={each} value={each}>
+                  {each}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <button type="submit" disabled={create.isPending}>
+            Create API key
+          </button>
+          <FormError error={create.error} fields={['name', 'role']} />
+        </form>
+      )}
       {created && (
         <div className="callout" role="status">
           <p>Copy the new key now: it is not shown again.</p>
@@ -51,47 +107,57 @@ export function ApiKeys({ workspaceGuid }: { workspaceGuid: string }) {
           </button>
         </div>
       )}
-      {(create.error ?? revoke.error) && (
+      {revoke.error && (
         <p className="field-error" role="alert">
-          {(create.error ?? revoke.error)!.message}
+          {revoke.error.message}
         </p>
       )}
-      <QueryView query={apiKeys} what="the keys">
-        {(data) => (
-          <DataTable
-            label="API keys"
-            short
-            rows={data.data}
-            rowKey={(key) => key.guid}
-            columns={[
-              { header: 'Key', cell: (key) => <code>{key.prefix}…</code> },
-              { header: 'Created', cell: (key) => new Date(key.created_at).toLocaleString() },
-              {
-                header: 'State',
-                cell: (key) =>
-                  key.revoked_at ? `revoked ${new Date(key.revoked_at).toLocaleString()}` : 'active',
-              },
-              {
-                header: <span className="visually-hidden">Revoke</span>,
-                cell: (key) =>
-                  !key.revoked_at && (
-                    <button
-                      type="button"
-                      className="secondary"
-                      aria-label={`Revoke ${key.prefix}`}
-                      onClick={() => {
-                        if (window.confirm(`Revoke ${key.prefix}…? Programs using it stop working at once.`))
-                          revoke.mutate(key.guid);
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  ),
-              },
-            ]}
-          />
-        )}
-      </QueryView>
+      {mayCreate && (
+        <QueryView query={apiKeys} what="the keys">
+          {(data) => (
+            <DataTable
+              label="API keys"
+              short
+              rows={data.data}
+              rowKey={(key) => key.guid}
+              columns={[
+                { header: 'Name', cell: (key) => key.name || '—' },
+                { header: 'Role', cell: (key) => key.role },
+                { header: 'Key', cell: (key) => <code>{key.prefix}…</code> },
+                { header: 'Created by', cell: (key) => key.created_by?.email ?? 'no one (admin key)' },
+                {
+                  header: 'Last used',
+                  cell: (key) => (key.last_used_at ? new Date(key.last_used_at).toLocaleString() : 'never'),
+                },
+                {
+                  header: 'State',
+                  cell: (key) =>
+                    key.revoked_at ? `revoked ${new Date(key.revoked_at).toLocaleString()}` : 'active',
+                },
+                {
+                  header: <span className="visually-hidden">Revoke</span>,
+                  cell: (key) =>
+                    !key.revoked_at && (
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={`Revoke ${key.prefix}`}
+                        onClick={() => {
+                          if (
+                            window.confirm(`Revoke ${key.prefix}…? Programs using it stop working at once.`)
+                          )
+                            revoke.mutate(key.guid);
+                        }}
+                      >
+                        Revoke
+                      </button>
+                    ),
+                },
+              ]}
+            />
+          )}
+        </QueryView>
+      )}
     </section>
   );
 }

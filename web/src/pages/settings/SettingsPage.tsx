@@ -5,6 +5,8 @@ import { api, forgetSignIn, type SignedIn } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { keys } from '../../queries/keys';
 import { ApiKeys } from './ApiKeys';
+import { AuditLog } from './AuditLog';
+import { Members } from './Members';
 import { Providers } from './Providers';
 
 function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
@@ -70,7 +72,7 @@ function SignOutEverywhere() {
   );
 }
 
-/** The workspace's name, its API keys and its providers and models. */
+/** The workspace's name, members, API keys, providers and models, and its audit log. */
 export default function SettingsPage({ workspace }: { workspace: SignedIn['workspace'] }) {
   return (
     <section aria-labelledby="settings-title">
@@ -78,9 +80,11 @@ export default function SettingsPage({ workspace }: { workspace: SignedIn['works
         <h1 id="settings-title">Settings</h1>
       </header>
       <WorkspaceName workspace={workspace} />
-      <ApiKeys workspaceGuid={workspace.guid} />
+      <Members />
+      <ApiKeys />
       <SignOutEverywhere />
       <Providers />
+      <AuditLog />
       <h2 className="section-title">Gateway</h2>
       <p>
         Interactions logged by <code>lectern gateway</code> are generations with source <code>gateway</code>:{' '}

@@ -1,0 +1,187 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, type Invitation, type ListEnvelope, type Member, type NewInvitation } from '../../api';
+import { DataTable } from '../../components/DataTable';
+import { Field, FormError } from '../../components/Field';
+import { QueryView } from '../../components/states';
+import { keys } from '../../queries/keys';
+import { useMe } from '../../queries/me';
+
+const memberRoles = ['viewer', 'developer', 'admin', 'owner'] as const;
+
+/**
+ * The workspace's members: everyone sees who belongs; an admin invites (the link is shown, and
+ * e-mailed when the service has SMTP), changes roles below owner and removes members; only an owner
+ * touches owners. What the person may not do is disabled with the reason.
+ */
+export function Members() {
+  const queries = useQueryClient();
+  const me = useMe();
+  const manages = me.data?.rights.includes('manage') ?? false;
+  const managesOwners = me.data?.rights.includes('manage_owners') ?? false;
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<(typeof memberRoles)[number]>('developer');
+  const [invited, setInvited] = useState<NewInvitation | null>(null);
+  const members = useQuery({
+    queryKey: keys.members.all,
+    queryFn: () => api<ListEnvelope<Member>>('GET', '/v1/members?limit=1000'),
+  });
+  const invitations = useQuery({
+    queryKey: keys.invitations.all,
+    queryFn: () => api<ListEnvelope<Invitation>>('GET', '/v1/invitations'),
+    enabled: manages,
+  });
+  const refresh = () => {
+    void queries.invalidateQueries({ queryKey: keys.members.all });
+    void queries.invalidateQueries({ queryKey: keys.invitations.all });
+  };
+  const invite = useMutation({
+    mutationFn: () => api<NewInvitation>('POST', '/v1/members', { email, role }),
+    onSuccess: (answer) => {
+      setInvited(answer);
+      setEmail('');
+      refresh();
+    },
+  });
+  const change = useMutation({
+    mutationFn: ({ guid, next }: { guid: string; next: string }) =>
+      api('PUT', `/v1/members/${guid}`, { role: next }),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (guid: string) => api('DELETE', `/v1/members/${guid}`),
+    onSettled: refresh,
+  });
+  const revoke = useMutation({
+    mutationFn: (guid: string) => api('DELETE', `/v1/invitations/${guid}`),
+    onSettled: refresh,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    invite.mutate();
+  };
+  const offered = memberRoles.filter((each) => each !== 'owner' || managesOwners);
+  const mayTouch = (member: Member) => manages && (member.role !== 'owner' || managesOwners);
+  const reason = !manages ? 'Only an admin manages members' : 'Only an owner changes an owner';
+  const actionError = change.error ?? remove.error ?? revoke.error;
+  return (
+    <section aria-labelledby="members-title">
+      <h2 id="members-title" className="section-title">
+        Members
+      </h2>
+      {manages ? (
+        <form className="form-row" onSubmit={submit} aria-label="Invite a member">
+          <Field label="E-mail address to invite" name="email" error={invite.error}>
+            <input type="email" value={email} required onChange={(event) => setEmail(event.target.value)} />
+          </Field>
+          <Field label="Role" name="role" error={invite.error}>
+            <select value={role} onChange={(event) => setRole(event.target.value as typeof role)}>
+              {offered.map((each) => (
+                <option key={each}>{each}</option>
+              ))}
+            </select>
+          </Field>
+          <button type="submit" disabled={invite.isPending}>
+            Invite
+          </button>
+          <FormError error={invite.error} fields={['email', 'role']} />
+        </form>
+      ) : (
+        <p className="muted">Only an admin invites members and changes roles.</p>
+      )}
+      {invited && (
+        <div className="callout" role="status">
+          <p>
+            {invited.emailed ? `Invitation e-mailed to ${invited.email}. ` : ''}Send this link to{' '}
+            {invited.email}: it works once, for 7 days.
+          </p>
+          <code className="secret">{invited.invite_url}</code>{' '}
+          <button type="button" className="secondary" onClick={() => setInvited(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {actionError && (
+        <p className="field-error" role="alert">
+          {actionError.message}
+        </p>
+      )}
+      <QueryView query={members} what="the members">
+        {(data) => (
+          <DataTable
+            label="Members"
+            short
+            rows={data.data}
+            rowKey={(member) => member.user.guid}
+            columns={[
+              { header: 'Name', cell: (member) => member.user.name || '—' },
+              { header: 'E-mail', cell: (member) => member.user.email },
+              {
+                header: 'Role',
+                cell: (member) => (
+                  <select
+                    aria-label={`Role of ${member.user.email}`}
+                    value={member.role}
+                    disabled={!mayTouch(member)}
+                    title={mayTouch(member) ? undefined : reason}
+                    onChange={(event) => change.mutate({ guid: member.user.guid, next: event.target.value })}
+                  >
+                    {memberRoles
+                      .filter((each) => each === member.role || each !== 'owner' || managesOwners)
+                      .map((each) => (
+                        <option key={each}>{each}</option>
+                      ))}
+                  </select>
+                ),
+              },
+              {
+                header: <span className="visually-hidden">Remove</span>,
+                cell: (member) => (
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Remove ${member.user.email}`}
+                    disabled={!mayTouch(member)}
+                    title={mayTouch(member) ? undefined : reason}
+                    onClick={() => {
+                      if (window.confirm(`Remove ${member.user.email}? Their keys stop working at once.`))
+                        remove.mutate(member.user.guid);
+                    }}
+                  >
+                    Remove
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
+      {manages && invitations.data && invitations.data.data.length > 0 && (
+        <DataTable
+          label="Pending invitations"
+          short
+          rows={invitations.data.data}
+          rowKey={(invitation) => invitation.guid}
+          columns={[
+            { header: 'Invited', cell: (invitation) => invitation.email },
+            { header: 'Role', cell: (invitation) => invitation.role },
+            { header: 'Expires', cell: (invitation) => new Date(invitation.expires_at).toLocaleString() },
+            {
+              header: <span className="visually-hidden">Revoke</span>,
+              cell: (invitation) => (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Revoke the invitation of ${invitation.email}`}
+                  onClick={() => revoke.mutate(invitation.guid)}
+                >
+                  Revoke
+                </button>
+              ),
+            },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
