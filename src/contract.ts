@@ -1,10 +1,3 @@
-import type { AuditRecordResponse } from './features/audit/responses.js';
-import type {
-  MeResponse,
-  MemberResponse,
-  NewInvitationResponse,
-  PendingInvitationResponse,
-} from './features/people/responses.js';
 import type { z } from 'zod';
 import type { errorResponse, listResponse } from './core/wire.js';
 import type {
@@ -14,10 +7,8 @@ import type {
   VersionFields,
 } from './features/actions/responses.js';
 import type { AppResponse } from './features/apps/responses.js';
-import type {
-  SignedInResponse,
-  signInOptionsResponse,
-} from './features/console-sessions/responses.js';
+import type { AuditRecordResponse } from './features/audit/responses.js';
+import type { SignedInResponse, signInOptionsResponse } from './features/console-sessions/responses.js';
 import type { ContextSourceResponse } from './features/context-sources/responses.js';
 import type { ContextResponse, SearchHitResponse } from './features/contexts/responses.js';
 import type {
@@ -30,6 +21,12 @@ import type { DocumentResponse } from './features/documents/responses.js';
 import type { ExperimentResponse, ExperimentResultsResponse } from './features/experiments/responses.js';
 import type { FeedbackResponse } from './features/feedback/responses.js';
 import type { uploadResponse } from './features/files/responses.js';
+import type {
+  MemberResponse,
+  MeResponse,
+  NewInvitationResponse,
+  PendingInvitationResponse,
+} from './features/people/responses.js';
 import type {
   ConnectionTest,
   ModelResponse,
