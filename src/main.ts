@@ -133,15 +133,37 @@ async function gateway(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-/** Runs an offline command against the database with the services, then closes everything. */
-async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
+/**
+ * Runs an offline command against the database with the services, then closes everything. The
+ * change and its audit record (actor `system`, action `CLI <command>`) are one transaction.
+ */
+async function withServices<T>(
+  work: (services: Services) => Promise<T>,
+  audited?: {
+    action: string;
+    record: (result: T) => { workspaceId: string; resource: { type: string; id: string } };
+  },
+): Promise<T> {
   const config = loadConfig();
   // Offline commands print their result on stdout; their warnings go to stderr, written at once.
   const logger = createLogger({ logLevel: 'warn' }, pino.destination({ dest: 2, sync: true }));
   const { createPlatform, createServices } = await loadService();
   const platform = await createPlatform(config, logger);
   try {
-    return await work(createServices(platform));
+    const services = createServices(platform);
+    if (!audited) return await work(services);
+    return await platform.transactions.run(async () => {
+      const result = await work(services);
+      const { workspaceId, resource } = audited.record(result);
+      await services.audit.append({
+        workspaceId,
+        actor: { type: 'system', id: null, label: 'lectern CLI' },
+        action: `CLI ${audited.action}`,
+        resource,
+        status: 200,
+      });
+      return result;
+    });
   } finally {
     await platform.close();
   }
@@ -169,14 +191,27 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'workspace' && subcommand === 'create' && argument) {
-    const { workspace, apiKey } = await withServices((services) =>
-      services.workspaces.createWorkspace(argument),
+    const { workspace, apiKey } = await withServices(
+      (services) => services.workspaces.createWorkspace(argument),
+      {
+        action: 'workspace create',
+        record: (created) => ({
+          workspaceId: created.workspace.id,
+          resource: { type: 'workspace', id: created.workspace.id },
+        }),
+      },
     );
     console.log(`workspace ${workspace.id} (${workspace.name})\napi key (shown once): ${apiKey}`);
     return;
   }
   if (command === 'key' && subcommand === 'create' && argument) {
-    const { key, apiKey } = await withServices((services) => services.workspaces.createApiKey(argument));
+    const { key, apiKey } = await withServices((services) => services.workspaces.createApiKey(argument), {
+      action: 'key create',
+      record: (created) => ({
+        workspaceId: created.key.workspaceId,
+        resource: { type: 'api_key', id: created.key.id },
+      }),
+    });
     console.log(`api key ${key.id} for workspace ${key.workspaceId} (shown once): ${apiKey}`);
     return;
   }
@@ -185,12 +220,18 @@ async function main(argv: string[]): Promise<void> {
     const role = optionOf(argv, '--role');
     if (!workspace || !isMemberRole(role))
       throw new ConfigError('user create needs --workspace W and --role viewer|developer|admin|owner');
-    const printed = await withServices(async (services) => {
-      const found = await services.workspaces.findWorkspace(workspace);
-      const user = await services.accounts.addMember(found.id, argument, role);
-      const reset = user.passwordHash ? undefined : await services.accounts.issuePasswordReset(user);
-      return { user, found, reset };
-    });
+    const printed = await withServices(
+      async (services) => {
+        const found = await services.workspaces.findWorkspace(workspace);
+        const user = await services.accounts.addMember(found.id, argument, role);
+        const reset = user.passwordHash ? undefined : await services.accounts.issuePasswordReset(user);
+        return { user, found, reset };
+      },
+      {
+        action: 'user create',
+        record: ({ user, found }) => ({ workspaceId: found.id, resource: { type: 'member', id: user.id } }),
+      },
+    );
     console.log(
       `user ${printed.user.id} (${printed.user.email}) is ${role} of workspace ${printed.found.name}`,
     );
@@ -209,7 +250,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'key' && subcommand === 'revoke' && argument) {
-    const revoked = await withServices((services) => services.workspaces.revokeApiKey(argument));
+    const revoked = await withServices((services) => services.workspaces.revokeApiKey(argument), {
+      action: 'key revoke',
+      record: (key) => ({ workspaceId: key.workspaceId, resource: { type: 'api_key', id: key.id } }),
+    });
     console.log(`api key ${revoked.id} revoked at ${revoked.revokedAt!.toISOString()}`);
     return;
   }

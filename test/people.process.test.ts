@@ -73,6 +73,17 @@ describe('the first owner', () => {
       body: JSON.stringify({ email: 'owner@example.com', password: 'a long owner password' }),
     });
     expect(signIn.status).toBe(201);
+    // The CLI's change is in the audit log, by the system.
+    const cookie = String(signIn.headers.get('set-cookie')).split(';')[0]!;
+    const records = await fetch(`${second.baseUrl}/v1/audit_log?action=CLI`, { headers: { cookie } });
+    const cliRecords = ((await records.json()) as { data: { action: string; actor: { type: string } }[] })
+      .data;
+    expect(cliRecords).toEqual([
+      expect.objectContaining({
+        action: 'CLI user create',
+        actor: expect.objectContaining({ type: 'system' }),
+      }),
+    ]);
     expect(await second.stop()).toBe(0);
 
     const verified = await runToEnd(['audit', 'verify'], environment);
