@@ -231,6 +231,9 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
   await expect(developer.getByTitle('Signed in as').textContent()).resolves.toBe('Dev Eloper · developer');
   await developer.getByRole('link', { name: 'Settings' }).click();
   await developer.getByRole('heading', { name: 'Members' }).waitFor();
+  await developer.getByLabel('Your name').fill('Dev E.');
+  await developer.getByRole('button', { name: 'Save name' }).click();
+  await expect.poll(() => developer.getByTitle('Signed in as').textContent()).toBe('Dev E. · developer');
   // What a developer may not do is disabled, with the reason; what they may do is there.
   await expect(developer.getByLabel('Role of owner@example.com').isDisabled()).resolves.toBe(true);
   await developer.getByText('Only an admin invites members and changes roles.').waitFor();

@@ -239,6 +239,37 @@ describe('members and invitations', () => {
   });
 });
 
+describe('several workspaces', () => {
+  it('moves a person’s session to another of their workspaces, and nowhere else', async () => {
+    const { person, cookie, client } = await signedInPerson(context.test, workspaceGuid(), 'viewer');
+    const second = (await context.test.app.services.workspaces.createWorkspace('second')).workspace;
+    const foreign = (await context.test.app.services.workspaces.createWorkspace('foreign')).workspace;
+    await context.test.app.services.accounts.addMember(second.id, person.email, 'developer');
+    const listed = await client.get('/v1/me/workspaces');
+    expect(listed.body.map((each: { guid: string }) => each.guid).sort()).toEqual(
+      [workspaceGuid(), second.id].sort(),
+    );
+    const refused = await request(
+      context.test.app,
+      'POST',
+      '/console/v1/session/workspace',
+      { workspace: foreign.id },
+      { cookie, ...sameOrigin },
+    );
+    expect(refused.status).toBe(404);
+    const moved = await request(
+      context.test.app,
+      'POST',
+      '/console/v1/session/workspace',
+      { workspace: second.id },
+      { cookie, ...sameOrigin },
+    );
+    expect(moved.body).toMatchObject({ workspace: { guid: second.id }, role: 'developer' });
+    const me = await client.get('/v1/me');
+    expect(me.body).toMatchObject({ workspace: { guid: second.id }, role: 'developer' });
+  });
+});
+
 describe('API keys that belong to people', () => {
   it('makes keys up to the maker’s role, lists them with their creator, and lets a runner run only', async () => {
     const { person, client } = await signedInPerson(context.test, workspaceGuid(), 'developer');

@@ -3,6 +3,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
 import { ApiError, api, forgetSignIn, mayBeSignedIn, type SignedIn } from './api';
 import { Loading } from './components/states';
+import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
 import { ActionsPage } from './pages/actions/ActionsList';
 import { LinkPage, linkPageOf } from './pages/LinkPages';
 import { SignInPage } from './pages/SignIn';
@@ -77,9 +78,7 @@ export function App() {
     <div className="shell">
       <nav className="sidebar" aria-label="Areas">
         <div className="brand">Lectern</div>
-        <div className="workspace" title="Signed-in workspace">
-          {session.data.workspace.name}
-        </div>
+        <WorkspaceSwitcher session={session.data} />
         <div className="who" title="Signed in as">
           {session.data.user ? session.data.user.name || session.data.user.email : 'API key'} ·{' '}
           {session.data.role}
@@ -114,7 +113,7 @@ export function App() {
             <Route path="/skills" element={<SkillsPage />} />
             <Route path="/sessions" element={<SessionsPage />} />
             <Route path="/sessions/:guid" element={<SessionPage />} />
-            <Route path="/settings" element={<SettingsPage workspace={session.data.workspace} />} />
+            <Route path="/settings" element={<SettingsPage session={session.data} />} />
             <Route path="*" element={<Navigate to="/actions" replace />} />
           </Routes>
         </Suspense>

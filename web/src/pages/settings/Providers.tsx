@@ -6,6 +6,7 @@ import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { useModels, useProviders } from '../../queries/lists';
+import { useRight } from '../../queries/me';
 import { useProviderKinds } from '../../queries/providers';
 
 function AddProvider() {
@@ -163,6 +164,7 @@ function AddModel({ providers }: { providers: Provider[] }) {
 /** Provider records (keys write-only, shown masked) and the model records made from them. */
 export function Providers() {
   const queries = useQueryClient();
+  const manages = useRight('manage').allowed;
   const providers = useProviders();
   const models = useModels();
   const remove = useMutation({
@@ -177,7 +179,11 @@ export function Providers() {
       <h2 id="providers-title" className="section-title">
         Providers
       </h2>
-      <AddProvider />
+      {manages ? (
+        <AddProvider />
+      ) : (
+        <p className="muted">Only an admin adds, tests and removes providers and models.</p>
+      )}
       {remove.isError && (
         <p className="field-error" role="alert">
           {remove.error.message}
@@ -223,11 +229,16 @@ export function Providers() {
                 header: 'URL',
                 cell: (provider) => provider.url ?? <span className="muted">vendor default</span>,
               },
-              { header: 'Connection', cell: (provider) => <TestConnection provider={provider} /> },
+              {
+                header: 'Connection',
+                cell: (provider) => (manages ? <TestConnection provider={provider} /> : '—'),
+              },
               {
                 header: <span className="visually-hidden">Remove</span>,
                 cell: (provider) => (
                   <button
+                    disabled={!manages}
+                    title={manages ? undefined : 'Only an admin removes a provider'}
                     type="button"
                     className="secondary"
                     aria-label={`Remove ${provider.nickname ?? provider.provider}`}
@@ -244,7 +255,7 @@ export function Providers() {
         )}
       </QueryView>
       <h3 className="section-title">Models</h3>
-      <AddModel providers={providers.data?.data ?? []} />
+      {manages && <AddModel providers={providers.data?.data ?? []} />}
       <QueryView
         query={models}
         what="the models"

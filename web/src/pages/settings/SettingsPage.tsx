@@ -4,13 +4,16 @@ import { Link } from 'react-router';
 import { api, forgetSignIn, type SignedIn } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { keys } from '../../queries/keys';
+import { useRight } from '../../queries/me';
 import { ApiKeys } from './ApiKeys';
 import { AuditLog } from './AuditLog';
 import { Members } from './Members';
+import { Profile } from './Profile';
 import { Providers } from './Providers';
 
 function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
   const queries = useQueryClient();
+  const manages = useRight('manage').allowed;
   const [name, setName] = useState(workspace.name);
   const rename = useMutation({
     mutationFn: () => api('PUT', `/v1/workspace/${workspace.guid}`, { name }),
@@ -22,10 +25,15 @@ function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
   };
   return (
     <form className="form-row" onSubmit={submit} aria-label="Workspace">
-      <Field label="Workspace name" name="name" error={rename.error}>
-        <input value={name} required onChange={(event) => setName(event.target.value)} />
+      <Field
+        label="Workspace name"
+        name="name"
+        error={rename.error}
+        hint={manages ? undefined : 'Only an admin renames the workspace.'}
+      >
+        <input value={name} required readOnly={!manages} onChange={(event) => setName(event.target.value)} />
       </Field>
-      <button type="submit" disabled={rename.isPending || name === workspace.name}>
+      <button type="submit" disabled={!manages || rename.isPending || name === workspace.name}>
         Rename
       </button>
       <span className="muted" aria-live="polite">
@@ -72,13 +80,15 @@ function SignOutEverywhere() {
   );
 }
 
-/** The workspace's name, members, API keys, providers and models, and its audit log. */
-export default function SettingsPage({ workspace }: { workspace: SignedIn['workspace'] }) {
+/** The person's profile; the workspace's name, members, API keys, providers and models, and its audit log. */
+export default function SettingsPage({ session }: { session: SignedIn }) {
+  const { workspace } = session;
   return (
     <section aria-labelledby="settings-title">
       <header className="page-header">
         <h1 id="settings-title">Settings</h1>
       </header>
+      {session.user && <Profile user={session.user} />}
       <WorkspaceName workspace={workspace} />
       <Members />
       <ApiKeys />

@@ -1,0 +1,48 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type SignedIn } from '../api';
+import { keys } from '../queries/keys';
+
+type MemberWorkspace = { guid: string; name: string; role: string };
+
+/**
+ * The signed-in workspace; for a person of several, a picker that moves the session to another
+ * (`POST /console/v1/session/workspace`). Every cached answer belongs to the old one, so all go.
+ */
+export function WorkspaceSwitcher({ session }: { session: SignedIn }) {
+  const queries = useQueryClient();
+  const workspaces = useQuery({
+    queryKey: ['my-workspaces'],
+    queryFn: () => api<MemberWorkspace[]>('GET', '/v1/me/workspaces'),
+    enabled: session.user !== null,
+  });
+  const switchTo = useMutation({
+    mutationFn: (workspace: string) => api('POST', '/console/v1/session/workspace', { workspace }),
+    onSuccess: () => {
+      queries.removeQueries({ predicate: (query) => query.queryKey[0] !== keys.session[0] });
+      void queries.invalidateQueries({ queryKey: keys.session });
+    },
+  });
+  const list = workspaces.data ?? [];
+  if (list.length < 2)
+    return (
+      <div className="workspace" title="Signed-in workspace">
+        {session.workspace.name}
+      </div>
+    );
+  return (
+    <label className="workspace">
+      <span className="visually-hidden">Workspace</span>
+      <select
+        value={session.workspace.guid}
+        disabled={switchTo.isPending}
+        onChange={(event) => switchTo.mutate(event.target.value)}
+      >
+        {list.map((workspace) => (
+          <option key={workspace.guid} value={workspace.guid}>
+            {workspace.name} ({workspace.role})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
