@@ -73,7 +73,14 @@ declare module 'fastify' {
      * the record names the work's result as the resource when the route has no GUID parameter.
      */
     recordChange?: <Result>(work: () => Promise<Result>) => Promise<Result>;
+    /** What the audit record says changed, when the handler knows better than the request body. */
+    auditChanges?: unknown;
   }
+}
+
+/** Says what an audited request changed (e.g. a version's before and after), instead of its body. */
+export function describeChange(request: FastifyRequest, changes: unknown): void {
+  request.auditChanges = changes;
 }
 
 const instanceAdmin: AuditActor = { type: 'admin', id: null, label: 'instance admin token' };
@@ -103,7 +110,8 @@ function changeRecord(
     resource: { type: resourceType, id: resourceId },
     status: reply.statusCode,
     request: { id: request.id, ip: request.ip, userAgent: request.headers['user-agent'] },
-    changes: request.body && typeof request.body === 'object' ? request.body : undefined,
+    changes:
+      request.auditChanges ?? (request.body && typeof request.body === 'object' ? request.body : undefined),
   };
 }
 

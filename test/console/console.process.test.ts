@@ -246,7 +246,20 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
   await expectAccessible(developer, 'settings (developer)');
   await screenshot(developer, 'settings-developer');
 
+  // The owner makes the developer a viewer: the developer's console then offers no change.
   await owner.reload();
+  await owner.getByLabel('Role of dev@example.com').selectOption('viewer');
+  await expect.poll(() => owner.getByLabel('Role of dev@example.com').inputValue()).toBe('viewer');
+  await developer.getByRole('link', { name: 'Actions' }).click();
+  await developer.reload();
+  await developer.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
+  await expect(developer.getByRole('link', { name: 'New Action' }).count()).resolves.toBe(0);
+  await developer.getByRole('link', { name: 'Contexts' }).click();
+  await developer.getByText('A viewer may not change the workspace’s configuration.').waitFor();
+  await expect(developer.getByRole('button', { name: 'Create Context' }).isDisabled()).resolves.toBe(true);
+  await expectAccessible(developer, 'contexts (viewer)');
+  await screenshot(developer, 'contexts-viewer');
+
   const records = owner.getByRole('table', { name: 'Audit records' });
   await records.getByText('POST /v1/members', { exact: true }).waitFor();
   await records.getByText('POST /v1/api_keys', { exact: true }).waitFor();
@@ -399,6 +412,19 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   ).resolves.toContain('Haiku writer');
   await expectAccessible(page, 'dashboard');
   await screenshot(page, 'dashboard', true);
+
+  // The audit log shows the version save as each changed field, before and after.
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByLabel('Action starts with').fill('PUT /v1/actions');
+  const saved = page.getByRole('table', { name: 'Audit records' }).locator('details').first();
+  await saved.locator('summary').click();
+  await expect(saved.locator('summary').textContent()).resolves.toMatch(/^v1 → v2: .*prompt/);
+  await expect(saved.locator('ins').allTextContents()).resolves.toContain(
+    'Write a {{form}} about {{topic}} in {{language}}',
+  );
+  await expectAccessible(page, 'settings (audit version diff)');
+  await saved.scrollIntoViewIfNeeded();
+  await screenshot(page, 'audit-version-diff');
 
   // Compare: the same input on the same version with two models, side by side.
   await page.getByRole('link', { name: 'Actions' }).click();

@@ -43,7 +43,15 @@ describe('what the audit log records', () => {
       ip: expect.any(String),
       changes: { version: 2, environment: 'production' },
     });
-    expect(mine[1].changes).toEqual({ prompt: 'Changed {{name}}' });
+    // A version save says what the new version changed, before and after.
+    expect(mine[1].changes).toEqual({
+      prompt: 'Changed {{name}}',
+      version_diff: {
+        from_version: 1,
+        to_version: 2,
+        fields: { prompt: { before: 'Hello {{name}}', after: 'Changed {{name}}' } },
+      },
+    });
     expect(mine[4]).toMatchObject({ resource: { type: 'app', guid: app.body.guid }, status: 201 });
 
     const forApp = await records(client, `?resource=${app.body.guid}`);

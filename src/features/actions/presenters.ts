@@ -99,3 +99,18 @@ export function newActionFromWire(body: CreateActionInput): NewAction {
 export function actionChangesFromWire(body: UpdateActionInput): ActionChanges {
   return { ...actionFieldsFromWire(body), version: versionFromWire(body) };
 }
+
+/**
+ * What a saved version changed, field by field in the wire's names, for the audit log: the
+ * version numbers and each field whose value differs, before and after.
+ */
+export function versionDiff(before: ActionVersionRow, after: ActionVersionRow) {
+  const old: Record<string, unknown> = presentVersionFields(before);
+  const now: Record<string, unknown> = presentVersionFields(after);
+  const fields = Object.fromEntries(
+    Object.keys(now)
+      .filter((name) => JSON.stringify(old[name]) !== JSON.stringify(now[name]))
+      .map((name) => [name, { before: old[name] ?? null, after: now[name] ?? null }]),
+  );
+  return { from_version: before.version, to_version: after.version, fields };
+}

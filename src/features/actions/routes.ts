@@ -4,6 +4,7 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, removedResponse } from '../../core/wire.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
+import { describeChange } from '../../http/authorization.js';
 import { removed } from '../../http/removal.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
 import { contextResponse } from '../contexts/responses.js';
@@ -15,6 +16,7 @@ import {
   presentAction,
   presentActionVersion,
   presentListedAction,
+  versionDiff,
 } from './presenters.js';
 import { actionResponse, actionVersionResponse, listedActionResponse } from './responses.js';
 import {
@@ -105,14 +107,20 @@ export function actionRoutes(
         },
       },
       async (request) => {
-        return presentAction(
-          await actions.update(
-            workspaceOf(request).id,
-            request.params.guid,
-            actionChangesFromWire(request.body),
-            creatorOf(request),
-          ),
+        const workspaceId = workspaceOf(request).id;
+        const before = await actions.get(workspaceId, request.params.guid);
+        const after = await actions.update(
+          workspaceId,
+          request.params.guid,
+          actionChangesFromWire(request.body),
+          creatorOf(request),
         );
+        // The audit log shows what the new version changed, before and after, not only what was sent.
+        describeChange(request, {
+          ...request.body,
+          version_diff: versionDiff(before.version, after.version),
+        });
+        return presentAction(after);
       },
     );
 

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api, type ListEnvelope, type ListedAction } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { NamedOptions } from '../../components/NamedOptions';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
@@ -15,6 +16,7 @@ const pageSize = 50;
 
 /** Every Action of the workspace, newest first: filter by App, search names and slugs, page by 50. */
 export function ActionsPage() {
+  const gate = useGate('write');
   const [appId, setAppId] = useState('');
   const [search, setSearch] = useState('');
   const [skip, setSkip] = useState(0);
@@ -46,9 +48,11 @@ export function ActionsPage() {
       <header className="page-header">
         <h1 id="actions-title">Actions</h1>
         <div className="filters">
-          <Link className="button" to="/actions/new">
-            New Action
-          </Link>
+          {gate.allowed && (
+            <Link className="button" to="/actions/new">
+              New Action
+            </Link>
+          )}
           <Field label="App">
             <select
               value={appId}

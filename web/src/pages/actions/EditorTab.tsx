@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { type Action, api } from '../../api';
 import { FormError } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { keys } from '../../queries/keys';
 import { type Draft, draftOf, versionBody } from './draft';
 import { VersionForm } from './VersionForm';
@@ -19,6 +20,7 @@ export function EditorTab({
   draft: Draft;
   setDraft: (draft: Draft | null) => void;
 }) {
+  const gate = useGate('write');
   const queries = useQueryClient();
   const pristine = JSON.stringify(draft) === JSON.stringify(draftOf(action));
 
@@ -49,9 +51,10 @@ export function EditorTab({
         <button type="button" className="secondary" disabled={pristine} onClick={() => setDraft(null)}>
           Discard
         </button>
-        <button type="submit" disabled={pristine || save.isPending}>
+        <button type="submit" disabled={!gate.allowed || pristine || save.isPending} title={gate.reason}>
           {save.isPending ? 'Saving…' : `Save as version ${action.version + 1}`}
         </button>
+        {gate.note}
       </div>
       <FormError
         error={save.error}

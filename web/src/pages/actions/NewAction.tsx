@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Action, type App, api } from '../../api';
 import { Field, FormError } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { NamedOptions } from '../../components/NamedOptions';
 import { keys } from '../../queries/keys';
 import { useApps } from '../../queries/lists';
@@ -13,6 +14,7 @@ const newApp = '__new__';
 
 /** Creates an Action (version 1, deployed to production) in an existing or a new App. */
 export default function NewActionPage() {
+  const gate = useGate('write');
   const navigate = useNavigate();
   const queries = useQueryClient();
   const apps = useApps();
@@ -43,9 +45,10 @@ export default function NewActionPage() {
     <form onSubmit={submit} aria-labelledby="new-action-title" className="page-form">
       <header className="page-header">
         <h1 id="new-action-title">New Action</h1>
-        <button type="submit" disabled={create.isPending}>
+        <button type="submit" disabled={!gate.allowed || create.isPending} title={gate.reason}>
           {create.isPending ? 'Creating…' : 'Create Action'}
         </button>
+        {gate.note}
       </header>
       <div className="form-row">
         <Field label="Name" name="name" error={create.error}>

@@ -10,6 +10,7 @@ import {
   type VersionFields,
 } from '../../api';
 import { Field } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { keys } from '../../queries/keys';
 import { type StreamState, useStreamRun } from '../../stream-run';
 import { templateVariables } from '../../template-variables';
@@ -167,6 +168,7 @@ function RunOutput({ state }: { state: StreamState }) {
  * same input on a second version side by side.
  */
 export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft }) {
+  const runGate = useGate('run');
   const versions = useQuery({
     queryKey: keys.actions.versions(action.guid),
     queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=1000`),
@@ -288,9 +290,14 @@ export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft
           </div>
         )}
         <div>
-          <button type="submit" disabled={running || versions.isPending}>
+          <button
+            type="submit"
+            disabled={!runGate.allowed || running || versions.isPending}
+            title={runGate.reason}
+          >
             {running ? 'Running…' : 'Run'}
           </button>
+          {runGate.note}
         </div>
       </form>
       <div className={targets.length === 2 ? 'run-columns two' : 'run-columns'}>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { type Action, type ActionVersion, api, type ListEnvelope } from '../../api';
 import { Field } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { sideBySide, versionText } from './version-diff';
@@ -53,6 +54,7 @@ function DiffView({ before, after }: { before: ActionVersion; after: ActionVersi
 }
 
 function DeployForm({ action, versions }: { action: Action; versions: ActionVersion[] }) {
+  const deployGate = useGate('deploy');
   const queries = useQueryClient();
   const environments = useId();
   const [version, setVersion] = useState(String(action.version));
@@ -95,9 +97,10 @@ function DeployForm({ action, versions }: { action: Action; versions: ActionVers
           <option key={name} value={name} />
         ))}
       </datalist>
-      <button type="submit" disabled={deploy.isPending}>
+      <button type="submit" disabled={!deployGate.allowed || deploy.isPending} title={deployGate.reason}>
         {deploy.isPending ? 'Deploying…' : 'Deploy'}
       </button>
+      {deployGate.note}
       <span className="muted" aria-live="polite">
         {deploy.isSuccess &&
           `Version ${deploy.variables.version} now runs in ${deploy.variables.environment}.`}

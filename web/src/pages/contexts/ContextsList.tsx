@@ -3,11 +3,13 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, type Context } from '../../api';
 import { Field, FormError } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { ListPage, nameColumn } from '../../components/ListPage';
 import { Empty } from '../../components/states';
 import { keys } from '../../queries/keys';
 
 function NewContextForm() {
+  const gate = useGate('write');
   const queries = useQueryClient();
   const navigate = useNavigate();
   const [name, setName] = useState('');
@@ -32,9 +34,10 @@ function NewContextForm() {
       <Field label="Description" name="description" error={create.error}>
         <input value={description} onChange={(event) => setDescription(event.target.value)} />
       </Field>
-      <button type="submit" disabled={create.isPending}>
+      <button type="submit" disabled={!gate.allowed || create.isPending} title={gate.reason}>
         {create.isPending ? 'Creating…' : 'Create Context'}
       </button>
+      {gate.note}
       <FormError error={create.error} fields={['name', 'description']} />
     </form>
   );

@@ -3,6 +3,7 @@ import { type DragEvent, type FormEvent, useEffect, useId, useState } from 'reac
 import { api, type ContextSource, type Upload } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
 
@@ -24,6 +25,7 @@ function dataUrlOf(file: File): Promise<string> {
  * service loads, splits and indexes in the background; the list polls while any is unfinished.
  */
 export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
+  const gate = useGate('write');
   const queries = useQueryClient();
   const fileInput = useId();
   const [dragging, setDragging] = useState(false);
@@ -129,9 +131,10 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
             onChange={(event) => setUrl(event.target.value)}
           />
         </Field>
-        <button type="submit" disabled={fromUrl.isPending}>
+        <button type="submit" disabled={!gate.allowed || fromUrl.isPending} title={gate.reason}>
           Add URL
         </button>
+        {gate.note}
         <FormError error={fromUrl.error} fields={['url']} />
       </form>
       <QueryView

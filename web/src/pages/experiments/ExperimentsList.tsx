@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { api, type Experiment } from '../../api';
 import { Field, FormError } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { ListPage, nameColumn } from '../../components/ListPage';
 import { NamedOptions } from '../../components/NamedOptions';
 import { Empty } from '../../components/states';
@@ -11,6 +12,7 @@ import { keys } from '../../queries/keys';
 import { useApps } from '../../queries/lists';
 
 function NewExperimentForm() {
+  const gate = useGate('write');
   const queries = useQueryClient();
   const navigate = useNavigate();
   const apps = useApps();
@@ -81,9 +83,14 @@ function NewExperimentForm() {
           onChange={(event) => setSplit(event.target.value)}
         />
       </Field>
-      <button type="submit" disabled={create.isPending || inApp.length < 2}>
+      <button
+        type="submit"
+        disabled={!gate.allowed || create.isPending || inApp.length < 2}
+        title={gate.reason}
+      >
         Create experiment
       </button>
+      {gate.note}
       {inApp.length < 2 && <p className="muted">An experiment compares two Actions of one App.</p>}
       <FormError
         error={create.error}

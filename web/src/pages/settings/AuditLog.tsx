@@ -7,11 +7,42 @@ import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { useMe } from '../../queries/me';
 
-/** What a record's changes say, on one line (secrets are already `[redacted]` by the service). */
-function changesOf(record: AuditRecord): string {
-  if (record.changes === null || record.changes === undefined) return '';
-  const text = JSON.stringify(record.changes);
-  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+type VersionDiff = {
+  from_version: number;
+  to_version: number;
+  fields: Record<string, { before: unknown; after: unknown }>;
+};
+
+const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * What a record's changes say (secrets are already `[redacted]` by the service): a version save as
+ * each changed field before and after; anything else as its JSON on one line.
+ */
+function Changes({ record }: { record: AuditRecord }) {
+  const changes = record.changes as { version_diff?: VersionDiff } | null | undefined;
+  const diff = changes?.version_diff;
+  if (diff)
+    return (
+      <details>
+        <summary>
+          v{diff.from_version} → v{diff.to_version}: {Object.keys(diff.fields).join(', ') || 'no field'}
+        </summary>
+        <dl className="version-diff">
+          {Object.entries(diff.fields).map(([field, { before, after }]) => (
+            <div key={field}>
+              <dt>{field}</dt>
+              <dd>
+                <del>{shown(before)}</del> <ins>{shown(after)}</ins>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+    );
+  if (changes === null || changes === undefined) return null;
+  const text = JSON.stringify(changes);
+  return <code className="changes">{text.length > 160 ? `${text.slice(0, 160)}…` : text}</code>;
 }
 
 /**
@@ -87,7 +118,7 @@ export function AuditLog() {
                   record.resource ? `${record.resource.type} ${record.resource.guid ?? ''}` : '',
               },
               { header: 'Status', cell: (record) => record.status },
-              { header: 'Changes', cell: (record) => <code className="changes">{changesOf(record)}</code> },
+              { header: 'Changes', cell: (record) => <Changes record={record} /> },
             ]}
           />
         )}

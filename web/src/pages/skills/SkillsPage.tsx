@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useActionNames } from '../../action-names';
 import { api, type Skill, type SkillType } from '../../api';
 import { Field, FormError } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { ListPage } from '../../components/ListPage';
 import { Empty, QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
@@ -107,6 +108,7 @@ function metadataOf(type: SkillType, values: Record<string, string>) {
 }
 
 function NewSkillForm({ types }: { types: SkillType[] }) {
+  const gate = useGate('write');
   const queries = useQueryClient();
   const [typeName, setTypeName] = useState(types[0]?.name ?? '');
   const [name, setName] = useState('');
@@ -167,9 +169,10 @@ function NewSkillForm({ types }: { types: SkillType[] }) {
           />
         </Field>
       ))}
-      <button type="submit" disabled={create.isPending}>
+      <button type="submit" disabled={!gate.allowed || create.isPending} title={gate.reason}>
         Create Skill
       </button>
+      {gate.note}
       <FormError error={create.error} fields={['name', 'type', 'metadata']} />
     </form>
   );

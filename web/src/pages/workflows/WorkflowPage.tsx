@@ -11,6 +11,7 @@ import {
   type WorkflowTrigger,
 } from '../../api';
 import { FormError } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { BlockEditor, type EditedBlock, newKey } from './BlockEditor';
@@ -37,6 +38,7 @@ const stored = (block: EditedBlock) =>
 
 /** Triggers a run with key/value input and follows each block's output until the run ends. */
 function RunPanel({ workflowGuid }: { workflowGuid: string }) {
+  const runGate = useGate('run');
   const [entries, setEntries] = useState([{ key: 'question', value: '' }]);
   const [runGuid, setRunGuid] = useState<string | null>(null);
   const trigger = useMutation({
@@ -98,9 +100,10 @@ function RunPanel({ workflowGuid }: { workflowGuid: string }) {
           >
             Add input
           </button>
-          <button type="submit" disabled={trigger.isPending}>
+          <button type="submit" disabled={!runGate.allowed || trigger.isPending} title={runGate.reason}>
             Trigger run
           </button>
+          {runGate.note}
         </div>
         <FormError error={trigger.error} fields={[]} />
       </form>
@@ -136,6 +139,7 @@ function RunPanel({ workflowGuid }: { workflowGuid: string }) {
 
 /** One Workflow: edit, reorder and save its blocks; trigger a run and watch each block. */
 export default function WorkflowPage() {
+  const gate = useGate('write');
   const { guid = '' } = useParams();
   const queries = useQueryClient();
   const { actions } = useActionNames();
@@ -213,9 +217,10 @@ export default function WorkflowPage() {
           >
             Add block
           </button>
-          <button type="submit" disabled={!dirty || save.isPending}>
+          <button type="submit" disabled={!gate.allowed || !dirty || save.isPending} title={gate.reason}>
             {save.isPending ? 'Saving…' : 'Save blocks'}
           </button>
+          {gate.note}
           <span className="muted" aria-live="polite">
             {dirty ? 'Unsaved changes' : save.isSuccess ? 'Saved.' : ''}
           </span>

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, type Workflow } from '../../api';
 import { Field, FormError } from '../../components/Field';
+import { useGate } from '../../components/gate';
 import { ListPage, nameColumn } from '../../components/ListPage';
 import { NamedOptions } from '../../components/NamedOptions';
 import { Empty } from '../../components/states';
@@ -10,6 +11,7 @@ import { keys } from '../../queries/keys';
 import { useApps } from '../../queries/lists';
 
 function NewWorkflowForm() {
+  const gate = useGate('write');
   const queries = useQueryClient();
   const navigate = useNavigate();
   const apps = useApps();
@@ -37,9 +39,10 @@ function NewWorkflowForm() {
           <NamedOptions records={apps.data?.data} />
         </select>
       </Field>
-      <button type="submit" disabled={create.isPending || !app}>
+      <button type="submit" disabled={!gate.allowed || create.isPending || !app} title={gate.reason}>
         Create Workflow
       </button>
+      {gate.note}
       <FormError error={create.error} fields={['name', 'app']} />
     </form>
   );
