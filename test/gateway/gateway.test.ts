@@ -124,6 +124,23 @@ describe('gateway pass-through', () => {
     expect(record.latency_ms).toEqual(expect.any(Number));
   });
 
+  it('logs with a runner key, the role an application holds', async () => {
+    const runner = await context.test.app.services.workspaces.createApiKey(context.client.workspaceGuid, {
+      name: 'gateway',
+      role: 'runner',
+    });
+    const before = Number(
+      (await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count'],
+    );
+    const completion = await openai({ 'x-svc-api-key': runner.apiKey }).chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'from a runner' }],
+    });
+    expect(completion.choices[0]!.message.content).toBe('echo: from a runner');
+    const [record] = await loggedRecords(before + 1);
+    expect(record).toMatchObject({ output: 'echo: from a runner', source: 'gateway' });
+  });
+
   it('streams chunk by chunk and logs the reassembled output, counting tokens when no usage is sent', async () => {
     const before = Number(
       (await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count'],
