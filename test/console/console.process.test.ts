@@ -260,6 +260,25 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
   await expectAccessible(developer, 'contexts (viewer)');
   await screenshot(developer, 'contexts-viewer');
 
+  // The owner issues the developer a password-reset link; the developer sets a new password with it.
+  await owner.getByRole('button', { name: 'Reset password of dev@example.com' }).click();
+  const resetLink = (await owner.locator('.callout .secret').textContent())!;
+  expect(resetLink).toMatch(/\/reset-password\?token=lpr_/);
+  const resetPage = await developerContext.newPage();
+  await resetPage.goto(resetLink.replace(/^http:\/\/[^/]+/, server.baseUrl));
+  await resetPage.getByRole('heading', { name: 'Set a new password' }).waitFor();
+  await expectAccessible(resetPage, 'reset password');
+  await resetPage.getByLabel('New password', { exact: true }).fill('a brand new developer password');
+  await resetPage.getByRole('button', { name: 'Set the password' }).click();
+  await resetPage.getByText('Your password is set.').waitFor();
+  const signedIn = await fetch(`${server.baseUrl}/console/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    body: JSON.stringify({ email: 'dev@example.com', password: 'a brand new developer password' }),
+  });
+  expect(signedIn.status).toBe(201);
+  await owner.getByRole('button', { name: 'Done' }).click();
+
   const records = owner.getByRole('table', { name: 'Audit records' });
   await records.getByText('POST /v1/members', { exact: true }).waitFor();
   await records.getByText('POST /v1/api_keys', { exact: true }).waitFor();

@@ -56,6 +56,13 @@ export function Members() {
     mutationFn: (guid: string) => api('DELETE', `/v1/invitations/${guid}`),
     onSettled: refresh,
   });
+  const [resetLink, setResetLink] = useState<{ email: string; url: string; emailed: boolean } | null>(null);
+  const reset = useMutation({
+    mutationFn: (member: Member) =>
+      api<{ reset_url: string; emailed: boolean }>('POST', `/v1/members/${member.user.guid}/password_reset`),
+    onSuccess: (answer, member) =>
+      setResetLink({ email: member.user.email, url: answer.reset_url, emailed: answer.emailed }),
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     invite.mutate();
@@ -63,7 +70,7 @@ export function Members() {
   const offered = memberRoles.filter((each) => each !== 'owner' || managesOwners);
   const mayTouch = (member: Member) => manages && (member.role !== 'owner' || managesOwners);
   const reason = !manages ? 'Only an admin manages members' : 'Only an owner changes an owner';
-  const actionError = change.error ?? remove.error ?? revoke.error;
+  const actionError = change.error ?? remove.error ?? revoke.error ?? reset.error;
   return (
     <section aria-labelledby="members-title">
       <h2 id="members-title" className="section-title">
@@ -101,6 +108,18 @@ export function Members() {
           </button>
         </div>
       )}
+      {resetLink && (
+        <div className="callout" role="status">
+          <p>
+            {resetLink.emailed ? `Reset link e-mailed to ${resetLink.email}. ` : ''}Send this link to{' '}
+            {resetLink.email}: it sets a new password once, within 24 hours.
+          </p>
+          <code className="secret">{resetLink.url}</code>{' '}
+          <button type="button" className="secondary" onClick={() => setResetLink(null)}>
+            Done
+          </button>
+        </div>
+      )}
       {actionError && (
         <p className="field-error" role="alert">
           {actionError.message}
@@ -132,6 +151,21 @@ export function Members() {
                         <option key={each}>{each}</option>
                       ))}
                   </select>
+                ),
+              },
+              {
+                header: <span className="visually-hidden">Reset password</span>,
+                cell: (member) => (
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Reset password of ${member.user.email}`}
+                    disabled={!mayTouch(member)}
+                    title={mayTouch(member) ? undefined : reason}
+                    onClick={() => reset.mutate(member)}
+                  >
+                    Reset password
+                  </button>
                 ),
               },
               {
