@@ -78,6 +78,30 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Appends the audit record of a console event the route records itself (a sign-in, a failed one, a
+ * sign-out, a single-use link used): the same action, status and request fields as a change's.
+ */
+export function recordConsoleEvent(
+  audit: AuditService,
+  request: FastifyRequest,
+  event: {
+    status: number;
+    actor: AuditActor;
+    workspaceId: string | null;
+    resource: { type: string; id?: string };
+  },
+): Promise<void> {
+  return audit.append({
+    workspaceId: event.workspaceId,
+    actor: event.actor,
+    action: `${request.method} ${routeTemplate(request.routeOptions.url ?? request.url)}`,
+    resource: { type: event.resource.type, id: event.resource.id },
+    status: event.status,
+    request: { id: request.id, ip: request.ip, userAgent: request.headers['user-agent'] },
+  });
+}
+
 /** Says what an audited request changed (e.g. a version's before and after), instead of its body. */
 export function describeChange(request: FastifyRequest, changes: unknown): void {
   request.auditChanges = changes;

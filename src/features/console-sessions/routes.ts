@@ -1,7 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
 import type { ConsoleSignIns } from '../../http/authentication.js';
-import { routeTemplate } from '../../http/authorization.js';
+import { recordConsoleEvent } from '../../http/authorization.js';
 import { assertSameOrigin, sessionCookies, sessionTokenOf } from '../../http/session-cookie.js';
 import { type AuditActor, type AuditService, actorOf } from '../audit/index.js';
 import type { AccountService } from '../people/index.js';
@@ -30,20 +31,8 @@ export function consoleSessionRoutes(
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['console'];
-    const record = (
-      request: Parameters<typeof assertSameOrigin>[0],
-      status: number,
-      actor: AuditActor,
-      workspaceId: string | null,
-    ) =>
-      audit.append({
-        workspaceId,
-        actor,
-        action: `${request.method} ${routeTemplate(request.routeOptions.url ?? request.url)}`,
-        resource: { type: 'session', id: undefined },
-        status,
-        request: { id: request.id, ip: request.ip, userAgent: request.headers['user-agent'] },
-      });
+    const record = (request: FastifyRequest, status: number, actor: AuditActor, workspaceId: string | null) =>
+      recordConsoleEvent(audit, request, { status, actor, workspaceId, resource: { type: 'session' } });
     const setCookie = (reply: { header(name: string, value: string[]): unknown }, token: string) =>
       reply.header(
         'set-cookie',

@@ -1,8 +1,9 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successResponse } from '../../core/wire.js';
 import type { ConsoleSignIns } from '../../http/authentication.js';
-import { routeTemplate } from '../../http/authorization.js';
+import { recordConsoleEvent } from '../../http/authorization.js';
 import { assertSameOrigin, sessionCookies, sessionTokenOf } from '../../http/session-cookie.js';
 import type { AuditService } from '../audit/index.js';
 import { presentSignIn } from '../console-sessions/index.js';
@@ -31,19 +32,17 @@ export function consolePeopleRoutes(
   return async (app) => {
     const tags = ['console'];
     const record = (
-      request: Parameters<typeof assertSameOrigin>[0],
+      request: FastifyRequest,
       status: number,
       user: UserRow,
       workspaceId: string | null,
       resource: string,
     ) =>
-      audit.append({
-        workspaceId,
-        actor: { type: 'user', id: user.id, label: user.email },
-        action: `${request.method} ${routeTemplate(request.routeOptions.url ?? request.url)}`,
-        resource: { type: resource, id: user.id },
+      recordConsoleEvent(audit, request, {
         status,
-        request: { id: request.id, ip: request.ip, userAgent: request.headers['user-agent'] },
+        actor: { type: 'user', id: user.id, label: user.email },
+        workspaceId,
+        resource: { type: resource, id: user.id },
       });
 
     async function signInAs(user: UserRow, workspaceId: string) {

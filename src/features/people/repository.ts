@@ -25,6 +25,14 @@ export type MemberRow = { user: UserRow; role: MemberRole; createdAt: Date };
 /** Raised inside a transaction when a change would leave a workspace without an owner. */
 export class LastOwnerRefusal extends Error {}
 
+/** A single-use token of the purpose that is neither used nor expired at `at`. */
+const liveToken = (purpose: 'setup' | 'password_reset', at: Date) =>
+  and(
+    eq(singleUseTokens.purpose, purpose),
+    isNull(singleUseTokens.usedAt),
+    gt(singleUseTokens.expiresAt, at),
+  );
+
 export function createPeopleRepository(database: Database) {
   /** Locks the workspace's memberships and fails when `change` would leave no owner. */
   async function guardLastOwner(
@@ -234,14 +242,7 @@ export function createPeopleRepository(database: Database) {
       const [token] = await database
         .update(singleUseTokens)
         .set({ usedAt: at })
-        .where(
-          and(
-            eq(singleUseTokens.tokenHash, tokenHash),
-            eq(singleUseTokens.purpose, purpose),
-            isNull(singleUseTokens.usedAt),
-            gt(singleUseTokens.expiresAt, at),
-          ),
-        )
+        .where(and(eq(singleUseTokens.tokenHash, tokenHash), liveToken(purpose, at)))
         .returning();
       return token;
     },
@@ -251,13 +252,7 @@ export function createPeopleRepository(database: Database) {
       const [row] = await database
         .select({ id: singleUseTokens.id })
         .from(singleUseTokens)
-        .where(
-          and(
-            eq(singleUseTokens.purpose, purpose),
-            isNull(singleUseTokens.usedAt),
-            gt(singleUseTokens.expiresAt, at),
-          ),
-        )
+        .where(liveToken(purpose, at))
         .limit(1);
       return row !== undefined;
     },
@@ -267,14 +262,7 @@ export function createPeopleRepository(database: Database) {
       const [row] = await database
         .select({ id: singleUseTokens.id })
         .from(singleUseTokens)
-        .where(
-          and(
-            eq(singleUseTokens.tokenHash, tokenHash),
-            eq(singleUseTokens.purpose, purpose),
-            isNull(singleUseTokens.usedAt),
-            gt(singleUseTokens.expiresAt, at),
-          ),
-        );
+        .where(and(eq(singleUseTokens.tokenHash, tokenHash), liveToken(purpose, at)));
       return row !== undefined;
     },
   };

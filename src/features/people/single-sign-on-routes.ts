@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { MemberRole } from '../../core/roles.js';
 import { AppError } from '../../errors.js';
 import type { ConsoleSignIns } from '../../http/authentication.js';
-import { routeTemplate } from '../../http/authorization.js';
+import { recordConsoleEvent } from '../../http/authorization.js';
 import { sessionCookies } from '../../http/session-cookie.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 import type { AccountService } from './accounts.js';
@@ -60,14 +60,7 @@ export function singleSignOnRoutes(
   return async (app) => {
     const tags = ['console'];
     const record = (request: FastifyRequest, status: number, actor: AuditActor, workspaceId: string | null) =>
-      audit.append({
-        workspaceId,
-        actor,
-        action: `${request.method} ${routeTemplate(request.routeOptions.url ?? request.url)}`,
-        resource: { type: 'session', id: undefined },
-        status,
-        request: { id: request.id, ip: request.ip, userAgent: request.headers['user-agent'] },
-      });
+      recordConsoleEvent(audit, request, { status, actor, workspaceId, resource: { type: 'session' } });
     const toConsoleWithError = (reply: FastifyReply, message: string) =>
       reply
         .header('set-cookie', flowCookieValue('', 0))
