@@ -154,11 +154,9 @@ function auditedInHandler(route: RouteOptions, transactions: TransactionScope, a
     ...[route.onRequest ?? []].flat(),
     async (request: FastifyRequest, reply: FastifyReply) => {
       request.recordChange = (work) =>
-        transactions.run(async () => {
-          const result = await work();
-          await audit.append(changeRecord(request, reply, route.url, result));
-          return result;
-        });
+        transactions.run(work, (result) =>
+          audit.appendStatement(changeRecord(request, reply, route.url, result)),
+        );
     },
   ];
 }
@@ -192,20 +190,21 @@ function audited(route: RouteOptions, transactions: TransactionScope, audit: Aud
   route.handler = function auditedHandler(this: FastifyInstance, request, reply) {
     let handled!: Promise<unknown>;
     let handlerFailed = false;
-    const work = transactions.run(async () => {
-      const result = await new Promise<unknown>((resolve, reject) => {
-        request.auditAnswered = () => resolve(request.auditedAnswer);
-        handled = Promise.resolve(handler.call(this, request, reply));
-        handled.then(
-          (value) => resolve(value === reply ? request.auditedAnswer : value),
-          (error: unknown) => {
-            handlerFailed = true;
-            reject(error);
-          },
-        );
-      });
-      await audit.append(changeRecord(request, reply, route.url, result));
-    });
+    const work = transactions.run(
+      () =>
+        new Promise<unknown>((resolve, reject) => {
+          request.auditAnswered = () => resolve(request.auditedAnswer);
+          handled = Promise.resolve(handler.call(this, request, reply));
+          handled.then(
+            (value) => resolve(value === reply ? request.auditedAnswer : value),
+            (error: unknown) => {
+              handlerFailed = true;
+              reject(error);
+            },
+          );
+        }),
+      (result) => audit.appendStatement(changeRecord(request, reply, route.url, result)),
+    );
     // Only a failure to record or commit changes the answer; a handler's own error is answered as it is.
     const committed = work.then(
       () => undefined,

@@ -118,22 +118,33 @@ describe('what the audit log records', () => {
 });
 
 describe('the audit log’s guarantees', () => {
-  it('never keeps a change without its record: a failed append undoes the change', async () => {
+  it('never keeps a change without its record: an append the database refuses undoes the change', async () => {
     const { client } = await signedInPerson(context.test, context.client.workspaceGuid, 'admin');
+    const library = await client.post('/v1/contexts', { name: 'Audited library', description: 'records' });
+    expect(library.status).toBe(201);
     const audit = context.test.app.services.audit;
-    const append = audit.append;
-    audit.append = async () => {
-      throw new Error('the audit log is unavailable');
-    };
+    const appendStatement = audit.appendStatement;
+    // The record is the transaction's last statement and its commit is sent without waiting for it:
+    // the database must still roll the change back when the record fails.
+    audit.appendStatement = () => sql`SELECT 1 / 0`;
     let failed: { status: number };
+    let failedInHandler: { status: number };
     try {
       failed = await client.post('/v1/apps', { name: 'Never stored' });
+      // Documents record their change inside the handler (after splitting outside the transaction).
+      failedInHandler = await client.post(`/v1/contexts/${library.body.guid}/documents`, {
+        content: 'Never stored either.',
+      });
     } finally {
-      audit.append = append;
+      audit.appendStatement = appendStatement;
     }
     expect(failed.status).toBe(500);
+    expect(failedInHandler.status).toBe(500);
     const apps = await client.get('/v1/apps?limit=500');
     expect(apps.body.data.map((app: { name: string }) => app.name)).not.toContain('Never stored');
+    const documents = await client.get(`/v1/contexts/${library.body.guid}/documents`);
+    expect(documents.status).toBe(200);
+    expect(documents.body.data ?? documents.body).toHaveLength(0);
   });
 
   it('never keeps a record without its change: a refused change writes nothing', async () => {

@@ -32,6 +32,32 @@ describe('the embedded database on its own thread', () => {
     ]);
   });
 
+  it('runs a commit sent before its last statement answered after it, and rolls back when it failed', async () => {
+    // transaction-scope.ts sends an audit record and the commit together; the record must be in it.
+    let last!: Promise<unknown>;
+    await database.transaction(async (transaction) => {
+      await transaction.query('INSERT INTO items VALUES (10, $1)', ['change']);
+      last = transaction.query('INSERT INTO items VALUES (11, $1)', ['its record']);
+    });
+    await last;
+    expect(rowsOf(await database.query('SELECT id FROM items WHERE id >= 10 ORDER BY id'))).toEqual([
+      { id: 10 },
+      { id: 11 },
+    ]);
+    let failed!: Promise<unknown>;
+    await database.transaction(async (transaction) => {
+      await transaction.query('INSERT INTO items VALUES (12, $1)', ['change']);
+      failed = transaction.query('INSERT INTO items VALUES (11, $1)', ['a duplicate record']);
+      failed.catch(() => undefined);
+    });
+    await expect(failed).rejects.toThrow(/duplicate key/);
+    expect(rowsOf(await database.query('SELECT id FROM items WHERE id >= 10 ORDER BY id'))).toEqual([
+      { id: 10 },
+      { id: 11 },
+    ]);
+    await database.query('DELETE FROM items WHERE id >= 10');
+  });
+
   it('makes a statement from outside wait until the open transaction ends', async () => {
     const before = await count();
     let outsideAnswered = false;

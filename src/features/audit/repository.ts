@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, like, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { auditChain, auditLog } from '../../platform/database/schema.js';
+import { auditLog } from '../../platform/database/schema.js';
 import { type AuditRecord, canonicalRecord } from './record.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
@@ -31,26 +31,21 @@ function whereOf(filter: AuditFilter): SQL | undefined {
 export function createAuditRepository(database: Database) {
   return {
     /**
-     * Appends one record chained to the last, in one statement: it locks the chain's head, hashes
-     * the record onto it (PostgreSQL's `sha256`, the same digest `chainHash` computes) and moves the
-     * head. Inside a request's transaction the lock is held to its commit, so the change and its
-     * record land together, in chain order.
+     * The statement that appends one record chained to the last (the `audit_log_append` function of
+     * the migrations): it locks the chain's head, hashes the record onto it (PostgreSQL's `sha256`, the
+     * same digest `chainHash` computes) and moves the head. Inside a request's transaction the lock is
+     * held to its commit, so the change and its record land together, in chain order.
      */
+    appendStatement(record: AuditRecord): SQL {
+      return sql`SELECT audit_log_append(${record.id}, ${record.workspaceId},
+        ${record.at.toISOString()}, ${record.actorType}, ${record.actorId}, ${record.actorLabel},
+        ${record.action}, ${record.resourceType}, ${record.resourceId}, ${record.status}, ${record.requestId},
+        ${record.ip}, ${record.userAgent},
+        ${record.changes === null ? null : JSON.stringify(record.changes)}::jsonb, ${canonicalRecord(record)})`;
+    },
+
     async append(record: AuditRecord): Promise<void> {
-      const canonical = canonicalRecord(record);
-      const next = sql`encode(sha256(convert_to(head.hash || E'\\n' || ${canonical}, 'UTF8')), 'hex')`;
-      await database.execute(sql`
-        WITH head AS (SELECT hash FROM ${auditChain} WHERE id = 1 FOR UPDATE),
-        appended AS (
-          INSERT INTO ${auditLog} (id, workspace_id, at, actor_type, actor_id, actor_label, action,
-            resource_type, resource_id, status, request_id, ip, user_agent, changes, previous_hash, hash)
-          SELECT ${record.id}, ${record.workspaceId}, ${record.at.toISOString()}, ${record.actorType},
-            ${record.actorId}, ${record.actorLabel}, ${record.action}, ${record.resourceType},
-            ${record.resourceId}, ${record.status}, ${record.requestId}, ${record.ip}, ${record.userAgent},
-            ${record.changes === null ? null : JSON.stringify(record.changes)}::jsonb, head.hash, ${next}
-          FROM head
-          RETURNING hash)
-        UPDATE ${auditChain} SET hash = appended.hash FROM appended WHERE ${auditChain}.id = 1`);
+      await database.execute(this.appendStatement(record));
     },
 
     /** A page of records, newest first; `before` continues after a position (the export's batches). */

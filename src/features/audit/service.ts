@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { Page, Pagination } from '../../core/pagination.js';
 import type { AuditActorType, Principal } from '../../core/roles.js';
 import { type AuditRecord, chainHash, genesisHash, withoutSecrets } from './record.js';
@@ -23,6 +24,11 @@ export type ChainCheck = { records: number; intact: boolean; brokenAt?: number; 
 export interface AuditService {
   /** Appends a record (inside the caller's transaction when there is one). */
   append(entry: AuditEntry): Promise<void>;
+  /**
+   * The statement that appends a record, for a transaction to send as its last (see
+   * `TransactionScope.run`): the commit then follows it without waiting for its answer.
+   */
+  appendStatement(entry: AuditEntry): SQL;
   list(filter: AuditFilter, pagination: Pagination): Promise<Page<AuditRow>>;
   /** Every record of the filter, newest first, a batch at a time. */
   stream(filter: AuditFilter): AsyncGenerator<AuditRow>;
@@ -41,6 +47,26 @@ export function actorOf(principal: Principal): AuditActor {
   return { type: 'key', id: key.id, label: `${key.name || 'API key'} (${key.prefix}…)${owner}` };
 }
 
+/** The record of an entry: its GUID and time stamped, long texts cut, secrets stripped. */
+function recordOf(entry: AuditEntry, at: Date): AuditRecord {
+  return {
+    id: randomUUID(),
+    workspaceId: entry.workspaceId,
+    at,
+    actorType: entry.actor.type,
+    actorId: entry.actor.id,
+    actorLabel: entry.actor.label.slice(0, 300),
+    action: entry.action,
+    resourceType: entry.resource?.type ?? null,
+    resourceId: entry.resource?.id ?? null,
+    status: entry.status,
+    requestId: entry.request?.id ?? null,
+    ip: entry.request?.ip ?? null,
+    userAgent: entry.request?.userAgent?.slice(0, 500) ?? null,
+    changes: entry.changes === undefined ? null : (withoutSecrets(entry.changes) as Record<string, unknown>),
+  };
+}
+
 const exportBatch = 500;
 const verifyBatch = 1_000;
 const pruneBatch = 5_000;
@@ -51,24 +77,11 @@ export function createAuditService(
 ): AuditService {
   return {
     async append(entry) {
-      const record: AuditRecord = {
-        id: randomUUID(),
-        workspaceId: entry.workspaceId,
-        at: now(),
-        actorType: entry.actor.type,
-        actorId: entry.actor.id,
-        actorLabel: entry.actor.label.slice(0, 300),
-        action: entry.action,
-        resourceType: entry.resource?.type ?? null,
-        resourceId: entry.resource?.id ?? null,
-        status: entry.status,
-        requestId: entry.request?.id ?? null,
-        ip: entry.request?.ip ?? null,
-        userAgent: entry.request?.userAgent?.slice(0, 500) ?? null,
-        changes:
-          entry.changes === undefined ? null : (withoutSecrets(entry.changes) as Record<string, unknown>),
-      };
-      await repository.append(record);
+      await repository.append(recordOf(entry, now()));
+    },
+
+    appendStatement(entry) {
+      return repository.appendStatement(recordOf(entry, now()));
     },
 
     async list(filter, { skip, limit }) {

@@ -37,6 +37,13 @@ const rollback = Symbol('rollback');
 /** Transactions by the service's number, settled once open (their first statements may arrive first). */
 const transactions = new Map<number, Promise<OpenTransaction>>();
 
+/**
+ * Each open transaction's last statement to arrive, settled when it has run: a commit may arrive
+ * before its transaction's last statement has answered (transaction-scope.ts sends an audit record
+ * and the commit together), and must run after it.
+ */
+const lastStatements = new Map<number, Promise<unknown>>();
+
 function answer(message: EmbeddedAnswer, transfer: ArrayBuffer[] = []) {
   port.postMessage(message, transfer);
 }
@@ -116,14 +123,22 @@ async function perform(client: PGlite, request: EmbeddedRequest): Promise<unknow
 function receive(client: PGlite, request: EmbeddedRequest) {
   if (request.type === 'begin') return begin(client, request.id, request.transaction);
   if (request.type === 'end') {
-    const { id, commit } = request;
-    openTransaction(request.transaction).then(
-      (open) => open.end(commit, id),
+    const { id, commit, transaction } = request;
+    const last = lastStatements.get(transaction);
+    lastStatements.delete(transaction);
+    Promise.all([openTransaction(transaction), last]).then(
+      ([open]) => open.end(commit, id),
       (error) => answer({ type: 'answer', id, error: carryError(error) }),
     );
     return;
   }
-  perform(client, request).then(
+  const performed = perform(client, request);
+  if (request.type === 'query' && request.transaction)
+    lastStatements.set(
+      request.transaction,
+      performed.catch(() => undefined),
+    );
+  performed.then(
     (result) =>
       answer({ type: 'answer', id: request.id, result }, result instanceof ArrayBuffer ? [result] : []),
     (error) => answer({ type: 'answer', id: request.id, error: carryError(error) }),

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SQL } from 'drizzle-orm';
 import type { Database } from './connection.js';
 
 // A request that changes configuration and its audit record are one transaction (docs/security.md#audit-log):
@@ -19,8 +20,13 @@ export type TransactionScope = {
    * Runs `work` in one transaction that every query made through `database` in its async context
    * joins (a repository's own `transaction()` becomes a savepoint). After the commit, runs what was
    * deferred with `afterCommit` (in order) and answers `work`'s result.
+   *
+   * `last` gives the transaction's last statement (an audit record), sent once `work` is done and
+   * followed by the commit without waiting for its answer: on the embedded database the two cost one
+   * trip to its thread. Should it fail, PostgreSQL turns that commit into a rollback, and `run`
+   * rejects with its error.
    */
-  run<T>(work: () => Promise<T>): Promise<T>;
+  run<T>(work: () => Promise<T>, last?: (result: T) => SQL): Promise<T>;
   /**
    * Runs `callback` once the current scope has committed, or at once outside a scope; a rollback
    * drops it. What other processes or nodes act on (a job queued in Redis, a worker woken) must not
@@ -46,19 +52,31 @@ export function createTransactionScope(root: Database): TransactionScope {
   });
   return {
     database,
-    async run(work) {
-      if (current()) return work();
+    async run(work, last) {
+      const outer = current();
+      if (outer) {
+        const result = await work();
+        if (last) await outer.transaction.execute(last(result));
+        return result;
+      }
       const scope: Scope = { transaction: root, open: false, afterCommit: [] };
+      let lastStatement: Promise<unknown> | undefined;
       const result = await root.transaction(async (transaction) => {
         scope.transaction = transaction as unknown as Database;
         scope.open = true;
         try {
-          return await storage.run(scope, work);
+          const result = await storage.run(scope, work);
+          // `then` now, not `await`: drizzle sends a statement when it is first awaited, and it must
+          // be on its way before the commit that the return below lets drizzle send.
+          if (last) lastStatement = transaction.execute(last(result)).then(() => undefined);
+          lastStatement?.catch(() => undefined);
+          return result;
         } finally {
           // Work the scope started and left running (a timer, a poll) uses the database itself from now on.
           scope.open = false;
         }
       });
+      await lastStatement;
       for (const callback of scope.afterCommit) await callback();
       return result;
     },
