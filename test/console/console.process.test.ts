@@ -1,10 +1,17 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { buildPdf } from '../helpers/documents.js';
+import {
+  clientId,
+  clientSecret,
+  type IdentityProvider,
+  startIdentityProvider,
+} from '../helpers/identity-provider.js';
 import { createTextAction, keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
 import { useProcessEnvironment } from '../helpers/test-app.js';
 
@@ -12,9 +19,11 @@ import { useProcessEnvironment } from '../helpers/test-app.js';
 // (dist/, a temporary data directory, the mock provider). Screenshots go to test-output/console/.
 const apiKey = 'lec_console_test_key_0123456789abcdefghijklmn';
 // Every page signs in with the one key from one address: more than the default 10 a minute in a run.
+const adminToken = 'console-test-admin-token-0123456789';
 const processEnvironment = useProcessEnvironment({
   LECTERN_INIT_API_KEY: apiKey,
   LECTERN_CONSOLE_SIGN_INS_PER_MINUTE: '1000',
+  LECTERN_ADMIN_TOKEN: adminToken,
 });
 const call = keyedCaller(apiKey);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,6 +41,8 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 
 let server: ServingProcess;
 let browser: Browser;
+/** A real OpenID provider (oidc-provider) in this process, for "Sign in with SSO". */
+let identityProvider: IdentityProvider;
 /** Every Content-Security-Policy violation a page of the console reported (Chromium logs each). */
 const policyViolations: string[] = [];
 
@@ -60,7 +71,25 @@ beforeAll(async () => {
     );
   }
   mkdirSync(screenshots, { recursive: true });
-  server = await serve(processEnvironment.values);
+  // The provider knows the console's callback before the console listens: a free port, chosen now.
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  identityProvider = await startIdentityProvider(
+    {
+      sally: { email: 'sally@example.com', emailVerified: true, name: 'Sally Sso' },
+      nelly: { email: 'nelly@example.com', emailVerified: false, name: 'Nelly Unverified' },
+    },
+    `${baseUrl}/console/v1/oidc/callback`,
+  );
+  server = await serve({
+    ...processEnvironment.values,
+    PORT: String(port),
+    LECTERN_BASE_URL: baseUrl,
+    LECTERN_OIDC_ISSUER: identityProvider.issuer,
+    LECTERN_OIDC_CLIENT_ID: clientId,
+    LECTERN_OIDC_CLIENT_SECRET: clientSecret,
+    LECTERN_OIDC_DEFAULT_ROLE: 'developer',
+  });
   // Root in CI containers: Chromium's sandbox needs user namespaces it may not have there.
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
 }, 60_000);
@@ -68,7 +97,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await identityProvider?.close();
 });
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** axe-core on the page as it stands: no serious or critical violation. */
 async function expectAccessible(page: Page, name: string): Promise<void> {
@@ -104,6 +142,8 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
 
   // A wrong key: the service's message next to the field, and no session.
   await page.getByRole('button', { name: 'Use an API key instead' }).click();
+  await expectAccessible(page, 'sign-in (API key)');
+  await screenshot(page, 'sign-in-key');
   await page.getByLabel('API key').fill('lec_wrong-key-0000000000000000000000000000000');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').textContent()).resolves.toContain('Invalid or revoked API key');
@@ -224,6 +264,7 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
   await developer.goto(link.replace(/^http:\/\/[^/]+/, server.baseUrl));
   await developer.getByRole('heading', { name: 'Join the workspace' }).waitFor();
   await expectAccessible(developer, 'invitation');
+  await screenshot(developer, 'invitation');
   await developer.getByLabel('Name').fill('Dev Eloper');
   await developer.getByLabel('Password').fill('a long developer password');
   await developer.getByRole('button', { name: 'Accept and sign in' }).click();
@@ -268,6 +309,7 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
   await resetPage.goto(resetLink.replace(/^http:\/\/[^/]+/, server.baseUrl));
   await resetPage.getByRole('heading', { name: 'Set a new password' }).waitFor();
   await expectAccessible(resetPage, 'reset password');
+  await screenshot(resetPage, 'reset-password');
   await resetPage.getByLabel('New password', { exact: true }).fill('a brand new developer password');
   await resetPage.getByRole('button', { name: 'Set the password' }).click();
   await resetPage.getByText('Your password is set.').waitFor();
@@ -290,6 +332,83 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
   await ownerContext.close();
   await developerContext.close();
 }, 90_000);
+
+it('signs in with SSO at a live OpenID provider: a first sign-in joins with the default role; an unverified address is refused', async () => {
+  const context = await watchedContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/actions`);
+  await page.getByRole('link', { name: 'Sign in with SSO' }).click();
+  // oidc-provider's own login and consent pages, at the provider's origin.
+  await page.locator('input[name="login"]').fill('sally');
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
+  expect(new URL(page.url()).origin).toBe(server.baseUrl);
+  await expect(page.getByTitle('Signed in as').textContent()).resolves.toBe('Sally Sso · developer');
+  await page.getByRole('cell', { name: /Refund reply/ }).waitFor();
+  const me = await page.evaluate(async () => (await fetch('/v1/me')).json());
+  expect(me).toMatchObject({ principal: 'user', role: 'developer', user: { email: 'sally@example.com' } });
+  await screenshot(page, 'signed-in-with-sso');
+
+  // The provider vouches for an address it has not verified: Lectern refuses, and says why.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
+  await context.clearCookies();
+  await page.getByRole('link', { name: 'Sign in with SSO' }).click();
+  await page.locator('input[name="login"]').fill('nelly');
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
+  await expect(page.getByRole('alert').textContent()).resolves.toMatch(/verified/);
+  await expectAccessible(page, 'sign-in (single sign-on refused)');
+  await screenshot(page, 'sign-in-sso-refused');
+  await context.close();
+}, 60_000);
+
+it('moves a person of two workspaces between them with the switcher', async () => {
+  const admin = async (route: string, body: unknown) => {
+    const answer = await fetch(`${server.baseUrl}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(answer.status, await answer.clone().text()).toBe(201);
+    return answer.json() as Promise<{ guid: string }>;
+  };
+  const research = await admin('/admin/v1/workspaces', { name: 'Research' });
+  await admin(`/admin/v1/workspaces/${research.guid}/members`, {
+    email: 'owner@example.com',
+    role: 'developer',
+  });
+
+  const context = await watchedContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  onTestFailed(() => screenshot(page, 'failed-workspace-switcher'));
+  await page.goto(`${server.baseUrl}/actions`);
+  await page.getByLabel('E-mail address').fill('owner@example.com');
+  await page.getByLabel('Password').fill('a long owner password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('cell', { name: /Refund reply/ }).waitFor();
+  const switcher = page.getByLabel('Workspace', { exact: true });
+  await expect(switcher.inputValue()).resolves.not.toBe(research.guid);
+
+  await switcher.selectOption({ label: 'Research (developer)' });
+  await expect.poll(() => page.getByTitle('Signed in as').textContent()).toBe('Olive Owner · developer');
+  // Nothing of the first workspace stays on screen or in the cache: Research has no Actions yet.
+  await page.getByText('No Actions yet').waitFor();
+  await expect(page.getByRole('cell', { name: /Refund reply/ }).count()).resolves.toBe(0);
+  const me = await page.evaluate(async () => (await fetch('/v1/me')).json());
+  expect(me.workspace).toEqual({ guid: research.guid, name: 'Research' });
+  await expectAccessible(page, 'workspace switcher');
+  await screenshot(page, 'workspace-switched');
+
+  await switcher.selectOption({ label: 'default (owner)' });
+  await expect.poll(() => page.getByTitle('Signed in as').textContent()).toBe('Olive Owner · owner');
+  await page.getByRole('cell', { name: /Refund reply/ }).waitFor();
+  await context.close();
+}, 60_000);
 
 async function typeTemplate(page: Page, label: string, text: string): Promise<void> {
   const editor = page.getByRole('textbox', { name: label, exact: true });

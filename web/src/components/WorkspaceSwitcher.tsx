@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type SignedIn } from '../api';
 import { keys } from '../queries/keys';
+import { FormError } from './Field';
 
 type MemberWorkspace = { guid: string; name: string; role: string };
 
@@ -30,9 +31,12 @@ export function WorkspaceSwitcher({ session }: { session: SignedIn }) {
       </div>
     );
   return (
-    <label className="workspace">
-      <span className="visually-hidden">Workspace</span>
+    <div className="workspace">
+      <label htmlFor="workspace-switcher" className="visually-hidden">
+        Workspace
+      </label>
       <select
+        id="workspace-switcher"
         value={session.workspace.guid}
         disabled={switchTo.isPending}
         onChange={(event) => switchTo.mutate(event.target.value)}
@@ -43,6 +47,8 @@ export function WorkspaceSwitcher({ session }: { session: SignedIn }) {
           </option>
         ))}
       </select>
-    </label>
+      {/* A membership removed since the list was read: the session stays where it was, and says so. */}
+      <FormError error={switchTo.error} fields={[]} />
+    </div>
   );
 }
