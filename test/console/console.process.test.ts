@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
@@ -399,7 +399,9 @@ it('moves a person of two workspaces between them with the switcher', async () =
   // Nothing of the first workspace stays on screen or in the cache: Research has no Actions yet.
   await page.getByText('No Actions yet').waitFor();
   await expect(page.getByRole('cell', { name: /Refund reply/ }).count()).resolves.toBe(0);
-  const me = await page.evaluate(async () => (await fetch('/v1/me')).json());
+  const me = await page.evaluate(
+    async () => (await fetch('/v1/me')).json() as Promise<{ workspace: { guid: string; name: string } }>,
+  );
   expect(me.workspace).toEqual({ guid: research.guid, name: 'Research' });
   await expectAccessible(page, 'workspace switcher');
   await screenshot(page, 'workspace-switched');
