@@ -17,6 +17,7 @@ import { contextSourceRoutes } from './features/context-sources/routes.js';
 import { contextRoutes, unversionedContextSearchRoute } from './features/contexts/routes.js';
 import { singularContextRoutes } from './features/contexts/singular-routes.js';
 import { dataRoutes } from './features/data/routes.js';
+import { datasetRoutes } from './features/datasets/routes.js';
 import { documentRoutes } from './features/documents/routes.js';
 import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
@@ -230,6 +231,9 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(peopleRoutes(services.accounts, services.members));
       await v1.register(apiKeyRoutes(services.workspaces));
       await v1.register(auditRoutes(services.audit));
+      await v1.register(
+        datasetRoutes(services.datasets, { importLimitBytes: platform.config.bodyLimitBytes }),
+      );
       await v1.register(
         workspaceRoutes(services.workspaces, services.apps, services.contexts, services.providers),
       );

@@ -29,6 +29,7 @@ import {
   createStatisticsRepository,
   createStatisticsService,
 } from './features/data/index.js';
+import { createDatasetRepository, createDatasetService } from './features/datasets/index.js';
 import {
   createDocumentRepository,
   createDocumentSearchRepository,
@@ -222,6 +223,14 @@ export function createServices(platform: Platform) {
   });
   const members = createMemberService({ ...people, logger: logger('people') });
   const audit = createAuditService(createAuditRepository(database));
+  const datasets = createDatasetService({
+    repository: createDatasetRepository(database),
+    async generations(workspaceId, id) {
+      const generation = await generations.find(workspaceId, id);
+      return generation && { input: generation.input, output: generation.output };
+    },
+    inTransaction: platform.transactions.run,
+  });
   return {
     apps,
     models,
@@ -246,6 +255,7 @@ export function createServices(platform: Platform) {
     members,
     audit,
     statistics,
+    datasets,
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,

@@ -1,10 +1,10 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guid } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { sendJsonLines } from '../../http/json-lines.js';
 import { presentAuditRecord } from './presenters.js';
 import type { AuditFilter } from './repository.js';
 import { auditExportResponse, auditRecordResponse } from './responses.js';
@@ -64,16 +64,7 @@ export function auditRoutes(audit: AuditService): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const records = audit.stream(filterOf(workspaceOf(request).id, request.query));
-        const lines = Readable.from(
-          (async function* () {
-            for await (const row of records) yield `${JSON.stringify(presentAuditRecord(row))}\n`;
-          })(),
-        );
-        return reply
-          .header('content-type', 'application/x-ndjson; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="audit-log.jsonl"')
-          .header('cache-control', 'no-store')
-          .send(lines);
+        return sendJsonLines(reply, records, presentAuditRecord, 'audit-log.jsonl');
       },
     );
   };

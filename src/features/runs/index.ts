@@ -5,7 +5,7 @@ export { createRunEngine, type Retriever, type RunCaller, type RunEngine } from 
 export { createIdempotentRequests, type IdempotentRequests } from './idempotency.js';
 export { createIdempotentRequestRepository } from './idempotent-request-repository.js';
 export { presentRunResult } from './run-result.js';
-export { idempotencyHeaders, type RunInput, runFields } from './schemas.js';
+export { idempotencyHeaders, type RunInput, runFields, runInput } from './schemas.js';
 export {
   type AsyncRunAnswer,
   asyncRunJob,
