@@ -35,6 +35,11 @@ import {
   createDocumentSearchRepository,
   createDocumentService,
 } from './features/documents/index.js';
+import {
+  createEvaluatorRepository,
+  createEvaluatorService,
+  embeddingSimilarity,
+} from './features/evaluators/index.js';
 import { createExperimentRepository, createExperimentService } from './features/experiments/index.js';
 import { createFeedbackRepository, createFeedbackService } from './features/feedback/index.js';
 import { createFileRepository, createFileService } from './features/files/index.js';
@@ -231,6 +236,11 @@ export function createServices(platform: Platform) {
     },
     inTransaction: platform.transactions.run,
   });
+  const evaluators = createEvaluatorService({
+    repository: createEvaluatorRepository(database),
+    // The workspace's embedder: the offline model that Contexts use by default.
+    tools: embeddingSimilarity((workspaceId) => embedders.forContext(workspaceId, null)),
+  });
   return {
     apps,
     models,
@@ -256,6 +266,7 @@ export function createServices(platform: Platform) {
     audit,
     statistics,
     datasets,
+    evaluators,
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,

@@ -1,0 +1,212 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import { z } from 'zod';
+import { ScoringTimedOut, withinTimeLimit } from './time-limit.js';
+
+/** What one score is computed from: a run's output and what is known of the run. */
+export type ScoringCase = {
+  input: unknown;
+  output: string;
+  expectedOutput: string | null;
+  latencyMs: number | null;
+  costUsd: number | null;
+};
+
+/** A number in [0, 1], or null with the reason it could not be computed. */
+export type Score = { score: number | null; error: string | null };
+
+/** What scoring needs from the rest of the service: the workspace's embedder. */
+export type ScoringTools = {
+  /** Cosine similarity of two texts' embeddings. */
+  similarity(workspaceId: string, first: string, second: string): Promise<number>;
+};
+
+type EvaluatorType<Config> = {
+  config: z.ZodType<Config>;
+  /** Whether it compares with `expected_output` (monitors on live traffic have none). */
+  needsExpectedOutput: boolean;
+  score(
+    config: Config,
+    scoring: ScoringCase,
+    tools: ScoringTools,
+    workspaceId: string,
+  ): Promise<Score> | Score;
+};
+
+const scored = (passed: boolean): Score => ({ score: passed ? 1 : 0, error: null });
+const notScored = (error: string): Score => ({ score: null, error });
+const noExpectedOutput = notScored('the item has no expected_output to compare with');
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+/** Compiled schemas, by their text: an evaluation checks thousands of outputs against one. */
+const compiledSchemas = new Map<string, ValidateFunction>();
+
+function compiledSchema(schema: Record<string, unknown>): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = compiledSchemas.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    if (compiledSchemas.size >= 200) compiledSchemas.delete(compiledSchemas.keys().next().value!);
+    compiledSchemas.set(key, validate);
+  }
+  return validate;
+}
+
+const patternFlags = z
+  .string()
+  .regex(/^[imsu]*$/, 'takes the flags i, m, s and u only')
+  .optional();
+
+function timed(work: () => boolean): Score {
+  try {
+    return scored(withinTimeLimit(work));
+  } catch (error) {
+    if (error instanceof ScoringTimedOut) return notScored(`the check ${error.message}`);
+    throw error;
+  }
+}
+
+const types = {
+  exact_match: {
+    config: z.strictObject({ case_sensitive: z.boolean().optional() }),
+    needsExpectedOutput: true,
+    score(config, { output, expectedOutput }) {
+      if (expectedOutput === null) return noExpectedOutput;
+      const [actual, expected] = [output.trim(), expectedOutput.trim()];
+      return scored(
+        config.case_sensitive === false
+          ? actual.toLowerCase() === expected.toLowerCase()
+          : actual === expected,
+      );
+    },
+  } satisfies EvaluatorType<{ case_sensitive?: boolean }>,
+
+  contains: {
+    config: z.strictObject({
+      value: z
+        .string()
+        .min(1)
+        .max(10_000)
+        .optional()
+        .describe('What the output must contain; else expected_output'),
+      case_sensitive: z.boolean().optional(),
+    }),
+    needsExpectedOutput: false,
+    score(config, { output, expectedOutput }) {
+      const needle = config.value ?? expectedOutput;
+      if (needle === null) return notScored('there is no config.value and no expected_output to look for');
+      return scored(
+        config.case_sensitive === false
+          ? output.toLowerCase().includes(needle.toLowerCase())
+          : output.includes(needle),
+      );
+    },
+  } satisfies EvaluatorType<{ value?: string; case_sensitive?: boolean }>,
+
+  regex: {
+    config: z
+      .strictObject({ pattern: z.string().min(1).max(1_000), flags: patternFlags })
+      .superRefine((config, context) => {
+        try {
+          new RegExp(config.pattern, config.flags);
+        } catch (error) {
+          context.addIssue({ code: 'custom', path: ['pattern'], message: (error as Error).message });
+        }
+      }),
+    needsExpectedOutput: false,
+    score(config, { output }) {
+      const pattern = new RegExp(config.pattern, config.flags);
+      return timed(() => pattern.test(output));
+    },
+  } satisfies EvaluatorType<{ pattern: string; flags?: string }>,
+
+  json_valid: {
+    config: z
+      .strictObject({
+        schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema the output must meet'),
+      })
+      .superRefine((config, context) => {
+        if (!config.schema) return;
+        if (JSON.stringify(config.schema).length > 100_000)
+          return context.addIssue({
+            code: 'custom',
+            path: ['schema'],
+            message: 'is larger than 100,000 characters',
+          });
+        try {
+          compiledSchema(config.schema);
+        } catch (error) {
+          context.addIssue({ code: 'custom', path: ['schema'], message: (error as Error).message });
+        }
+      }),
+    needsExpectedOutput: false,
+    score(config, { output }) {
+      let value: unknown;
+      try {
+        value = JSON.parse(output);
+      } catch {
+        return scored(false);
+      }
+      if (!config.schema) return scored(true);
+      const validate = compiledSchema(config.schema);
+      return timed(() => validate(value) === true);
+    },
+  } satisfies EvaluatorType<{ schema?: Record<string, unknown> }>,
+
+  similarity: {
+    config: z.strictObject({}),
+    needsExpectedOutput: true,
+    async score(_config, { output, expectedOutput }, tools, workspaceId) {
+      if (expectedOutput === null) return noExpectedOutput;
+      const similarity = await tools.similarity(workspaceId, output, expectedOutput);
+      return { score: Math.min(1, Math.max(0, similarity)), error: null };
+    },
+  } satisfies EvaluatorType<Record<string, never>>,
+
+  latency: {
+    config: z.strictObject({ max_ms: z.number().positive() }),
+    needsExpectedOutput: false,
+    score(config, { latencyMs }) {
+      if (latencyMs === null) return notScored('the run’s latency is not known');
+      return scored(latencyMs <= config.max_ms);
+    },
+  } satisfies EvaluatorType<{ max_ms: number }>,
+
+  cost: {
+    config: z.strictObject({ max_usd: z.number().nonnegative() }),
+    needsExpectedOutput: false,
+    score(config, { costUsd }) {
+      if (costUsd === null) return notScored('the run’s cost is not known');
+      return scored(costUsd <= config.max_usd);
+    },
+  } satisfies EvaluatorType<{ max_usd: number }>,
+};
+
+export type EvaluatorTypeName = keyof typeof types;
+export const evaluatorTypeNames = Object.keys(types) as [EvaluatorTypeName, ...EvaluatorTypeName[]];
+
+/** The type's checked settings; the zod error names the field inside `config`. */
+export function parseConfig(type: EvaluatorTypeName, config: unknown) {
+  return (types[type].config as z.ZodType<Record<string, unknown>>).safeParse(config ?? {});
+}
+
+export function needsExpectedOutput(type: EvaluatorTypeName): boolean {
+  return types[type].needsExpectedOutput;
+}
+
+/**
+ * Scores one case. A score that cannot be computed (no expected output, a check out of time, an
+ * embedder that fails) is `null` with its reason: never an error of the caller.
+ */
+export async function scoreCase(
+  evaluator: { type: EvaluatorTypeName; config: Record<string, unknown> },
+  scoring: ScoringCase,
+  tools: ScoringTools,
+  workspaceId: string,
+): Promise<Score> {
+  const type = types[evaluator.type] as EvaluatorType<Record<string, unknown>>;
+  try {
+    return await type.score(evaluator.config, scoring, tools, workspaceId);
+  } catch (error) {
+    return notScored((error as Error).message);
+  }
+}

@@ -1,0 +1,11 @@
+export {
+  type EvaluatorTypeName,
+  type Score,
+  type ScoringCase,
+  type ScoringTools,
+  scoreCase,
+} from './evaluator-types.js';
+export { presentEvaluator } from './presenters.js';
+export { createEvaluatorRepository, type EvaluatorRow } from './repository.js';
+export { createEvaluatorService, type EvaluatorService } from './service.js';
+export { embeddingSimilarity } from './similarity.js';

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { Page, Pagination } from '../../core/pagination.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import {
+  type EvaluatorTypeName,
+  parseConfig,
+  type Score,
+  type ScoringCase,
+  type ScoringTools,
+  scoreCase,
+} from './evaluator-types.js';
+import type { EvaluatorRepository, EvaluatorRow } from './repository.js';
+import type { EvaluatorChange, NewEvaluator } from './schemas.js';
+
+export interface EvaluatorService {
+  create(workspaceId: string, creatorId: string, fields: NewEvaluator): Promise<EvaluatorRow>;
+  list(workspaceId: string, pagination: Pagination): Promise<Page<EvaluatorRow>>;
+  require(workspaceId: string, id: string): Promise<EvaluatorRow>;
+  change(workspaceId: string, id: string, fields: EvaluatorChange): Promise<EvaluatorRow>;
+  remove(workspaceId: string, id: string): Promise<void>;
+  /** Scores one case with an evaluator, saved or not (its settings are checked first). */
+  score(
+    workspaceId: string,
+    evaluator: { type: EvaluatorTypeName; config?: Record<string, unknown> },
+    scoring: ScoringCase,
+  ): Promise<Score>;
+}
+
+/** The type's settings, checked: a bad one is a 400 naming its field inside `config`. */
+function checkedConfig(type: EvaluatorTypeName, config: unknown): Record<string, unknown> {
+  const parsed = parseConfig(type, config);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ValidationError(['config', ...issue.path].join('.'), issue.message);
+  }
+  return parsed.data;
+}
+
+export function createEvaluatorService(dependencies: {
+  repository: EvaluatorRepository;
+  tools: ScoringTools;
+}): EvaluatorService {
+  const { repository, tools } = dependencies;
+
+  async function require(workspaceId: string, id: string): Promise<EvaluatorRow> {
+    const evaluator = await repository.find(workspaceId, id);
+    if (!evaluator) throw new NotFoundError('Evaluator not found');
+    return evaluator;
+  }
+
+  return {
+    async create(workspaceId, creatorId, fields) {
+      return repository.insert({
+        id: randomUUID(),
+        workspaceId,
+        name: fields.name,
+        type: fields.type,
+        config: checkedConfig(fields.type, fields.config),
+        createdById: creatorId,
+      });
+    },
+
+    async list(workspaceId, { skip, limit }) {
+      return repository.list(workspaceId, skip, limit);
+    },
+
+    require,
+
+    async change(workspaceId, id, fields) {
+      const current = await require(workspaceId, id);
+      const evaluator = await repository.update(workspaceId, id, {
+        ...(fields.name !== undefined && { name: fields.name }),
+        ...(fields.config !== undefined && {
+          config: checkedConfig(current.type as EvaluatorTypeName, fields.config),
+        }),
+      });
+      if (!evaluator) throw new NotFoundError('Evaluator not found');
+      return evaluator;
+    },
+
+    async remove(workspaceId, id) {
+      if (!(await repository.update(workspaceId, id, { deletedAt: new Date() })))
+        throw new NotFoundError('Evaluator not found');
+    },
+
+    async score(workspaceId, evaluator, scoring) {
+      const config = checkedConfig(evaluator.type, evaluator.config);
+      return scoreCase({ type: evaluator.type, config }, scoring, tools, workspaceId);
+    },
+  };
+}
