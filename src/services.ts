@@ -36,6 +36,7 @@ import {
   createDocumentService,
 } from './features/documents/index.js';
 import {
+  actionJudge,
   createEvaluatorRepository,
   createEvaluatorService,
   embeddingSimilarity,
@@ -238,8 +239,12 @@ export function createServices(platform: Platform) {
   });
   const evaluators = createEvaluatorService({
     repository: createEvaluatorRepository(database),
-    // The workspace's embedder: the offline model that Contexts use by default.
-    tools: embeddingSimilarity((workspaceId) => embedders.forContext(workspaceId, null)),
+    tools: {
+      // The workspace's embedder: the offline model that Contexts use by default.
+      ...embeddingSimilarity((workspaceId) => embedders.forContext(workspaceId, null)),
+      judge: actionJudge(engine),
+      hasAction: async (workspaceId, action) => (await actions.find(workspaceId, action)) !== undefined,
+    },
   });
   return {
     apps,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signedInPerson } from '../helpers/people.js';
-import { newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
+import { createAction, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 
 // Evaluators: each type's settings checked when saved, and each type's score on one case
 // (`POST /v1/evaluators/test`); a score that cannot be computed is null with its reason.
@@ -141,6 +141,57 @@ describe('evaluators', () => {
     expect(close.score).toBeGreaterThan(unrelated.score!);
     expect(unrelated.score).toBeGreaterThanOrEqual(0);
     expect(await score('similarity', {}, { output: 'x' })).toMatchObject({ score: null });
+  });
+
+  it('scores llm_judge with a judge Action run as an evaluation, left out of the Dashboard', async () => {
+    // mock/echo replies with its prompt: a judge whose prompt is the output answers the output.
+    const judge = await createAction(context.client, { name: 'Judge', prompt: '{{output}}' });
+    const config = { action: judge.guid };
+    expect(await score('llm_judge', config, { output: '0.8' })).toEqual({ score: 0.8, error: null });
+    expect(
+      (await score('llm_judge', { ...config, min: 1, max: 5 }, { output: '{"score": 4, "reason": "fine"}' }))
+        .score,
+    ).toBe(0.75);
+    expect((await score('llm_judge', config, { output: 'great answer' })).error).toMatch(
+      /^the judge answered neither a number nor a JSON object with a numeric score/,
+    );
+    expect((await score('llm_judge', { ...config, max: 5 }, { output: '7' })).error).toBe(
+      "the judge's score 7 is outside [0, 5]",
+    );
+    // The judge sees the item's input as text, the output and the expected output.
+    await score('llm_judge', config, { input: { question: 'Refund?' }, output: '1', expected_output: 'Yes' });
+    const judged = await context.client.get(`/v1/data?action=${judge.guid}&limit=1`);
+    expect(judged.body.data[0]).toMatchObject({
+      source: 'evaluation',
+      input: { input: '{"question":"Refund?"}', output: '1', expected_output: 'Yes' },
+    });
+    expect((await context.client.get(`/v1/statistics?action=${judge.guid}`)).body.actions).toEqual([]);
+
+    const created = await context.client.post('/v1/evaluators', {
+      name: 'Judged',
+      type: 'llm_judge',
+      config,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.needs_expected_output).toBe(false);
+    const other = await newWorkspace(context.test);
+    const foreignJudge = await createAction(other, { name: 'Their judge', prompt: '{{output}}' });
+    const refused = await context.client.post('/v1/evaluators', {
+      name: 'Judged elsewhere',
+      type: 'llm_judge',
+      config: { action: foreignJudge.guid },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(`config.action: Action ${foreignJudge.guid} not found`);
+    expect(
+      (
+        await context.client.post('/v1/evaluators', {
+          name: 'x',
+          type: 'llm_judge',
+          config: { action: judge.guid, min: 2, max: 1 },
+        })
+      ).body.message,
+    ).toMatch(/^config\.max: must be above min/);
   });
 
   it('lets a viewer read evaluators only; another workspace’s evaluator is not found', async () => {

@@ -70,8 +70,11 @@ function loggedColumns(fields: LoggedFields, storedPrompt: PromptMessage[] = [])
 /** A stored generation: a run's or a logged prompt and answer, with its model, tokens, cost and latency. */
 export type Generation = GenerationRow;
 
-/** How a run was asked for; recorded as the generation's `source`. */
-export type RunSource = 'sync' | 'stream' | 'async' | 'experiment' | 'workflow' | 'skill';
+/**
+ * How a run was asked for; recorded as the generation's `source`. `evaluation` runs (an evaluator's
+ * judge) stay out of the Dashboard's production figures.
+ */
+export type RunSource = 'sync' | 'stream' | 'async' | 'experiment' | 'workflow' | 'skill' | 'evaluation';
 
 /** A finished run as the run engine reports it; the data service decides how it is stored. */
 export type RunRecord = {

@@ -70,7 +70,8 @@ const dayOf = (column: SQL) => sql`date_trunc('day', ${column} AT TIME ZONE 'UTC
 
 /**
  * The per-day, per-Action figures of a workspace's generations and failed runs in a time range, in
- * one statement: the source of both the stored rollups and the live part of a span.
+ * one statement: the source of both the stored rollups and the live part of a span. Evaluation runs
+ * (an evaluator's judge) are not production traffic and are left out.
  */
 function figuresQuery(workspaceId: string, range: TimeRange, actionId?: string): SQL {
   const from = range.from.toISOString();
@@ -83,6 +84,7 @@ function figuresQuery(workspaceId: string, range: TimeRange, actionId?: string):
              EXISTS (SELECT 1 FROM feedback f WHERE f.generation_id = g.id AND NOT f.deleted) AS rated
       FROM generations g
       WHERE g.workspace_id = ${workspaceId} AND g.created_at >= ${from} AND g.created_at < ${to}${action(sql`g`)}
+        AND g.source <> 'evaluation'
     ), sums AS (
       SELECT day, action_id, count(*) AS runs, coalesce(sum(num_input_tokens), 0) AS input_tokens,
              coalesce(sum(num_output_tokens), 0) AS output_tokens, coalesce(sum(cost), 0) AS cost,
@@ -98,6 +100,7 @@ function figuresQuery(workspaceId: string, range: TimeRange, actionId?: string):
       SELECT ${dayOf(sql`r.created_at`)} AS day, r.action_id, count(*) AS errors
       FROM run_failures r
       WHERE r.workspace_id = ${workspaceId} AND r.created_at >= ${from} AND r.created_at < ${to}${action(sql`r`)}
+        AND r.source <> 'evaluation'
       GROUP BY 1, 2
     )
     SELECT to_char(day, 'YYYY-MM-DD') AS day, action_id, coalesce(runs, 0) AS runs,

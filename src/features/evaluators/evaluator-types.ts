@@ -14,11 +14,40 @@ export type ScoringCase = {
 /** A number in [0, 1], or null with the reason it could not be computed. */
 export type Score = { score: number | null; error: string | null };
 
-/** What scoring needs from the rest of the service: the workspace's embedder. */
+/** What scoring needs from the rest of the service: the workspace's embedder and its Actions. */
 export type ScoringTools = {
   /** Cosine similarity of two texts' embeddings. */
   similarity(workspaceId: string, first: string, second: string): Promise<number>;
+  /** Runs the judge Action with these input variables (an `evaluation` run); its reply. */
+  judge(workspaceId: string, action: string, variables: Record<string, string>): Promise<string>;
+  /** Whether the workspace has this Action (a judge is checked when the evaluator is saved). */
+  hasAction(workspaceId: string, action: string): Promise<boolean>;
 };
+
+/** An item's input as a judge reads it: text as it is, anything else as JSON. */
+function inputText(input: unknown): string {
+  if (input === undefined || input === null) return '';
+  return typeof input === 'string' ? input : JSON.stringify(input);
+}
+
+/** A judge's reply read as a score: a number, or a JSON object with a numeric `score`, within [min, max]. */
+function judgedScore(reply: string, min: number, max: number): Score {
+  const text = reply.trim();
+  let value: unknown = text === '' ? undefined : Number(text);
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    try {
+      value = (JSON.parse(text) as { score?: unknown })?.score;
+    } catch {
+      value = undefined;
+    }
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    return notScored(
+      `the judge answered neither a number nor a JSON object with a numeric score: ${text.slice(0, 200)}`,
+    );
+  if (value < min || value > max) return notScored(`the judge's score ${value} is outside [${min}, ${max}]`);
+  return { score: (value - min) / (max - min), error: null };
+}
 
 type EvaluatorType<Config> = {
   config: z.ZodType<Config>;
@@ -162,6 +191,28 @@ const types = {
     },
   } satisfies EvaluatorType<Record<string, never>>,
 
+  llm_judge: {
+    config: z
+      .strictObject({
+        action: z.uuid({ message: 'must be a GUID' }).describe('The judge Action'),
+        min: z.number().optional().describe('The judge’s lowest score (default 0)'),
+        max: z.number().optional().describe('The judge’s highest score (default 1)'),
+      })
+      .refine((config) => (config.min ?? 0) < (config.max ?? 1), {
+        message: 'must be above min',
+        path: ['max'],
+      }),
+    needsExpectedOutput: false,
+    async score(config, { input, output, expectedOutput }, tools, workspaceId) {
+      const reply = await tools.judge(workspaceId, config.action, {
+        input: inputText(input),
+        output,
+        expected_output: expectedOutput ?? '',
+      });
+      return judgedScore(reply, config.min ?? 0, config.max ?? 1);
+    },
+  } satisfies EvaluatorType<{ action: string; min?: number; max?: number }>,
+
   latency: {
     config: z.strictObject({ max_ms: z.number().positive() }),
     needsExpectedOutput: false,
@@ -187,6 +238,11 @@ export const evaluatorTypeNames = Object.keys(types) as [EvaluatorTypeName, ...E
 /** The type's checked settings; the zod error names the field inside `config`. */
 export function parseConfig(type: EvaluatorTypeName, config: unknown) {
   return (types[type].config as z.ZodType<Record<string, unknown>>).safeParse(config ?? {});
+}
+
+/** The Action an evaluator runs as its judge, if its type has one. */
+export function judgeActionOf(type: EvaluatorTypeName, config: Record<string, unknown>): string | undefined {
+  return type === 'llm_judge' ? (config.action as string) : undefined;
 }
 
 export function needsExpectedOutput(type: EvaluatorTypeName): boolean {

@@ -5,6 +5,7 @@ export {
   type ScoringTools,
   scoreCase,
 } from './evaluator-types.js';
+export { actionJudge } from './judge.js';
 export { presentEvaluator } from './presenters.js';
 export { createEvaluatorRepository, type EvaluatorRow } from './repository.js';
 export { createEvaluatorService, type EvaluatorService } from './service.js';

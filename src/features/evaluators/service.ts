@@ -3,6 +3,7 @@ import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import {
   type EvaluatorTypeName,
+  judgeActionOf,
   parseConfig,
   type Score,
   type ScoringCase,
@@ -36,6 +37,18 @@ function checkedConfig(type: EvaluatorTypeName, config: unknown): Record<string,
   return parsed.data;
 }
 
+/** A judge Action of another workspace, or none, is refused when the evaluator is saved. */
+async function checkJudge(
+  tools: ScoringTools,
+  workspaceId: string,
+  type: EvaluatorTypeName,
+  config: Record<string, unknown>,
+): Promise<void> {
+  const action = judgeActionOf(type, config);
+  if (action && !(await tools.hasAction(workspaceId, action)))
+    throw new ValidationError('config.action', `Action ${action} not found`);
+}
+
 export function createEvaluatorService(dependencies: {
   repository: EvaluatorRepository;
   tools: ScoringTools;
@@ -50,12 +63,14 @@ export function createEvaluatorService(dependencies: {
 
   return {
     async create(workspaceId, creatorId, fields) {
+      const config = checkedConfig(fields.type, fields.config);
+      await checkJudge(tools, workspaceId, fields.type, config);
       return repository.insert({
         id: randomUUID(),
         workspaceId,
         name: fields.name,
         type: fields.type,
-        config: checkedConfig(fields.type, fields.config),
+        config,
         createdById: creatorId,
       });
     },
@@ -68,11 +83,12 @@ export function createEvaluatorService(dependencies: {
 
     async change(workspaceId, id, fields) {
       const current = await require(workspaceId, id);
+      const type = current.type as EvaluatorTypeName;
+      const config = fields.config === undefined ? undefined : checkedConfig(type, fields.config);
+      if (config) await checkJudge(tools, workspaceId, type, config);
       const evaluator = await repository.update(workspaceId, id, {
         ...(fields.name !== undefined && { name: fields.name }),
-        ...(fields.config !== undefined && {
-          config: checkedConfig(current.type as EvaluatorTypeName, fields.config),
-        }),
+        ...(config && { config }),
       });
       if (!evaluator) throw new NotFoundError('Evaluator not found');
       return evaluator;

@@ -14,7 +14,9 @@ function cosine(first: Float32Array, second: Float32Array): number {
 }
 
 /** The `similarity` evaluator's measure: cosine similarity of two texts with the workspace's embedder. */
-export function embeddingSimilarity(embedderOf: (workspaceId: string) => Promise<Embedder>): ScoringTools {
+export function embeddingSimilarity(
+  embedderOf: (workspaceId: string) => Promise<Embedder>,
+): Pick<ScoringTools, 'similarity'> {
   return {
     async similarity(workspaceId, first, second) {
       const embedder = await embedderOf(workspaceId);

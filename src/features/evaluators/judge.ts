@@ -1,0 +1,15 @@
+import type { RunEngine } from '../runs/index.js';
+import type { ScoringTools } from './evaluator-types.js';
+
+/**
+ * The `llm_judge` evaluator's judge: its Action run through the one run engine (any provider, its
+ * cost stored with the generation) as an `evaluation` run, which the Dashboard leaves out. The
+ * judge runs as its Action is saved: the evaluator cannot change its model.
+ */
+export function actionJudge(engine: Pick<RunEngine, 'prepare' | 'execute'>): ScoringTools['judge'] {
+  return async (workspaceId, action, variables) => {
+    const caller = { workspaceId, allowModelOverrides: false };
+    const run = await engine.prepare(caller, action, { input: variables }, { source: 'evaluation' });
+    return (await engine.execute(run)).msg;
+  };
+}
