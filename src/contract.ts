@@ -17,7 +17,14 @@ import type {
   ListedGenerationResponse,
   StatisticsResponse,
 } from './features/data/responses.js';
+import type {
+  DatasetItemResponse,
+  DatasetResponse,
+  itemChangedResponse,
+  itemsAddedResponse,
+} from './features/datasets/responses.js';
 import type { DocumentResponse } from './features/documents/responses.js';
+import type { EvaluatorResponse, ScoreResponse } from './features/evaluators/responses.js';
 import type { ExperimentResponse, ExperimentResultsResponse } from './features/experiments/responses.js';
 import type { FeedbackResponse } from './features/feedback/responses.js';
 import type { uploadResponse } from './features/files/responses.js';
@@ -102,3 +109,9 @@ export type Member = MemberResponse;
 export type Invitation = PendingInvitationResponse;
 export type NewInvitation = NewInvitationResponse;
 export type AuditRecord = AuditRecordResponse;
+export type Dataset = DatasetResponse;
+export type DatasetItem = DatasetItemResponse;
+export type ItemsAdded = z.output<typeof itemsAddedResponse>;
+export type ItemChanged = z.output<typeof itemChangedResponse>;
+export type Evaluator = EvaluatorResponse;
+export type Score = ScoreResponse;

@@ -834,6 +834,69 @@ it('creates a Skill from its type form, builds a Workflow block by block, runs i
   await page.context().close();
 }, 120_000);
 
+it('builds a dataset from a file, edits an item and reads an earlier version; makes an evaluator and tries it', async () => {
+  const page = await signedInPage();
+  await page.getByRole('link', { name: 'Datasets' }).click();
+  await page.getByRole('heading', { name: 'No datasets yet' }).waitFor();
+  await expectAccessible(page, 'datasets (empty)');
+  await page.getByLabel('Name').fill('Refund questions');
+  await page.getByRole('button', { name: 'Create dataset' }).click();
+  await page.getByRole('heading', { name: 'Refund questions' }).waitFor();
+
+  // A bad line: the import names it, and nothing of the file is stored.
+  const file = page.getByLabel('JSON Lines or CSV file');
+  await file.setInputFiles({
+    name: 'bad.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from('{"input": "fine"}\n{"input": 42}\n'),
+  });
+  await page.getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^line 2: input: /);
+  await page.getByText('No items in version 1.').waitFor();
+  await file.setInputFiles({
+    name: 'questions.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      'question,expected_output\nCan I get a refund?,Yes within 30 days\nWhere is my order?,\n',
+    ),
+  });
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByText('Imported 2 items as version 2.').waitFor();
+  const order = '{"question":"Where is my order?"}';
+  await page.getByRole('table', { name: 'Items of version 2' }).getByText(order).waitFor();
+
+  await page.getByRole('button', { name: `Edit the expected output of ${order}` }).click();
+  await page.getByLabel('Expected output', { exact: true }).fill('It ships in two days.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('table', { name: 'Items of version 3' }).getByText('It ships in two days.').waitFor();
+  await expectAccessible(page, 'dataset');
+  await screenshot(page, 'dataset');
+  await page.getByLabel('Version', { exact: true }).selectOption('2');
+  const second = page.getByRole('table', { name: 'Items of version 2' });
+  await second.getByText(order).waitFor();
+  await expect(second.getByText('It ships in two days.').count()).resolves.toBe(0);
+  await expect(page.getByRole('button', { name: 'Remove', exact: false }).count()).resolves.toBe(0);
+
+  await page.getByRole('link', { name: 'Evaluators' }).click();
+  await page.getByRole('heading', { name: 'No evaluators yet' }).waitFor();
+  await page.getByLabel('Type').selectOption('regex');
+  await page.getByLabel('Name').fill('Mentions a refund');
+  await page.getByLabel('Settings (JSON)').fill('{"pattern": "refund", "flags": "i"}');
+  await page.getByLabel('Output', { exact: true }).fill('Your Refund is on its way');
+  await page.getByRole('button', { name: 'Test' }).click();
+  await page.getByText('Score 1').waitFor();
+  // A pattern that is no regular expression: the service's reason next to the settings.
+  await page.getByLabel('Settings (JSON)').fill('{"pattern": "("}');
+  await page.getByRole('button', { name: 'Create evaluator' }).click();
+  await expect(page.getByRole('alert').first().textContent()).resolves.toMatch(/^config\.pattern: /);
+  await page.getByLabel('Settings (JSON)').fill('{"pattern": "refund", "flags": "i"}');
+  await page.getByRole('button', { name: 'Create evaluator' }).click();
+  await page.getByRole('table', { name: 'Evaluators' }).getByText('Mentions a refund').waitFor();
+  await expectAccessible(page, 'evaluators');
+  await screenshot(page, 'evaluators');
+  await page.context().close();
+}, 60_000);
+
 it('signs out everywhere from Settings: every browser signed in with the key is signed out', async () => {
   const laptop = await signedInPage();
   const phone = await signedInPage();

@@ -236,6 +236,11 @@ describe('datasets', () => {
       ],
       [`{"input": "x", "surprise": 1}`, 'application/x-ndjson', /^line 1: .*surprise/],
       ['', 'application/x-ndjson', /^line 1: the file holds no item/],
+      [
+        `${JSON.stringify({ input: 'fine' })}\n${JSON.stringify({ input: 'nul \u0000 here' })}`,
+        'application/x-ndjson',
+        /^line 2\.input: /,
+      ],
       ['input,expected_output\n"unclosed,x', 'text/csv', /^line 2: /],
       ['input,question\nx,y', 'text/csv', /either an input column or one column per variable/],
     ];

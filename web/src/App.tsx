@@ -25,6 +25,9 @@ const SessionPage = lazy(() =>
 const WorkflowsList = lazy(() => import('./pages/workflows/WorkflowsList'));
 const WorkflowPage = lazy(() => import('./pages/workflows/WorkflowPage'));
 const SkillsPage = lazy(() => import('./pages/skills/SkillsPage'));
+const DatasetsList = lazy(() => import('./pages/datasets/DatasetsList'));
+const DatasetPage = lazy(() => import('./pages/datasets/DatasetPage'));
+const EvaluatorsPage = lazy(() => import('./pages/evaluators/EvaluatorsPage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 
 /** The signed-in workspace, or null when there is no session (a 401 is an answer here, not an error). */
@@ -90,6 +93,8 @@ export function App() {
         <NavLink to="/experiments">Experiments</NavLink>
         <NavLink to="/workflows">Workflows</NavLink>
         <NavLink to="/skills">Skills</NavLink>
+        <NavLink to="/datasets">Datasets</NavLink>
+        <NavLink to="/evaluators">Evaluators</NavLink>
         <NavLink to="/sessions">Sessions</NavLink>
         <NavLink to="/settings">Settings</NavLink>
         <button type="button" className="link-button" onClick={() => signOut.mutate()}>
@@ -111,6 +116,9 @@ export function App() {
             <Route path="/workflows" element={<WorkflowsList />} />
             <Route path="/workflows/:guid" element={<WorkflowPage />} />
             <Route path="/skills" element={<SkillsPage />} />
+            <Route path="/datasets" element={<DatasetsList />} />
+            <Route path="/datasets/:guid" element={<DatasetPage />} />
+            <Route path="/evaluators" element={<EvaluatorsPage />} />
             <Route path="/sessions" element={<SessionsPage />} />
             <Route path="/sessions/:guid" element={<SessionPage />} />
             <Route path="/settings" element={<SettingsPage session={session.data} />} />

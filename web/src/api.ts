@@ -17,12 +17,29 @@ export class ApiError extends Error {
  * the browser); it never sees or stores an API key after signing in.
  */
 export async function api<Answer>(method: string, path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return answerOf<Answer>(
+    await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+}
+
+/** Posts a file as it is (a dataset import: JSON Lines or CSV), with its content type. */
+export async function sendFile<Answer>(path: string, file: Blob, contentType: string): Promise<Answer> {
+  return answerOf<Answer>(
+    await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': contentType },
+      body: file,
+    }),
+  );
+}
+
+async function answerOf<Answer>(response: Response): Promise<Answer> {
   const text = await response.text();
   // A proxy in front may answer an error page, not JSON: its status still tells what happened.
   let parsed: Partial<ErrorBody> | undefined;
@@ -69,12 +86,17 @@ export type {
   ContextDocument,
   ContextSource,
   CreatedApiKey,
+  Dataset,
+  DatasetItem,
+  Evaluator,
   Experiment,
   ExperimentResults,
   Feedback,
   Generation,
   GenerationWithFeedback,
   Invitation,
+  ItemChanged,
+  ItemsAdded,
   ListEnvelope,
   ListedAction,
   ListedGeneration,
@@ -85,6 +107,7 @@ export type {
   NewInvitation,
   Provider,
   ProviderKind,
+  Score,
   SearchHit,
   Session,
   SignedIn,

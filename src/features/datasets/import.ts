@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '../../errors.js';
+import { findUnstorableInput } from '../../http/storable-input.js';
 import { datasetItem, maximumItemsPerChange, type NewItem } from './schemas.js';
 
 export type ImportFormat = 'jsonl' | 'csv';
@@ -34,6 +35,9 @@ function checked(line: number, value: unknown, items: NewItem[]): void {
   const parsed = importedItem.safeParse(value);
   if (!parsed.success) throw new ValidationError(`line ${line}`, problemOf(parsed.error));
   const { guid: _exported, ...item } = parsed.data;
+  // What PostgreSQL cannot store (a NUL character, half a surrogate pair) is refused like a JSON body's.
+  const unstorable = findUnstorableInput(item, `line ${line}`);
+  if (unstorable) throw unstorable;
   items.push(item);
 }
 

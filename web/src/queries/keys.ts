@@ -19,6 +19,13 @@ export const keys = {
     sources: (guid: string) => ['contexts', 'one', guid, 'sources'] as const,
   },
   skills: { all: ['skills'] as const, types: ['skills', 'types'] as const },
+  datasets: {
+    all: ['datasets'] as const,
+    one: (guid: string) => ['datasets', 'one', guid] as const,
+    items: (guid: string, version: number, skip: number) =>
+      ['datasets', 'one', guid, 'items', version, skip] as const,
+  },
+  evaluators: { all: ['evaluators'] as const },
   workflows: {
     all: ['workflows'] as const,
     one: (guid: string) => ['workflows', 'one', guid] as const,

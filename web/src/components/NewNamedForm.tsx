@@ -1,0 +1,57 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api } from '../api';
+import { Field, FormError } from './Field';
+import { useGate } from './gate';
+
+/**
+ * The form that makes a record of a name and a description (a Context, a dataset) and opens its
+ * page: `POST path`, then the list under `listKey` reloads and `${pageBase}/{guid}` opens.
+ */
+export function NewNamedForm({
+  label,
+  path,
+  listKey,
+  pageBase,
+  create: createText,
+}: {
+  label: string;
+  path: string;
+  listKey: readonly unknown[];
+  pageBase: string;
+  /** The button's text: "Create Context". */
+  create: string;
+}) {
+  const gate = useGate('write');
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const create = useMutation({
+    mutationFn: () => api<{ guid: string }>('POST', path, { name, description }),
+    onSuccess: (record) => {
+      void queries.invalidateQueries({ queryKey: listKey });
+      navigate(`${pageBase}/${record.guid}`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form className="form-row" onSubmit={submit} aria-label={label}>
+      <Field label="Name" name="name" error={create.error}>
+        <input value={name} required onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <Field label="Description" name="description" error={create.error}>
+        <input value={description} onChange={(event) => setDescription(event.target.value)} />
+      </Field>
+      <button type="submit" disabled={!gate.allowed || create.isPending} title={gate.reason}>
+        {create.isPending ? 'Creating…' : createText}
+      </button>
+      {gate.note}
+      <FormError error={create.error} fields={['name', 'description']} />
+    </form>
+  );
+}
