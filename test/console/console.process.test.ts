@@ -894,6 +894,30 @@ it('builds a dataset from a file, edits an item and reads an earlier version; ma
   await page.getByRole('table', { name: 'Evaluators' }).getByText('Mentions a refund').waitFor();
   await expectAccessible(page, 'evaluators');
   await screenshot(page, 'evaluators');
+
+  // Generations → Add to dataset: the selected runs' inputs, with their outputs expected.
+  const parcel = await createTextAction(call, server.baseUrl, {
+    app: 'Shipping',
+    name: 'Parcel reply',
+    model: 'mock/echo',
+  });
+  expect(
+    (await call(server.baseUrl, 'POST', `/v1/actions/${parcel}/prompt`, { input: 'Where is my parcel?' }))
+      .status,
+  ).toBe(200);
+  await page.getByRole('link', { name: 'Generations' }).click();
+  const generations = page.getByRole('table', { name: 'Generations' });
+  await generations.getByRole('checkbox').first().check();
+  await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'Refund questions' });
+  await page.getByRole('button', { name: 'Add 1 selected to dataset' }).click();
+  await page.getByText('Added 1 to Refund questions as version 4.').waitFor();
+  await expect(generations.getByRole('checkbox', { checked: true }).count()).resolves.toBe(0);
+  await expectAccessible(page, 'generations (add to dataset)');
+  await screenshot(page, 'generations-add-to-dataset');
+  await page.getByRole('status').getByRole('link', { name: 'Refund questions' }).click();
+  await expect
+    .poll(() => page.getByRole('table', { name: 'Items of version 4' }).getByRole('row').count())
+    .toBe(4);
   await page.context().close();
 }, 60_000);
 

@@ -4,6 +4,7 @@ import {
   type App,
   api,
   type Context,
+  type Dataset,
   type ListEnvelope,
   type Model,
   type Provider,
@@ -35,6 +36,8 @@ export const useAllContexts = (options?: ListOptions) =>
   useWholeList<Context>(keys.contexts.all, '/v1/contexts', options);
 export const useAllSkills = (options?: ListOptions) =>
   useWholeList<Skill>(keys.skills.all, '/v1/skills', options);
+export const useAllDatasets = (options?: ListOptions) =>
+  useWholeList<Dataset>(keys.datasets.all, '/v1/datasets', options);
 export const useProviders = () => useWholeList<Provider>(keys.providers.all, '/v1/providers');
 
 /** The Skill types the service offers, with their settings. */

@@ -8,6 +8,7 @@ import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
+import { AddToDataset } from './AddToDataset';
 import { GenerationDrawer } from './GenerationDrawer';
 
 const pageSize = 50;
@@ -26,7 +27,17 @@ const filterNames = [
 ] as const;
 type Filters = Partial<Record<(typeof filterNames)[number], string>>;
 
-const sources = ['sync', 'stream', 'async', 'experiment', 'workflow', 'skill', 'api', 'gateway'];
+const sources = [
+  'sync',
+  'stream',
+  'async',
+  'experiment',
+  'workflow',
+  'skill',
+  'evaluation',
+  'api',
+  'gateway',
+];
 
 /** A date input's day as the start of that day in the person's time zone, in ISO 8601. */
 const dayStart = (day: string, plusDays = 0) => {
@@ -135,6 +146,12 @@ export default function GenerationsPage() {
   const apply = (filters: Filters) =>
     update({ ...Object.fromEntries(filterNames.map((name) => [name, filters[name]])), skip: undefined });
   const close = () => update({ open: undefined });
+  // Generations picked in the table (across pages) for "Add to dataset".
+  const [selected, setSelected] = useState<string[]>([]);
+  const toggle = (guid: string) =>
+    setSelected((current) =>
+      current.includes(guid) ? current.filter((each) => each !== guid) : [...current, guid],
+    );
 
   return (
     <section aria-labelledby="generations-title">
@@ -150,6 +167,7 @@ export default function GenerationsPage() {
         </div>
       </header>
       <FilterBar key={params.toString()} actions={actions} applied={applied} onApply={apply} />
+      <AddToDataset selected={selected} onAdded={() => setSelected([])} />
       {records.isPending ? (
         <Loading what="the generations" />
       ) : records.isError ? (
@@ -166,6 +184,17 @@ export default function GenerationsPage() {
             rowKey={(record) => record.guid}
             rowClass={(record) => (record.guid === open ? 'selected' : undefined)}
             columns={[
+              {
+                header: <span className="visually-hidden">Selected</span>,
+                cell: (record) => (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select the generation of ${new Date(record.created_at).toLocaleString()}`}
+                    checked={selected.includes(record.guid)}
+                    onChange={() => toggle(record.guid)}
+                  />
+                ),
+              },
               {
                 header: 'Created',
                 cell: (record) => (
