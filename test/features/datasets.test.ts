@@ -221,6 +221,30 @@ describe('datasets', () => {
     ]);
   });
 
+  it('imports 10,000 items in one version, and refuses a file of more', async () => {
+    const dataset = await newDataset();
+    const line = (index: number) =>
+      JSON.stringify({ input: { question: `question ${index}` }, expected_output: `answer ${index}` });
+    const lines = Array.from({ length: 10_000 }, (_, index) => line(index));
+    const started = performance.now();
+    const imported = await upload(dataset.guid, lines.join('\n'), 'application/x-ndjson');
+    console.log(`10,000 items imported in ${Math.round(performance.now() - started)} ms`);
+    expect(imported.body).toEqual({ added: 10_000, version: 2 });
+    const last = await itemsOf(dataset.guid, '?skip=9999&limit=1');
+    expect(last.data[0]).toMatchObject({
+      input: { question: 'question 9999' },
+      expected_output: 'answer 9999',
+    });
+
+    const tooMany = await upload(dataset.guid, [...lines, line(10_000)].join('\n'), 'application/x-ndjson');
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.message).toBe('line 10001: an import holds at most 10000 items');
+    expect((await context.client.get(`/v1/datasets/${dataset.guid}`)).body).toMatchObject({
+      version: 2,
+      item_count: 10_000,
+    });
+  });
+
   it('refuses a bad line naming it, and imports nothing of that file', async () => {
     const dataset = await newDataset();
     const cases: [string, string, RegExp][] = [
