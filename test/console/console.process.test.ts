@@ -522,9 +522,9 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await screenshot(page, 'generations');
   await page.keyboard.press('Escape');
   await drawer.waitFor({ state: 'detached' });
-  // The list counts the record's feedback (the ninth column).
+  // The list counts the record’s feedback (the tenth column, after the selection box).
   const rated = page.getByRole('row', { name: /limerick about glaciers/ });
-  await expect.poll(() => rated.getByRole('cell').nth(8).textContent()).toBe('1');
+  await expect.poll(() => rated.getByRole('cell').nth(9).textContent()).toBe('1');
   await expectAccessible(page, 'generations');
 
   // Filters: by text and by Action; the export link carries them.
