@@ -231,9 +231,9 @@ export function createServices(platform: Platform) {
   const audit = createAuditService(createAuditRepository(database));
   const datasets = createDatasetService({
     repository: createDatasetRepository(database),
-    async generations(workspaceId, id) {
-      const generation = await generations.find(workspaceId, id);
-      return generation && { input: generation.input, output: generation.output };
+    async generations(workspaceId, ids) {
+      const found = await generations.findMany(workspaceId, [...new Set(ids)]);
+      return new Map(found.map((row) => [row.id, { input: row.input, output: row.output }]));
     },
     inTransaction: platform.transactions.run,
   });

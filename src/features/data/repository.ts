@@ -144,6 +144,15 @@ export function createGenerationRepository(database: Database) {
       return row;
     },
 
+    /** The workspace's generations among `ids` (another workspace's are not found), in one statement. */
+    async findMany(workspaceId: string, ids: string[]): Promise<GenerationRow[]> {
+      if (ids.length === 0) return [];
+      return database
+        .select()
+        .from(generations)
+        .where(and(eq(generations.workspaceId, workspaceId), inArray(generations.id, ids)));
+    },
+
     /** Every generation of the workspace that matches `filter`, newest first. */
     search(workspaceId: string, filter: GenerationFilter, skip: number, limit: number) {
       return page(and(...filterConditions(workspaceId, filter)), skip, limit);

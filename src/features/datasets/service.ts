@@ -4,11 +4,14 @@ import { NotFoundError } from '../../errors.js';
 import type { DatasetItemRow, DatasetRepository, DatasetRow, NewItemRow } from './repository.js';
 import type { DatasetChange, ItemChange, NewDataset, NewItem } from './schemas.js';
 
-/** What a stored generation gives an item: its input, and its output as the expected one. */
+/**
+ * What stored generations give items: each one's input, and its output as the expected one, by
+ * GUID (the workspace's own only).
+ */
 export type GenerationSource = (
   workspaceId: string,
-  id: string,
-) => Promise<{ input: unknown; output: string } | undefined>;
+  ids: string[],
+) => Promise<Map<string, { input: unknown; output: string }>>;
 
 export type ItemsChanged = { added: number; version: number };
 
@@ -146,12 +149,12 @@ export function createDatasetService(dependencies: {
 
     async addFromData(workspaceId, id, dataIds) {
       await require(workspaceId, id);
-      const items: NewItem[] = [];
-      for (const dataId of dataIds) {
-        const generation = await generations(workspaceId, dataId);
+      const found = await generations(workspaceId, dataIds);
+      const items = dataIds.map((dataId): NewItem => {
+        const generation = found.get(dataId);
         if (!generation) throw new NotFoundError(`Generation ${dataId} not found`);
-        items.push({ input: generation.input as NewItem['input'], expected_output: generation.output });
-      }
+        return { input: generation.input as NewItem['input'], expected_output: generation.output };
+      });
       return addAll(workspaceId, id, items);
     },
 
