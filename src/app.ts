@@ -19,6 +19,7 @@ import { singularContextRoutes } from './features/contexts/singular-routes.js';
 import { dataRoutes } from './features/data/routes.js';
 import { datasetRoutes } from './features/datasets/routes.js';
 import { documentRoutes } from './features/documents/routes.js';
+import { evaluationRoutes } from './features/evaluations/routes.js';
 import { evaluatorRoutes } from './features/evaluators/routes.js';
 import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
@@ -236,6 +237,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
         datasetRoutes(services.datasets, { importLimitBytes: platform.config.bodyLimitBytes }),
       );
       await v1.register(evaluatorRoutes(services.evaluators));
+      await v1.register(evaluationRoutes(services.evaluations));
       await v1.register(
         workspaceRoutes(services.workspaces, services.apps, services.contexts, services.providers),
       );

@@ -68,6 +68,7 @@ const environmentSchema = z.object({
   LECTERN_API_KEYS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(100),
   LECTERN_INTERACTIVE_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(4),
   LECTERN_BULK_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(2),
+  LECTERN_EVALUATION_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(8),
   LECTERN_CONSOLE_SESSION_MAX_HOURS: z.coerce
     .number()
     .positive()
@@ -193,7 +194,7 @@ export type Config = {
    * Jobs a worker node runs at once, per lane: interactive (async runs, workflow blocks) and bulk
    * (embedding, Context Source indexing), so bulk work never holds an interactive job up.
    */
-  jobSlots: { interactive: number; bulk: number };
+  jobSlots: { interactive: number; bulk: number; evaluation: number };
   /** A console sign-in ends after this long without a request (`LECTERN_CONSOLE_SESSION_IDLE_HOURS`). */
   consoleSessionIdleMs: number;
   /** A console sign-in ends this long after it began, however busy it was. */
@@ -373,7 +374,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       headersMs: Math.min(values.LECTERN_HEADERS_TIMEOUT_MS, values.LECTERN_REQUEST_TIMEOUT_MS),
       keepAliveMs: values.LECTERN_KEEP_ALIVE_TIMEOUT_MS,
     },
-    jobSlots: { interactive: values.LECTERN_INTERACTIVE_JOB_SLOTS, bulk: values.LECTERN_BULK_JOB_SLOTS },
+    jobSlots: {
+      interactive: values.LECTERN_INTERACTIVE_JOB_SLOTS,
+      bulk: values.LECTERN_BULK_JOB_SLOTS,
+      evaluation: values.LECTERN_EVALUATION_JOB_SLOTS,
+    },
     consoleSessionIdleMs: Math.round(values.LECTERN_CONSOLE_SESSION_IDLE_HOURS * 60 * 60_000),
     consoleSessionMaxMs: Math.round(values.LECTERN_CONSOLE_SESSION_MAX_HOURS * 60 * 60_000),
     consoleSessionsPerKey: values.LECTERN_CONSOLE_SESSIONS_PER_KEY,

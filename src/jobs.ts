@@ -1,5 +1,6 @@
 import { processContextSourceJob } from './features/context-sources/index.js';
 import { embedDocumentsJob } from './features/documents/index.js';
+import { evaluationItemJob } from './features/evaluations/index.js';
 import { asyncRunJob } from './features/runs/index.js';
 import { workflowBlockJob } from './features/workflows/index.js';
 import {
@@ -21,13 +22,14 @@ function wire<Payload>(definition: JobDefinition<Payload>, handler: JobHandler<P
  * is never run, so adding one means adding its line (docs/architecture.md#jobs).
  */
 export function jobRegistrations(
-  services: Pick<Services, 'runs' | 'workflowRunner' | 'documents' | 'contextSources'>,
+  services: Pick<Services, 'runs' | 'workflowRunner' | 'documents' | 'contextSources' | 'evaluationItems'>,
 ): JobRegistration[] {
   return [
     wire(asyncRunJob, services.runs.asyncRunHandler),
     wire(workflowBlockJob, services.workflowRunner.blockHandler),
     wire(embedDocumentsJob, services.documents.embeddingHandler),
     wire(processContextSourceJob, services.contextSources.processingHandler),
+    wire(evaluationItemJob, services.evaluationItems),
   ];
 }
 

@@ -36,6 +36,11 @@ import {
   createDocumentService,
 } from './features/documents/index.js';
 import {
+  createEvaluationRepository,
+  createEvaluationService,
+  createItemRunner,
+} from './features/evaluations/index.js';
+import {
   actionJudge,
   createEvaluatorRepository,
   createEvaluatorService,
@@ -237,14 +242,41 @@ export function createServices(platform: Platform) {
     },
     inTransaction: platform.transactions.run,
   });
+  const hasAction = async (workspaceId: string, action: string) =>
+    (await actions.find(workspaceId, action)) !== undefined;
+  const scoringTools = {
+    // The workspace's embedder: the offline model that Contexts use by default.
+    ...embeddingSimilarity((workspaceId: string) => embedders.forContext(workspaceId, null)),
+    judge: actionJudge(engine),
+    hasAction,
+  };
   const evaluators = createEvaluatorService({
     repository: createEvaluatorRepository(database),
-    tools: {
-      // The workspace's embedder: the offline model that Contexts use by default.
-      ...embeddingSimilarity((workspaceId) => embedders.forContext(workspaceId, null)),
-      judge: actionJudge(engine),
-      hasAction: async (workspaceId, action) => (await actions.find(workspaceId, action)) !== undefined,
+    tools: scoringTools,
+  });
+  const evaluationRepository = createEvaluationRepository(database);
+  const evaluations = createEvaluationService({
+    repository: evaluationRepository,
+    sources: {
+      resolveAction: actions.resolveForRun,
+      dataset: datasets.require,
+      async evaluator(workspaceId, id) {
+        const { name, type, config } = await evaluators.require(workspaceId, id);
+        return { id, name, type, config };
+      },
     },
+    jobs,
+    inTransaction: platform.transactions.run,
+    afterCommit: platform.transactions.afterCommit,
+    logger: logger('evaluations'),
+  });
+  const evaluationItems = createItemRunner({
+    repository: evaluationRepository,
+    durable,
+    jobs,
+    tools: scoringTools,
+    hasAction,
+    logger: logger('evaluations'),
   });
   return {
     apps,
@@ -272,6 +304,8 @@ export function createServices(platform: Platform) {
     statistics,
     datasets,
     evaluators,
+    evaluations,
+    evaluationItems,
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,

@@ -48,7 +48,7 @@ const workspaceJob = (lane: JobLane) =>
 
 describe.each(implementations)('%s job queue lanes and fair shares', (_name, newQueue) => {
   it('runs an interactive job at once while every bulk slot is busy and more bulk work waits', async () => {
-    const queue = newQueue({ interactive: 1, bulk: 1 });
+    const queue = newQueue({ interactive: 1, bulk: 1, evaluation: 1 });
     const bulk = workspaceJob('bulk');
     const interactive = workspaceJob('interactive');
     let bulkStarted = 0;
@@ -78,7 +78,7 @@ describe.each(implementations)('%s job queue lanes and fair shares', (_name, new
   });
 
   it('lets a workspace with one queued job run it among the first, behind another with 300', async () => {
-    const queue = newQueue({ interactive: 1, bulk: 1 });
+    const queue = newQueue({ interactive: 1, bulk: 1, evaluation: 1 });
     const job = workspaceJob('bulk');
     const order: string[] = [];
     queue.register(job, async (payload) => void order.push(`${payload.workspaceId}:${payload.value}`));
@@ -102,7 +102,7 @@ describe.each(implementations)('%s job queue lanes and fair shares', (_name, new
   }, 120_000);
 
   it('alternates two workspaces that both have a backlog in one lane', async () => {
-    const queue = newQueue({ interactive: 1, bulk: 1 });
+    const queue = newQueue({ interactive: 1, bulk: 1, evaluation: 1 });
     const job = workspaceJob('interactive');
     const order: string[] = [];
     queue.register(job, async (payload) => void order.push(payload.workspaceId));

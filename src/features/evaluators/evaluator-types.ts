@@ -11,15 +11,22 @@ export type ScoringCase = {
   costUsd: number | null;
 };
 
-/** A number in [0, 1], or null with the reason it could not be computed. */
-export type Score = { score: number | null; error: string | null };
+/**
+ * A number in [0, 1], or null with the reason it could not be computed; `costUsd` is what scoring
+ * itself cost (a judge's run), when it cost anything.
+ */
+export type Score = { score: number | null; error: string | null; costUsd?: number };
 
 /** What scoring needs from the rest of the service: the workspace's embedder and its Actions. */
 export type ScoringTools = {
   /** Cosine similarity of two texts' embeddings. */
   similarity(workspaceId: string, first: string, second: string): Promise<number>;
-  /** Runs the judge Action with these input variables (an `evaluation` run); its reply. */
-  judge(workspaceId: string, action: string, variables: Record<string, string>): Promise<string>;
+  /** Runs the judge Action with these input variables (an `evaluation` run); its reply and cost. */
+  judge(
+    workspaceId: string,
+    action: string,
+    variables: Record<string, string>,
+  ): Promise<{ reply: string; costUsd: number | null }>;
   /** Whether the workspace has this Action (a judge is checked when the evaluator is saved). */
   hasAction(workspaceId: string, action: string): Promise<boolean>;
 };
@@ -204,12 +211,13 @@ const types = {
       }),
     needsExpectedOutput: false,
     async score(config, { input, output, expectedOutput }, tools, workspaceId) {
-      const reply = await tools.judge(workspaceId, config.action, {
+      const { reply, costUsd } = await tools.judge(workspaceId, config.action, {
         input: inputText(input),
         output,
         expected_output: expectedOutput ?? '',
       });
-      return judgedScore(reply, config.min ?? 0, config.max ?? 1);
+      const score = judgedScore(reply, config.min ?? 0, config.max ?? 1);
+      return costUsd === null ? score : { ...score, costUsd };
     },
   } satisfies EvaluatorType<{ action: string; min?: number; max?: number }>,
 

@@ -10,6 +10,7 @@ export function actionJudge(engine: Pick<RunEngine, 'prepare' | 'execute'>): Sco
   return async (workspaceId, action, variables) => {
     const caller = { workspaceId, allowModelOverrides: false };
     const run = await engine.prepare(caller, action, { input: variables }, { source: 'evaluation' });
-    return (await engine.execute(run)).msg;
+    const outcome = await engine.execute(run);
+    return { reply: outcome.msg, costUsd: outcome.cost?.generation ?? null };
   };
 }

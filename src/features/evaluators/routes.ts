@@ -46,7 +46,7 @@ export function evaluatorRoutes(evaluators: EvaluatorService): FastifyPluginAsyn
       { schema: { 'x-right': 'run', tags, body: testEvaluatorBody, response: { 200: scoreResponse } } },
       async (request) => {
         const { type, config, output, input, expected_output, latency_ms, cost_usd } = request.body;
-        return evaluators.score(
+        const { score, error } = await evaluators.score(
           workspaceOf(request).id,
           { type, config },
           {
@@ -57,6 +57,7 @@ export function evaluatorRoutes(evaluators: EvaluatorService): FastifyPluginAsyn
             costUsd: cost_usd ?? null,
           },
         );
+        return { score, error };
       },
     );
 

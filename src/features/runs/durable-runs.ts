@@ -4,6 +4,9 @@ import type { DataService } from '../data/index.js';
 import type { RunCaller, RunEngine, RunOptions } from './engine.js';
 import type { RunRequest } from './schemas.js';
 
+/** A generation as a job that carried it reads it: its text, the model call's time and its cost. */
+export type DurableGeneration = { output: string; latencyMs: number | null; costUsd: number | null };
+
 /** Why a queued run ended without an answer, as its result says it. */
 export type RunFailure = { status: number; code: string; message: string };
 
@@ -25,9 +28,9 @@ export type DurableRuns = {
     options?: { key?: string },
   ): Promise<string>;
   /**
-   * The text of the generation `options.generationId`. An earlier attempt (a crashed node's, or a
-   * duplicate delivery) may have stored it and died before saying so: then that stored text, and no
-   * model is called; otherwise the Action runs now and stores it under that id.
+   * The generation `options.generationId`. An earlier attempt (a crashed node's, or a duplicate
+   * delivery) may have stored it and died before saying so: then that stored one, and no model is
+   * called; otherwise the Action runs now and stores it under that id.
    */
   generate(
     caller: RunCaller,
@@ -35,7 +38,7 @@ export type DurableRuns = {
     request: RunRequest,
     options: RunOptions & { generationId: string },
     signal: AbortSignal,
-  ): Promise<string>;
+  ): Promise<DurableGeneration>;
 };
 
 export function createDurableRuns(dependencies: {
@@ -57,9 +60,15 @@ export function createDurableRuns(dependencies: {
     async generate(caller, actionId, request, options, signal) {
       // Checked on every attempt: a queue need not count a crashed attempt.
       const stored = await data.find(caller.workspaceId, options.generationId);
-      if (stored) return stored.output;
+      if (stored)
+        return {
+          output: stored.output,
+          latencyMs: stored.latencyMs,
+          costUsd: stored.cost?.generation ?? null,
+        };
       const prepared = await engine.prepare(caller, actionId, request, options);
-      return (await engine.execute(prepared, { signal })).msg;
+      const outcome = await engine.execute(prepared, { signal });
+      return { output: outcome.msg, latencyMs: outcome.latencyMs, costUsd: outcome.cost?.generation ?? null };
     },
   };
 }

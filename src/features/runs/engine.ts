@@ -51,6 +51,8 @@ export type RunOutcome = {
   fullPromptSent: PromptMessage[];
   cost: GenerationCost | undefined;
   cached: boolean;
+  /** The model call's time (0 for a cached answer), as the generation stores it. */
+  latencyMs: number;
 };
 
 export type RunOptions = {
@@ -242,6 +244,7 @@ export function createRunEngine(dependencies: {
       fullPromptSent: run.prompt.messages,
       cost,
       cached: true,
+      latencyMs: 0,
     };
   }
 
@@ -296,6 +299,7 @@ export function createRunEngine(dependencies: {
       fullPromptSent: run.prompt.messages,
       cost,
       cached: false,
+      latencyMs,
     };
   }
 

@@ -1,6 +1,11 @@
 export { createAsyncRunRepository } from './async-run-repository.js';
 export { callerOf } from './caller.js';
-export { createDurableRuns, type DurableRuns, type RunFailure } from './durable-runs.js';
+export {
+  createDurableRuns,
+  type DurableGeneration,
+  type DurableRuns,
+  type RunFailure,
+} from './durable-runs.js';
 export { createRunEngine, type Retriever, type RunCaller, type RunEngine } from './engine.js';
 export { createIdempotentRequests, type IdempotentRequests } from './idempotency.js';
 export { createIdempotentRequestRepository } from './idempotent-request-repository.js';

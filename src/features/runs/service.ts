@@ -199,7 +199,7 @@ export function createRunService(dependencies: {
             workspaceId: payload.workspaceId,
             allowModelOverrides: payload.allowModelOverrides,
           };
-          const output = await durable.generate(
+          const { output } = await durable.generate(
             caller,
             payload.actionId,
             payload.request as RunRequest,

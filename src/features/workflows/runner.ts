@@ -175,7 +175,7 @@ export function createWorkflowRunner(dependencies: {
     const input = await inputOf(run, blocks, block);
     const caller = { workspaceId: run.workspaceId, allowModelOverrides: false };
     const options = { generationId: block.generationId!, source: 'workflow' as const };
-    return durable.generate(caller, block.actionId!, { input }, options, context.signal);
+    return (await durable.generate(caller, block.actionId!, { input }, options, context.signal)).output;
   }
 
   async function requireRun(workspaceId: string, workflowId: string, runId: string) {

@@ -355,7 +355,7 @@ export const jobs = pgTable(
     id: uuid('id').primaryKey(),
     name: text('name').notNull(),
     /** The capacity it runs on (platform/jobs/job-queue.ts). */
-    lane: text('lane').$type<'interactive' | 'bulk'>().notNull().default('interactive'),
+    lane: text('lane').$type<'interactive' | 'bulk' | 'evaluation'>().notNull().default('interactive'),
     /** Whose fair share of the lane it uses: its workspace's GUID ('' for a payload without one). */
     fairShareKey: text('fair_share_key').notNull().default(''),
     /** Its turn in the lane's fair order (start-time fair queuing; database-job-queue.ts). */
@@ -885,4 +885,124 @@ export const evaluators = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [index('evaluators_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+/** An evaluator as an evaluation pinned it when it started: later edits do not change its scores. */
+export type PinnedEvaluator = { id: string; name: string; type: string; config: Record<string, unknown> };
+
+/**
+ * One evaluation run (docs/evaluations.md#evaluation-runs): an Action version over one dataset
+ * version, scored by pinned evaluators. Its items are `evaluation_results` rows, made when it starts;
+ * jobs fill them in. `report` holds the summary once the run has ended, so reading it costs nothing.
+ */
+export const evaluations = pgTable(
+  'evaluations',
+  {
+    ...tenantKey(),
+    name: text('name').notNull(),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    /** A model run instead of the version's (`provider/model`), for a matrix over models. */
+    model: text('model'),
+    /** The environment the version was taken from, when the request named one (or none at all). */
+    environment: text('environment'),
+    datasetId: uuid('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    datasetVersion: integer('dataset_version').notNull(),
+    evaluators: jsonb('evaluators').$type<PinnedEvaluator[]>().notNull(),
+    concurrency: integer('concurrency').notNull(),
+    /** PENDING, RUNNING, SUCCESS, FAILED or CANCELLED. */
+    status: text('status').notNull(),
+    /** Why a FAILED run could not proceed. */
+    error: text('error'),
+    total: integer('total').notNull(),
+    report: jsonb('report').$type<Record<string, unknown>>(),
+    createdById: text('created_by_id').notNull(),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    index('evaluations_workspace_index').on(table.workspaceId, table.createdAt),
+    // Release gates look up the evaluations of one version of one Action.
+    index('evaluations_action_index').on(table.actionId, table.version, table.createdAt),
+  ],
+);
+
+/**
+ * One item of an evaluation: the dataset item row it ran (that version's input and expected output),
+ * the generation GUID chosen before it ran (so a retry finds a generation stored by an earlier
+ * attempt instead of running again), and, once finished, its output and scores.
+ */
+export const evaluationResults = pgTable(
+  'evaluation_results',
+  {
+    evaluationId: uuid('evaluation_id')
+      .notNull()
+      .references(() => evaluations.id, { onDelete: 'cascade' }),
+    /** 0, 1, 2, … in the dataset's order. */
+    position: integer('position').notNull(),
+    itemRowId: uuid('item_row_id')
+      .notNull()
+      .references(() => datasetItems.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
+    generationId: uuid('generation_id').notNull(),
+    /** pending, done or failed (the item's run failed: no scores). */
+    status: text('status').notNull().default('pending'),
+    output: text('output'),
+    error: text('error'),
+    /** By evaluator GUID: a number in [0, 1], or null (its reason in `score_errors`). */
+    scores: jsonb('scores').$type<Record<string, number | null>>().notNull().default({}),
+    scoreErrors: jsonb('score_errors').$type<Record<string, string>>().notNull().default({}),
+    latencyMs: integer('latency_ms'),
+    costUsd: doublePrecision('cost_usd'),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.evaluationId, table.position] }),
+    index('evaluation_results_item_index').on(table.evaluationId, table.itemId),
+  ],
+);
+
+/**
+ * What a deploy of an Action to an environment needs (docs/evaluations.md#release-gates): a
+ * successful evaluation of the version on the dataset's current version whose means reach
+ * `min_mean`, at most `max_regressions` items worse than the deployed version's, and approvals.
+ */
+export const releaseGates = pgTable(
+  'release_gates',
+  {
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    environment: text('environment').notNull(),
+    datasetId: uuid('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    evaluatorIds: jsonb('evaluator_ids').$type<string[]>().notNull(),
+    minMean: jsonb('min_mean').$type<Record<string, number>>().notNull().default({}),
+    maxRegressions: integer('max_regressions'),
+    approvals: integer('approvals'),
+    updatedById: text('updated_by_id').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [primaryKey({ columns: [table.actionId, table.environment] })],
+);
+
+/** A member's approval of one saved version, counted by gates with `approvals`. */
+export const versionApprovals = pgTable(
+  'version_approvals',
+  {
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    userId: text('user_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.actionId, table.version, table.userId] })],
 );

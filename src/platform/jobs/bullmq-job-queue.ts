@@ -45,7 +45,11 @@ export type BullmqJobQueueOptions = {
 const jobIdOf = (key: string) => key.replaceAll(':', '_');
 
 /** One BullMQ queue per lane; the interactive one keeps the name of the single queue of old. */
-const queueNames: Record<JobLane, string> = { interactive: 'jobs', bulk: 'jobs-bulk' };
+const queueNames: Record<JobLane, string> = {
+  interactive: 'jobs',
+  bulk: 'jobs-bulk',
+  evaluation: 'jobs-evaluation',
+};
 
 /** BullMQ's largest priority (a lower number runs first). */
 const lowestPriority = 2_097_151;

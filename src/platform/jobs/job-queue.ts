@@ -3,18 +3,19 @@ import type { z } from 'zod';
 
 /**
  * Which capacity a job runs on. Interactive work (an async run, a workflow block) is what a person or
- * an application is waiting for; bulk work (embedding, Context Source indexing) can take minutes.
+ * an application is waiting for; bulk work (embedding, Context Source indexing) can take minutes;
+ * evaluation items (one job per dataset item of an evaluation run) come thousands at a time.
  * Each lane has slots of its own, so no amount of bulk work delays an interactive job, and within a
  * lane the workspaces share the slots fairly (docs/architecture.md#jobs).
  */
-export type JobLane = 'interactive' | 'bulk';
+export type JobLane = 'interactive' | 'bulk' | 'evaluation';
 
-export const jobLanes: readonly JobLane[] = ['interactive', 'bulk'];
+export const jobLanes: readonly JobLane[] = ['interactive', 'bulk', 'evaluation'];
 
 /** How many jobs of each lane one worker node runs at once. */
 export type JobSlots = Record<JobLane, number>;
 
-export const defaultJobSlots: JobSlots = { interactive: 4, bulk: 2 };
+export const defaultJobSlots: JobSlots = { interactive: 4, bulk: 2, evaluation: 8 };
 
 /** A catalogue entry: what a job is called, what it carries, how often and how long it may run. */
 export type JobDefinition<Payload> = {

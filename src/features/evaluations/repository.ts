@@ -1,0 +1,293 @@
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../platform/database/connection.js';
+import { rowsOf } from '../../platform/database/connection.js';
+import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { datasetItems, evaluationResults, evaluations } from '../../platform/database/schema.js';
+
+export type EvaluationRow = typeof evaluations.$inferSelect;
+export type ResultRow = typeof evaluationResults.$inferSelect;
+export type EvaluationStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
+export const endedStatuses: EvaluationStatus[] = ['SUCCESS', 'FAILED', 'CANCELLED'];
+
+/** A result with its dataset item's input and expected output (as the version it ran on had them). */
+export type ResultWithItem = ResultRow & { input: unknown; expectedOutput: string | null };
+
+/** Where an evaluation stands: items finished (failed ones included) and failed. */
+export type Progress = { total: number; done: number; failed: number };
+
+/** An item's run outcome and scores, written once. */
+export type FinishedItem = Pick<
+  ResultRow,
+  'status' | 'output' | 'error' | 'scores' | 'scoreErrors' | 'latencyMs' | 'costUsd'
+>;
+
+/** One item of two evaluations side by side (the comparison). */
+export type PairedResult = {
+  itemId: string;
+  position: number;
+  input: unknown;
+  baseOutput: string | null;
+  candidateOutput: string | null;
+  baseScores: Record<string, number | null>;
+  candidateScores: Record<string, number | null>;
+};
+
+const withItem = {
+  result: evaluationResults,
+  input: datasetItems.input,
+  expectedOutput: datasetItems.expectedOutput,
+};
+
+const flatten = (row: { result: ResultRow; input: unknown; expectedOutput: string | null }) => ({
+  ...row.result,
+  input: row.input,
+  expectedOutput: row.expectedOutput,
+});
+
+export function createEvaluationRepository(database: Database) {
+  const scope = (workspaceId: string, id: string) =>
+    and(eq(evaluations.workspaceId, workspaceId), eq(evaluations.id, id));
+
+  return {
+    /**
+     * The evaluation and one result row per item of its dataset version, in the dataset's order,
+     * each with the generation GUID it will store; the caller's transaction makes it all or nothing.
+     * The number of items is the evaluation's `total`.
+     */
+    async insert(row: typeof evaluations.$inferInsert): Promise<EvaluationRow> {
+      await database.insert(evaluations).values({ ...row, total: 0 });
+      await database.execute(sql`
+        INSERT INTO ${evaluationResults} (evaluation_id, position, item_row_id, item_id, generation_id)
+        SELECT ${row.id}, row_number() OVER (ORDER BY position) - 1, id, item_id, gen_random_uuid()
+        FROM ${datasetItems}
+        WHERE dataset_id = ${row.datasetId} AND added_in <= ${row.datasetVersion}
+          AND (removed_in IS NULL OR removed_in > ${row.datasetVersion})`);
+      const [inserted] = await database
+        .update(evaluations)
+        .set({
+          total: sql`(SELECT count(*) FROM ${evaluationResults} WHERE evaluation_id = ${row.id})::int`,
+        })
+        .where(eq(evaluations.id, row.id))
+        .returning();
+      return inserted!;
+    },
+
+    async find(workspaceId: string, id: string): Promise<EvaluationRow | undefined> {
+      const [row] = await database.select().from(evaluations).where(scope(workspaceId, id));
+      return row;
+    },
+
+    async list(workspaceId: string, skip: number, limit: number, filter: { actionId?: string }) {
+      const where = and(
+        eq(evaluations.workspaceId, workspaceId),
+        filter.actionId ? eq(evaluations.actionId, filter.actionId) : undefined,
+      );
+      const rows = await database
+        .select()
+        .from(evaluations)
+        .where(where)
+        .orderBy(...newestFirst(evaluations))
+        .offset(skip)
+        .limit(limit);
+      return { rows, total: await totalOf(database, evaluations, where) };
+    },
+
+    /** Finished and failed items of each evaluation, in one statement. */
+    async progress(ids: string[]): Promise<Map<string, Omit<Progress, 'total'>>> {
+      if (ids.length === 0) return new Map();
+      const rows = await database
+        .select({
+          id: evaluationResults.evaluationId,
+          done: sql<number>`count(*) FILTER (WHERE ${evaluationResults.status} <> 'pending')::int`,
+          failed: sql<number>`count(*) FILTER (WHERE ${evaluationResults.status} = 'failed')::int`,
+        })
+        .from(evaluationResults)
+        .where(inArray(evaluationResults.evaluationId, ids))
+        .groupBy(evaluationResults.evaluationId);
+      return new Map(rows.map((row) => [row.id, { done: row.done, failed: row.failed }]));
+    },
+
+    /** The evaluation and its item at `position`, read together: what one item's job needs. */
+    async itemToRun(evaluationId: string, position: number) {
+      const [row] = await database
+        .select({ evaluation: evaluations, ...withItem })
+        .from(evaluationResults)
+        .innerJoin(evaluations, eq(evaluations.id, evaluationResults.evaluationId))
+        .innerJoin(datasetItems, eq(datasetItems.id, evaluationResults.itemRowId))
+        .where(
+          and(eq(evaluationResults.evaluationId, evaluationId), eq(evaluationResults.position, position)),
+        );
+      return row && { evaluation: row.evaluation, item: flatten(row) };
+    },
+
+    /** Moves a PENDING evaluation to RUNNING (the first item's job does it). */
+    async markRunning(id: string): Promise<void> {
+      await database
+        .update(evaluations)
+        .set({ status: 'RUNNING', startedAt: new Date() })
+        .where(and(eq(evaluations.id, id), eq(evaluations.status, 'PENDING')));
+    },
+
+    /** Writes an item's outcome unless a duplicate delivery of its job wrote it first. */
+    async finishItem(evaluationId: string, position: number, outcome: FinishedItem): Promise<boolean> {
+      const rows = await database
+        .update(evaluationResults)
+        .set({ ...outcome, finishedAt: new Date() })
+        .where(
+          and(
+            eq(evaluationResults.evaluationId, evaluationId),
+            eq(evaluationResults.position, position),
+            eq(evaluationResults.status, 'pending'),
+          ),
+        )
+        .returning({ position: evaluationResults.position });
+      return rows.length > 0;
+    },
+
+    /**
+     * Ends a RUNNING evaluation as SUCCESS once no item is pending, with its report. Each chain of
+     * items asks when its last item is written; the last writer sees every other item written.
+     */
+    async finishIfComplete(id: string, report: () => Promise<Record<string, unknown>>): Promise<boolean> {
+      const [pending] = rowsOf<{ pending: boolean }>(
+        await database.execute(
+          sql`SELECT EXISTS (SELECT 1 FROM ${evaluationResults} WHERE evaluation_id = ${id} AND status = 'pending') AS pending`,
+        ),
+      );
+      if (pending?.pending) return false;
+      const rows = await database
+        .update(evaluations)
+        .set({ status: 'SUCCESS', finishedAt: new Date(), report: await report() })
+        .where(and(eq(evaluations.id, id), inArray(evaluations.status, ['PENDING', 'RUNNING'])))
+        .returning({ id: evaluations.id });
+      return rows.length > 0;
+    },
+
+    /** Ends an evaluation that has not ended (cancelled, or failed with `error`); false if it had. */
+    async end(
+      id: string,
+      status: 'FAILED' | 'CANCELLED',
+      fields: { error?: string; report: Record<string, unknown> },
+    ): Promise<boolean> {
+      const rows = await database
+        .update(evaluations)
+        .set({ status, finishedAt: new Date(), error: fields.error ?? null, report: fields.report })
+        .where(and(eq(evaluations.id, id), inArray(evaluations.status, ['PENDING', 'RUNNING'])))
+        .returning({ id: evaluations.id });
+      return rows.length > 0;
+    },
+
+    /** Every finished item's scores, latency and cost: what a summary is computed from. */
+    async scored(evaluationId: string) {
+      return database
+        .select({
+          status: evaluationResults.status,
+          scores: evaluationResults.scores,
+          latencyMs: evaluationResults.latencyMs,
+          costUsd: evaluationResults.costUsd,
+        })
+        .from(evaluationResults)
+        .where(
+          and(
+            eq(evaluationResults.evaluationId, evaluationId),
+            sql`${evaluationResults.status} <> 'pending'`,
+          ),
+        );
+    },
+
+    /** A page of results in the dataset's order, filtered by status or by one evaluator's score. */
+    async results(
+      evaluationId: string,
+      filter: { status?: string; evaluator?: string; scoreBelow?: number },
+      skip: number,
+      limit: number,
+    ): Promise<{ rows: ResultWithItem[]; total: number }> {
+      const conditions: (SQL | undefined)[] = [eq(evaluationResults.evaluationId, evaluationId)];
+      if (filter.status) conditions.push(eq(evaluationResults.status, filter.status));
+      if (filter.evaluator && filter.scoreBelow !== undefined)
+        conditions.push(
+          sql`(${evaluationResults.scores} ->> ${filter.evaluator})::float8 < ${filter.scoreBelow}`,
+        );
+      const where = and(...conditions);
+      const rows = await database
+        .select(withItem)
+        .from(evaluationResults)
+        .innerJoin(datasetItems, eq(datasetItems.id, evaluationResults.itemRowId))
+        .where(where)
+        .orderBy(asc(evaluationResults.position))
+        .offset(skip)
+        .limit(limit);
+      return { rows: rows.map(flatten), total: await totalOf(database, evaluationResults, where) };
+    },
+
+    /** The items two evaluations both finished, matched by dataset item, in the dataset's order. */
+    async paired(baseId: string, candidateId: string): Promise<PairedResult[]> {
+      const rows = rowsOf<{
+        item_id: string;
+        position: number;
+        input: unknown;
+        base_output: string | null;
+        candidate_output: string | null;
+        base_scores: Record<string, number | null>;
+        candidate_scores: Record<string, number | null>;
+      }>(
+        await database.execute(sql`
+          SELECT base.item_id, base.position, item.input, base.output AS base_output,
+            candidate.output AS candidate_output, base.scores AS base_scores,
+            candidate.scores AS candidate_scores
+          FROM ${evaluationResults} base
+          JOIN ${evaluationResults} candidate
+            ON candidate.evaluation_id = ${candidateId} AND candidate.item_id = base.item_id
+          JOIN ${datasetItems} item ON item.id = base.item_row_id
+          WHERE base.evaluation_id = ${baseId}
+            AND base.status <> 'pending' AND candidate.status <> 'pending'
+          ORDER BY base.position`),
+      );
+      return rows.map((row) => ({
+        itemId: row.item_id,
+        position: row.position,
+        input: row.input,
+        baseOutput: row.base_output,
+        candidateOutput: row.candidate_output,
+        baseScores: row.base_scores,
+        candidateScores: row.candidate_scores,
+      }));
+    },
+
+    /**
+     * The newest SUCCESS evaluation of an Action version on a dataset version, among those whose
+     * evaluators include all of `evaluatorIds` (release gates read it inside the deploy).
+     */
+    async latestSuccess(
+      actionId: string,
+      version: number,
+      datasetId: string,
+      datasetVersion: number,
+      evaluatorIds: string[],
+    ): Promise<EvaluationRow | undefined> {
+      const [row] = await database
+        .select()
+        .from(evaluations)
+        .where(
+          and(
+            eq(evaluations.actionId, actionId),
+            eq(evaluations.version, version),
+            eq(evaluations.datasetId, datasetId),
+            eq(evaluations.datasetVersion, datasetVersion),
+            eq(evaluations.status, 'SUCCESS'),
+            isNull(evaluations.model),
+            sql`(SELECT count(*) FROM jsonb_array_elements(${evaluations.evaluators}) pinned
+                 WHERE pinned ->> 'id' IN (${sql.join(
+                   evaluatorIds.map((id) => sql`${id}`),
+                   sql`, `,
+                 )})) = ${evaluatorIds.length}`,
+          ),
+        )
+        .orderBy(...newestFirst(evaluations))
+        .limit(1);
+      return row;
+    },
+  };
+}
+
+export type EvaluationRepository = ReturnType<typeof createEvaluationRepository>;
