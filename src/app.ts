@@ -30,6 +30,7 @@ import { peopleRoutes } from './features/people/routes.js';
 import { createSingleSignOn } from './features/people/single-sign-on.js';
 import { singleSignOnRoutes } from './features/people/single-sign-on-routes.js';
 import { providerRoutes } from './features/providers/routes.js';
+import { releaseGateRoutes } from './features/release-gates/routes.js';
 import { runRoutes } from './features/runs/routes.js';
 import { streamRoutes } from './features/runs/stream-routes.js';
 import { sessionRoutes } from './features/sessions/routes.js';
@@ -238,6 +239,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       );
       await v1.register(evaluatorRoutes(services.evaluators));
       await v1.register(evaluationRoutes(services.evaluations));
+      await v1.register(releaseGateRoutes(services.releaseGates, services.actions));
       await v1.register(
         workspaceRoutes(services.workspaces, services.apps, services.contexts, services.providers),
       );

@@ -5,6 +5,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** What the answer lists beyond its message (a refused deploy's unmet conditions). */
+    readonly details?: Record<string, unknown>[],
   ) {
     super(message);
     this.name = new.target.name;

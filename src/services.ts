@@ -60,6 +60,7 @@ import {
   createProviderRepository,
   createProviderService,
 } from './features/providers/index.js';
+import { createReleaseGateRepository, createReleaseGateService } from './features/release-gates/index.js';
 import {
   createAsyncRunRepository,
   createDurableRuns,
@@ -129,7 +130,10 @@ export function createServices(platform: Platform) {
   });
   const skillRepository = createSkillRepository(database);
   const attachments = createAttachmentValidator({ contexts, skills: skillRepository });
-  const actions = createActionService(createActionRepository(database), apps, models, attachments);
+  // A deploy reads the release gates, which are made further down (they read evaluations).
+  const actions = createActionService(createActionRepository(database), apps, models, attachments, (deploy) =>
+    releaseGates.guard(deploy),
+  );
   const sessions = createSessionService(createSessionRepository(database), actions.require);
   // Feedback and edits of stored generations tell the statistics (the Dashboard's figures) which
   // finished day to sum again.
@@ -270,6 +274,13 @@ export function createServices(platform: Platform) {
     afterCommit: platform.transactions.afterCommit,
     logger: logger('evaluations'),
   });
+  const releaseGates = createReleaseGateService({
+    repository: createReleaseGateRepository(database),
+    actions,
+    datasetVersion: async (workspaceId, id) => (await datasets.require(workspaceId, id)).version,
+    requireEvaluator: evaluators.require,
+    evidence: evaluationRepository,
+  });
   const evaluationItems = createItemRunner({
     repository: evaluationRepository,
     durable,
@@ -306,6 +317,7 @@ export function createServices(platform: Platform) {
     evaluators,
     evaluations,
     evaluationItems,
+    releaseGates,
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,

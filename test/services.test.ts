@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { processContextSourceJob } from '../src/features/context-sources/index.js';
 import { embedDocumentsJob } from '../src/features/documents/index.js';
+import { evaluationItemJob } from '../src/features/evaluations/index.js';
 import { feedbackBody } from '../src/features/feedback/schemas.js';
 import { asyncRunJob, createDurableRuns } from '../src/features/runs/index.js';
 import { runBody } from '../src/features/runs/schemas.js';
@@ -52,6 +53,8 @@ it('builds every service the routes and workers use', () => {
       'datasets',
       'documents',
       'engine',
+      'evaluationItems',
+      'evaluations',
       'evaluators',
       'experiments',
       'feedback',
@@ -60,6 +63,7 @@ it('builds every service the routes and workers use', () => {
       'members',
       'models',
       'providers',
+      'releaseGates',
       'runs',
       'sessions',
       'skills',
@@ -118,7 +122,9 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
 it('wires every job kind to one handler', () => {
   const registrations = jobRegistrations(services);
   expect(registrations.map((registration) => registration.definition.name).sort()).toEqual(
-    [asyncRunJob, workflowBlockJob, embedDocumentsJob, processContextSourceJob].map((job) => job.name).sort(),
+    [asyncRunJob, workflowBlockJob, embedDocumentsJob, processContextSourceJob, evaluationItemJob]
+      .map((job) => job.name)
+      .sort(),
   );
   for (const registration of registrations) expect(registration.processor).toBeTypeOf('function');
 });
@@ -137,8 +143,8 @@ it('never makes a durable run’s generation twice: a stored one is the answer, 
   const generationId = randomUUID();
   const signal = new AbortController().signal;
   const options = { generationId, source: 'async' as const };
-  const generate = (text: string) =>
-    durable.generate(caller, action.id, runBody.parse({ input: { text } }), options, signal);
+  const generate = async (text: string) =>
+    (await durable.generate(caller, action.id, runBody.parse({ input: { text } }), options, signal)).output;
   const first = await generate('first');
   // Delivered again (a crashed attempt, a duplicate): with other input the echo would differ.
   const again = await generate('again');

@@ -27,6 +27,10 @@ export const errorResponse = z
         .describe(
           'For a validation error: the field it names, as the client wrote it (`name`, `messages.0.content`)',
         ),
+      details: z
+        .array(z.record(z.string(), z.unknown()))
+        .optional()
+        .describe('For a refused deploy (`gate_failed`): one entry per unmet condition of the release gate'),
     }),
     message: z.string(),
     detail: z.string(),

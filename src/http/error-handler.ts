@@ -5,9 +5,15 @@ import type { ErrorResponse } from '../core/wire.js';
 import { AppError, TooManyRequestsError, ValidationError } from '../errors.js';
 
 /** The body of every error answer (docs/api.md#errors); `field` names the input a validation error is about. */
-export function errorBody(status: number, code: string, message: string, field?: string): ErrorResponse {
+export function errorBody(
+  status: number,
+  code: string,
+  message: string,
+  field?: string,
+  details?: Record<string, unknown>[],
+): ErrorResponse {
   return {
-    error: { status, code, message, ...(field !== undefined && { field }) },
+    error: { status, code, message, ...(field !== undefined && { field }), ...(details && { details }) },
     message,
     detail: message,
   };
@@ -109,7 +115,9 @@ export function registerErrorHandling(app: FastifyInstance, notFoundFallback?: N
       if (error.status >= 500) request.log.error({ err: error }, error.message);
       if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
       const field = error instanceof ValidationError ? clientField(error.field) : undefined;
-      return reply.status(error.status).send(errorBody(error.status, error.code, error.message, field));
+      return reply
+        .status(error.status)
+        .send(errorBody(error.status, error.code, error.message, field, error.details));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const { message, field } = describeValidation(

@@ -6,5 +6,7 @@ export {
   type Action,
   type ActionService,
   createActionService,
+  type DeployGuard,
+  type GateCondition,
   type ResolvedAction,
 } from './service.js';

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, removedResponse } from '../../core/wire.js';
-import { creatorOf, workspaceOf } from '../../http/authentication.js';
+import { ForbiddenError } from '../../errors.js';
+import { creatorOf, principalOf, workspaceOf } from '../../http/authentication.js';
 import { describeChange } from '../../http/authorization.js';
 import { removed } from '../../http/removal.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
@@ -145,14 +146,21 @@ export function actionRoutes(
         },
       },
       async (request) => {
-        return presentAction(
-          await actions.deploy(
-            workspaceOf(request).id,
-            request.params.guid,
-            request.body,
-            creatorOf(request),
-          ),
+        if (request.body.force && !principalOf(request).rights.has('manage'))
+          throw new ForbiddenError('force: only an admin or an owner deploys past a release gate');
+        const { action, forcedPast } = await actions.deploy(
+          workspaceOf(request).id,
+          request.params.guid,
+          request.body,
+          creatorOf(request),
         );
+        // The record of a forced deploy names the conditions it went past.
+        if (forcedPast.length > 0)
+          describeChange(request, {
+            ...request.body,
+            forced_past: forcedPast.map(({ met: _met, ...unmet }) => unmet),
+          });
+        return presentAction(action);
       },
     );
 

@@ -121,6 +121,10 @@ export type DraftVersionInput = z.infer<typeof draftVersion>;
 export const deployBody = z.strictObject({
   version: versionNumber,
   environment,
+  force: z
+    .boolean()
+    .optional()
+    .describe('Deploy even if the release gate is unmet (admins and owners; the audit record says so)'),
 });
 
 export const actionListQuery = z.object({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isGuid } from '../../core/guid.js';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { templateParseError } from '../../llm/templates.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
@@ -30,6 +30,48 @@ export type ResolvedAction = {
   /** An unsaved draft over the latest version: its generations have no version number. */
   draft?: boolean;
 };
+
+/** One condition of a release gate, met or not, with the evidence it read (docs/evaluations.md#release-gates). */
+export type GateCondition = {
+  condition: 'evaluation_missing' | 'min_mean' | 'max_regressions' | 'approvals';
+  met: boolean;
+  evaluator?: string;
+  required?: unknown;
+  actual?: unknown;
+  /** The evaluation the condition read, when there is one. */
+  evaluation?: string;
+};
+
+/**
+ * What a deploy asks the release gates (a feature of its own, wired in src/services.ts): every
+ * condition of the environment's gate for this version, or none when it has no gate. It is read in
+ * the transaction that moves the deployment.
+ */
+export type DeployGuard = (deploy: {
+  workspaceId: string;
+  actionId: string;
+  environment: string;
+  version: number;
+  /** Who saved the version: their own approval does not count. */
+  authorId: string | null;
+  /** The version deployed there now, if any: regressions are counted against its evaluation. */
+  deployedVersion: number | undefined;
+}) => Promise<GateCondition[] | undefined>;
+
+/** A deploy the gate refused: 409 `gate_failed`, one detail per unmet condition. */
+export class GateFailedError extends AppError {
+  constructor(environment: string, version: number, unmet: GateCondition[]) {
+    super(
+      409,
+      'gate_failed',
+      `Version ${version} does not meet the release gate of "${environment}": ${unmet.map((each) => each.condition).join(', ')}`,
+      unmet.map(({ met: _met, ...detail }) => detail),
+    );
+  }
+}
+
+/** A deploy's outcome: the Action, and the gate's unmet conditions when `force` deployed past them. */
+export type Deployed = { action: Action; forcedPast: GateCondition[] };
 
 /** An Action: its latest version and which version each environment runs. */
 export type Action = ActionWithVersion & { deployments: Record<string, number> };
@@ -66,7 +108,16 @@ export interface ActionService {
   list(workspaceId: string, pagination: Pagination, filter?: ActionListFilter): Promise<Page<ListedAction>>;
   /** Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing. */
   update(workspaceId: string, id: string, changes: ActionChanges, by?: string): Promise<Action>;
-  deploy(workspaceId: string, id: string, input: DeployInput, by?: string): Promise<Action>;
+  /** Moves an environment to a version, unless its release gate is unmet (`input.force` deploys anyway). */
+  deploy(workspaceId: string, id: string, input: DeployInput, by?: string): Promise<Deployed>;
+  /** Who saved a version (a person's GUID, a creator-less key's, or null); a 404 for a missing one. */
+  savedBy(workspaceId: string, id: string, version: number): Promise<string | null>;
+  /** The release gate's conditions for deploying `version` to `environment`, or none without a gate. */
+  checkGate(
+    workspaceId: string,
+    id: string,
+    target: { version: number; environment: string },
+  ): Promise<GateCondition[] | undefined>;
   versions(workspaceId: string, id: string, pagination: Pagination): Promise<Page<ActionVersionEntry>>;
   /**
    * The Action and version a run uses (docs/api.md#actions): `version` runs that version, `environment` the
@@ -117,6 +168,7 @@ export function createActionService(
   apps: AppService,
   models: ModelResolver,
   validateAttachments: AttachmentValidator,
+  guard: DeployGuard = async () => undefined,
 ): ActionService {
   const runResolutions = createReadCache<ResolvedAction>({ ttlMs: runResolutionCacheMs });
   const changed = (workspaceId: string) => runResolutions.invalidate(`${workspaceId}:`);
@@ -130,6 +182,22 @@ export function createActionService(
     const row = await repository.findLatest(workspaceId, { id });
     if (!row) throw new NotFoundError('Action not found');
     return row;
+  }
+
+  /** The gate's conditions for a deploy target, read where the caller's transaction reads. */
+  async function gateOf(workspaceId: string, id: string, target: { version: number; environment: string }) {
+    await requireById(workspaceId, id);
+    const version = await repository.findVersion(id, target.version);
+    if (!version) throw new ValidationError('version', `Action has no version ${target.version}`);
+    const deployedVersion = (await repository.deployments([id])).get(id)?.[target.environment];
+    return guard({
+      workspaceId,
+      actionId: id,
+      environment: target.environment,
+      version: target.version,
+      authorId: version.savedById,
+      deployedVersion,
+    });
   }
 
   async function validateVersion(workspaceId: string, version: VersionContent): Promise<void> {
@@ -238,12 +306,22 @@ export function createActionService(
     },
 
     async deploy(workspaceId, id, input, by) {
-      await requireById(workspaceId, id);
-      const version = await repository.findVersion(id, input.version);
-      if (!version) throw new ValidationError('version', `Action has no version ${input.version}`);
+      const conditions = await gateOf(workspaceId, id, input);
+      const unmet = conditions?.filter((condition) => !condition.met) ?? [];
+      if (unmet.length > 0 && !input.force)
+        throw new GateFailedError(input.environment, input.version, unmet);
       await repository.deploy(id, input.environment, input.version, by);
       changed(workspaceId);
-      return withDeployments(await requireById(workspaceId, id));
+      return { action: await withDeployments(await requireById(workspaceId, id)), forcedPast: unmet };
+    },
+
+    checkGate: gateOf,
+
+    async savedBy(workspaceId, id, versionNumber) {
+      await requireById(workspaceId, id);
+      const version = await repository.findVersion(id, versionNumber);
+      if (!version) throw new NotFoundError(`Action has no version ${versionNumber}`);
+      return version.savedById;
     },
 
     async versions(workspaceId, id, pagination) {

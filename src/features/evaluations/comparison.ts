@@ -39,8 +39,9 @@ export function compare(
   base: EvaluationRow,
   candidate: EvaluationRow,
   pairs: PairedResult[],
-  limit: number,
+  options: { limit: number; intervals: boolean },
 ): Comparison {
+  const { limit } = options;
   const candidateIds = new Set(candidate.evaluators.map((evaluator) => evaluator.id));
   const shared = base.evaluators.filter((evaluator) => candidateIds.has(evaluator.id));
   const change = new Float64Array(pairs.length);
@@ -66,7 +67,8 @@ export function compare(
         fell[index] = 1;
       }
     });
-    const interval = differences.length > 0 ? bootstrapInterval(differences) : undefined;
+    // A release gate counts regressions only: it skips the resampling.
+    const interval = options.intervals && differences.length > 0 ? bootstrapInterval(differences) : undefined;
     evaluators[evaluator.id] = {
       name: evaluator.name,
       base_mean: baseScores.length > 0 ? rounded(mean(baseScores)) : null,

@@ -213,7 +213,7 @@ export function createEvaluationService(dependencies: {
           `ran on another dataset version than base (dataset ${candidate.datasetId} v${candidate.datasetVersion}, base ${base.datasetId} v${base.datasetVersion})`,
         );
       const pairs = await repository.paired(base.id, candidate.id);
-      return { base, candidate, ...compare(base, candidate, pairs, limit) };
+      return { base, candidate, ...compare(base, candidate, pairs, { limit, intervals: true }) };
     },
   };
 }
