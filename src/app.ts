@@ -25,6 +25,7 @@ import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
 import { fileUploadRoutes, signedFileRoutes } from './features/files/routes.js';
 import { fineTuneRoutes } from './features/fine-tunes/routes.js';
+import { monitorRoutes } from './features/monitors/routes.js';
 import { consolePeopleRoutes } from './features/people/console-routes.js';
 import { peopleRoutes } from './features/people/routes.js';
 import { createSingleSignOn } from './features/people/single-sign-on.js';
@@ -240,6 +241,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(evaluatorRoutes(services.evaluators));
       await v1.register(evaluationRoutes(services.evaluations));
       await v1.register(releaseGateRoutes(services.releaseGates, services.actions));
+      await v1.register(monitorRoutes(services.monitors));
       await v1.register(
         workspaceRoutes(services.workspaces, services.apps, services.contexts, services.providers),
       );

@@ -1,6 +1,7 @@
 import { processContextSourceJob } from './features/context-sources/index.js';
 import { embedDocumentsJob } from './features/documents/index.js';
 import { evaluationItemJob } from './features/evaluations/index.js';
+import { monitorSweepJob } from './features/monitors/index.js';
 import { asyncRunJob } from './features/runs/index.js';
 import { workflowBlockJob } from './features/workflows/index.js';
 import {
@@ -22,7 +23,10 @@ function wire<Payload>(definition: JobDefinition<Payload>, handler: JobHandler<P
  * is never run, so adding one means adding its line (docs/architecture.md#jobs).
  */
 export function jobRegistrations(
-  services: Pick<Services, 'runs' | 'workflowRunner' | 'documents' | 'contextSources' | 'evaluationItems'>,
+  services: Pick<
+    Services,
+    'runs' | 'workflowRunner' | 'documents' | 'contextSources' | 'evaluationItems' | 'monitorSweeps'
+  >,
 ): JobRegistration[] {
   return [
     wire(asyncRunJob, services.runs.asyncRunHandler),
@@ -30,6 +34,7 @@ export function jobRegistrations(
     wire(embedDocumentsJob, services.documents.embeddingHandler),
     wire(processContextSourceJob, services.contextSources.processingHandler),
     wire(evaluationItemJob, services.evaluationItems),
+    wire(monitorSweepJob, services.monitorSweeps),
   ];
 }
 

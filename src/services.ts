@@ -44,11 +44,18 @@ import {
   actionJudge,
   createEvaluatorRepository,
   createEvaluatorService,
+  type EvaluatorTypeName,
   embeddingSimilarity,
 } from './features/evaluators/index.js';
 import { createExperimentRepository, createExperimentService } from './features/experiments/index.js';
 import { createFeedbackRepository, createFeedbackService } from './features/feedback/index.js';
 import { createFileRepository, createFileService } from './features/files/index.js';
+import {
+  createMonitorRepository,
+  createMonitorService,
+  createSweepRunner,
+  defaultSweepPace,
+} from './features/monitors/index.js';
 import {
   createAccountService,
   createMemberService,
@@ -281,6 +288,25 @@ export function createServices(platform: Platform) {
     requireEvaluator: evaluators.require,
     evidence: evaluationRepository,
   });
+  const monitorRepository = createMonitorRepository(database);
+  const monitors = createMonitorService({
+    repository: monitorRepository,
+    jobs,
+    requireAction: actions.require,
+    requireEvaluator: evaluators.require,
+    afterCommit: platform.transactions.afterCommit,
+  });
+  const monitorSweeps = createSweepRunner({
+    repository: monitorRepository,
+    jobs,
+    tools: scoringTools,
+    async evaluator(workspaceId, id) {
+      const found = await evaluators.require(workspaceId, id).catch(() => undefined);
+      return found && { id, type: found.type as EvaluatorTypeName, config: found.config };
+    },
+    pace: defaultSweepPace,
+    logger: logger('monitors'),
+  });
   const evaluationItems = createItemRunner({
     repository: evaluationRepository,
     durable,
@@ -318,6 +344,8 @@ export function createServices(platform: Platform) {
     evaluations,
     evaluationItems,
     releaseGates,
+    monitors,
+    monitorSweeps,
     consoleSessions: createConsoleSessionService({
       repository: createConsoleSessionRepository(database),
       workspaces,

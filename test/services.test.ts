@@ -6,6 +6,7 @@ import { processContextSourceJob } from '../src/features/context-sources/index.j
 import { embedDocumentsJob } from '../src/features/documents/index.js';
 import { evaluationItemJob } from '../src/features/evaluations/index.js';
 import { feedbackBody } from '../src/features/feedback/schemas.js';
+import { monitorSweepJob } from '../src/features/monitors/index.js';
 import { asyncRunJob, createDurableRuns } from '../src/features/runs/index.js';
 import { runBody } from '../src/features/runs/schemas.js';
 import { workflowBlockJob } from '../src/features/workflows/index.js';
@@ -62,6 +63,8 @@ it('builds every service the routes and workers use', () => {
       'idempotentRequests',
       'members',
       'models',
+      'monitorSweeps',
+      'monitors',
       'providers',
       'releaseGates',
       'runs',
@@ -122,7 +125,14 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
 it('wires every job kind to one handler', () => {
   const registrations = jobRegistrations(services);
   expect(registrations.map((registration) => registration.definition.name).sort()).toEqual(
-    [asyncRunJob, workflowBlockJob, embedDocumentsJob, processContextSourceJob, evaluationItemJob]
+    [
+      asyncRunJob,
+      workflowBlockJob,
+      embedDocumentsJob,
+      processContextSourceJob,
+      evaluationItemJob,
+      monitorSweepJob,
+    ]
       .map((job) => job.name)
       .sort(),
   );

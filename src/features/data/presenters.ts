@@ -50,8 +50,14 @@ export function presentListedGeneration(
 export function presentGenerationWithFeedback(found: {
   generation: Generation;
   feedback: Feedback[];
+  scores: Record<string, number | null>;
 }): GenerationWithFeedbackResponse {
-  return { ...presentGeneration(found.generation), feedback: found.feedback.map(presentFeedback) };
+  return {
+    ...presentGeneration(found.generation),
+    feedback: found.feedback.map(presentFeedback),
+    // Present once a monitor scored it: a generation no monitor sampled has no scores.
+    ...(Object.keys(found.scores).length > 0 && { scores: found.scores }),
+  };
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
@@ -76,6 +82,13 @@ export function presentStatistics(statistics: Statistics): StatisticsResponse {
       latency_p50_ms: action.latencyP50Ms,
       latency_p95_ms: action.latencyP95Ms,
       feedback_rate: rate(action.withFeedback, action.runs),
+    })),
+    scores: statistics.scores.map((score) => ({
+      day: score.day,
+      evaluator: score.evaluatorId,
+      name: score.name,
+      mean: Math.round(score.mean * 1e6) / 1e6,
+      n: score.n,
     })),
   };
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
-import { actions, generations, runFailures } from '../../platform/database/schema.js';
+import { actions, generationScores, generations, runFailures } from '../../platform/database/schema.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGeneration = typeof generations.$inferInsert;
@@ -75,6 +75,8 @@ export type GenerationFilter = {
   to?: Date;
   /** Text the input or the output contains, case-insensitively. */
   text?: string;
+  /** A monitor scored it below `below` with this evaluator. */
+  score?: { evaluatorId: string; below: number };
 };
 
 function filterConditions(workspaceId: string, filter: GenerationFilter): SQL[] {
@@ -90,6 +92,10 @@ function filterConditions(workspaceId: string, filter: GenerationFilter): SQL[] 
     filter.source === undefined ? undefined : eq(generations.source, filter.source),
     filter.from === undefined ? undefined : gte(generations.createdAt, filter.from),
     filter.to === undefined ? undefined : lt(generations.createdAt, filter.to),
+    filter.score === undefined
+      ? undefined
+      : sql`EXISTS (SELECT 1 FROM ${generationScores} WHERE ${generationScores.generationId} = ${generations.id}
+          AND ${generationScores.evaluatorId} = ${filter.score.evaluatorId} AND ${generationScores.score} < ${filter.score.below})`,
     filter.text === undefined
       ? undefined
       : or(
@@ -134,6 +140,15 @@ export function createGenerationRepository(database: Database) {
     async insertMany(rows: NewGeneration[]): Promise<void> {
       if (rows.length > 0)
         await database.insert(generations).values(rows.map(insertValues) as NewGeneration[]);
+    },
+
+    /** A generation's monitor scores by evaluator GUID. */
+    async scores(id: string): Promise<Record<string, number | null>> {
+      const rows = await database
+        .select({ evaluatorId: generationScores.evaluatorId, score: generationScores.score })
+        .from(generationScores)
+        .where(eq(generationScores.generationId, id));
+      return Object.fromEntries(rows.map((row) => [row.evaluatorId, row.score]));
     },
 
     async find(workspaceId: string, id: string): Promise<GenerationRow | undefined> {

@@ -40,6 +40,10 @@ export const listedGenerationResponse = generationResponse.extend({
 
 export const generationWithFeedbackResponse = generationResponse.extend({
   feedback: z.array(feedbackResponse),
+  scores: z
+    .record(guid, z.number().min(0).max(1).nullable())
+    .optional()
+    .describe('Monitors’ scores by evaluator GUID, once a monitor sampled it (null: not computable)'),
 });
 
 export const loggedBatchResponse = z.strictObject({ data: z.array(z.strictObject({ guid })) });
@@ -68,6 +72,17 @@ export const statisticsResponse = z.strictObject({
       feedback_rate: z.number().nullable(),
     }),
   ),
+  scores: z
+    .array(
+      z.strictObject({
+        day: z.string().describe('YYYY-MM-DD (UTC): the day the scored generations were made'),
+        evaluator: guid,
+        name: z.string().nullable().describe('The evaluator’s name (null once it is deleted)'),
+        mean: z.number(),
+        n: z.number().int().describe('Generations scored (null scores left out)'),
+      }),
+    )
+    .describe('Monitors’ daily mean score per evaluator'),
 });
 
 /**

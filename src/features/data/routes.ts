@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
+import { ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
 import { exportLines } from './export.js';
@@ -40,6 +41,8 @@ import type { StatisticsService } from './statistics.js';
 function generationFilterOf(query: DataSearchQuery): GenerationFilter {
   // `provider/name`, as Actions name models, or the stored name alone.
   const slash = query.model?.indexOf('/') ?? -1;
+  if ((query.score_below === undefined) !== (query.evaluator === undefined))
+    throw new ValidationError('score_below', 'goes with evaluator: the evaluator whose score is compared');
   return {
     actionId: query.action,
     sessionId: query.session,
@@ -52,6 +55,8 @@ function generationFilterOf(query: DataSearchQuery): GenerationFilter {
     from: query.from === undefined ? undefined : new Date(query.from),
     to: query.to === undefined ? undefined : new Date(query.to),
     text: query.q,
+    score:
+      query.evaluator === undefined ? undefined : { evaluatorId: query.evaluator, below: query.score_below! },
   };
 }
 

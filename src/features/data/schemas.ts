@@ -81,6 +81,13 @@ export const dataSearchQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional().describe('created at or after (ISO 8601)'),
   to: z.iso.datetime({ offset: true }).optional().describe('created before (ISO 8601)'),
   q: z.string().trim().min(1).max(200).optional().describe('text the input or the output contains'),
+  evaluator: guid.optional().describe('With score_below: the evaluator whose monitor score is compared'),
+  score_below: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('Generations a monitor scored below this with `evaluator`'),
 });
 
 export type DataSearchQuery = z.infer<typeof dataSearchQuery>;

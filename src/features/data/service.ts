@@ -113,7 +113,11 @@ export interface DataService {
   recordFailure(failure: RunFailureRecord): Promise<void>;
   find(workspaceId: string, id: string): Promise<Generation | undefined>;
   /** The record with its non-deleted feedback, or 404. */
-  get(workspaceId: string, id: string): Promise<{ generation: Generation; feedback: Feedback[] }>;
+  /** The generation, its feedback, and its monitors' scores by evaluator GUID (docs/evaluations.md#monitors). */
+  get(
+    workspaceId: string,
+    id: string,
+  ): Promise<{ generation: Generation; feedback: Feedback[]; scores: Record<string, number | null> }>;
   log(workspaceId: string, input: LoggedGeneration): Promise<Generation>;
   /** Every record is checked first and all are stored in one statement, or none; answers their GUIDs. */
   logMany(workspaceId: string, inputs: LoggedGeneration[]): Promise<string[]>;
@@ -222,7 +226,11 @@ export function createDataService(
     async get(workspaceId, id) {
       const generation = await repository.find(workspaceId, id);
       if (!generation) throw new NotFoundError('Data not found');
-      return { generation, feedback: await feedback.listForGenerations(workspaceId, [id]) };
+      const [feedbackOfIt, scores] = await Promise.all([
+        feedback.listForGenerations(workspaceId, [id]),
+        repository.scores(id),
+      ]);
+      return { generation, feedback: feedbackOfIt, scores };
     },
 
     async log(workspaceId, input) {

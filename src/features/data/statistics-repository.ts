@@ -116,8 +116,41 @@ function figuresQuery(workspaceId: string, range: TimeRange, actionId?: string):
  * asked for and read from there; the rest of a span (today, partial days at its edges) is computed
  * from the generations, on the `(workspace_id, created_at)` index.
  */
+/** One evaluator's mean monitor score over one day's generations. */
+export type DailyScore = { day: string; evaluatorId: string; name: string | null; mean: number; n: number };
+
 export function createStatisticsRepository(database: Database) {
   return {
+    /** Monitors' daily mean scores per evaluator, by the day the generations were made (null scores left out). */
+    async dailyScores(workspaceId: string, days: { first: string; last: string }, actionId?: string) {
+      const rows = rowsOf<{
+        day: string;
+        evaluator_id: string;
+        name: string | null;
+        mean: number;
+        n: number;
+      }>(
+        await database.execute(sql`
+          SELECT score.day::text AS day, score.evaluator_id, evaluator.name,
+            avg(score.score)::float8 AS mean, count(score.score)::int AS n
+          FROM generation_scores score
+          LEFT JOIN evaluators evaluator ON evaluator.id = score.evaluator_id
+          WHERE score.workspace_id = ${workspaceId} AND score.day BETWEEN ${days.first}::date AND ${days.last}::date
+            AND score.score IS NOT NULL ${actionId ? sql`AND score.action_id = ${actionId}` : sql``}
+          GROUP BY score.day, score.evaluator_id, evaluator.name
+          ORDER BY score.day, evaluator.name`),
+      );
+      return rows.map(
+        (row): DailyScore => ({
+          day: row.day,
+          evaluatorId: row.evaluator_id,
+          name: row.name,
+          mean: Number(row.mean),
+          n: row.n,
+        }),
+      );
+    },
+
     /** The figures of a range computed from the generations now. */
     async figures(workspaceId: string, range: TimeRange, actionId?: string): Promise<DayActionFigures[]> {
       return rowsOf<FiguresRow>(await database.execute(figuresQuery(workspaceId, range, actionId))).map(

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors.js';
 import type {
+  DailyScore,
   DayActionFigures,
   DayTotals,
   StatisticsRepository,
@@ -29,7 +30,14 @@ export type ActionFigures = {
   withFeedback: number;
 };
 
-export type Statistics = { from: Date; to: Date; daily: DailyFigures[]; actions: ActionFigures[] };
+export type Statistics = {
+  from: Date;
+  to: Date;
+  daily: DailyFigures[];
+  actions: ActionFigures[];
+  /** Monitors' daily mean scores (docs/evaluations.md#monitors). */
+  scores: DailyScore[];
+};
 
 export interface StatisticsService {
   /** Runs, tokens, cost, feedback and errors per day, and latency per Action, over a span (default the last 30 days). */
@@ -156,7 +164,15 @@ export function createStatisticsService(
           ...live.map((range) => repository.figures(workspaceId, range, request.actionId)),
         ])
       ).flat();
-      return { from, to, ...summarise(rows) };
+      const scores = await repository.dailyScores(
+        workspaceId,
+        {
+          first: from.toISOString().slice(0, 10),
+          last: new Date(to.getTime() - 1).toISOString().slice(0, 10),
+        },
+        request.actionId,
+      );
+      return { from, to, ...summarise(rows), scores };
     },
 
     generationChanged(workspaceId, createdAt) {

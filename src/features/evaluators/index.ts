@@ -1,5 +1,6 @@
 export {
   type EvaluatorTypeName,
+  needsExpectedOutput,
   type Score,
   type ScoringCase,
   type ScoringTools,

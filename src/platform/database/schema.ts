@@ -1006,3 +1006,52 @@ export const versionApprovals = pgTable(
   },
   (table) => [primaryKey({ columns: [table.actionId, table.version, table.userId] })],
 );
+
+/**
+ * Online evaluation (docs/evaluations.md#monitors): a sampled share of an Action's production
+ * generations is scored in the background. `scanned_until`/`scanned_id` mark the last generation a
+ * sweep read, so each is read once, in the order they were made.
+ */
+export const monitors = pgTable(
+  'monitors',
+  {
+    ...tenantKey(),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    evaluatorIds: jsonb('evaluator_ids').$type<string[]>().notNull(),
+    sampleRate: doublePrecision('sample_rate').notNull(),
+    environment: text('environment'),
+    scannedUntil: timestamp('scanned_until', { withTimezone: true, mode: 'date' }).notNull(),
+    scannedId: uuid('scanned_id'),
+    createdById: text('created_by_id').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: deletedAt(),
+  },
+  (table) => [index('monitors_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+/** A monitor's score of one generation by one evaluator: null with the reason when it could not be computed. */
+export const generationScores = pgTable(
+  'generation_scores',
+  {
+    generationId: uuid('generation_id')
+      .notNull()
+      .references(() => generations.id, { onDelete: 'cascade' }),
+    evaluatorId: uuid('evaluator_id').notNull(),
+    workspaceId: uuid('workspace_id').notNull(),
+    actionId: uuid('action_id').notNull(),
+    monitorId: uuid('monitor_id').notNull(),
+    score: doublePrecision('score'),
+    error: text('error'),
+    /** The generation's day (UTC): the Dashboard's daily means are by the day the generation was made. */
+    day: date('day', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.generationId, table.evaluatorId] }),
+    index('generation_scores_day_index').on(table.workspaceId, table.day),
+    index('generation_scores_evaluator_index').on(table.evaluatorId, table.score),
+  ],
+);
