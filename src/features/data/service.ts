@@ -112,8 +112,10 @@ export interface DataService {
   /** Counts a run that failed at the model call. */
   recordFailure(failure: RunFailureRecord): Promise<void>;
   find(workspaceId: string, id: string): Promise<Generation | undefined>;
-  /** The record with its non-deleted feedback, or 404. */
-  /** The generation, its feedback, and its monitors' scores by evaluator GUID (docs/evaluations.md#monitors). */
+  /**
+   * The record with its non-deleted feedback and its monitors' scores by evaluator GUID
+   * (docs/evaluations.md#monitors), or 404.
+   */
   get(
     workspaceId: string,
     id: string,

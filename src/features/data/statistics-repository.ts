@@ -111,13 +111,14 @@ function figuresQuery(workspaceId: string, range: TimeRange, actionId?: string):
     FROM sums LEFT JOIN latencies USING (day, action_id) FULL JOIN errors USING (day, action_id)`;
 }
 
+/** One evaluator's mean monitor score over one day's generations. */
+export type DailyScore = { day: string; evaluatorId: string; name: string | null; mean: number; n: number };
+
 /**
  * The dashboard's aggregates. Finished days are stored per Action in `generation_days` when first
  * asked for and read from there; the rest of a span (today, partial days at its edges) is computed
  * from the generations, on the `(workspace_id, created_at)` index.
  */
-/** One evaluator's mean monitor score over one day's generations. */
-export type DailyScore = { day: string; evaluatorId: string; name: string | null; mean: number; n: number };
 
 export function createStatisticsRepository(database: Database) {
   return {
