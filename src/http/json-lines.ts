@@ -2,8 +2,9 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
 /**
- * Streams `rows` as a JSON Lines download named `filename`, one presented row per line: any number
- * of rows in the memory of one batch (the caller's generator reads them a batch at a time).
+ * Streams `rows` as a JSON Lines download named `filename`, one presented row per line (a row
+ * presented as undefined has none): any number of rows in the memory of one batch (the caller's
+ * generator reads them a batch at a time).
  */
 export function sendJsonLines<Row>(
   reply: FastifyReply,
@@ -13,7 +14,10 @@ export function sendJsonLines<Row>(
 ): FastifyReply {
   const lines = Readable.from(
     (async function* () {
-      for await (const row of rows) yield `${JSON.stringify(present(row))}\n`;
+      for await (const row of rows) {
+        const line = present(row);
+        if (line !== undefined) yield `${JSON.stringify(line)}\n`;
+      }
     })(),
   );
   return reply

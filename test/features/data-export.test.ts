@@ -78,3 +78,36 @@ it('refuses a bad filter or format with 400 naming it, and exports nothing of an
   expect(mine.status).toBe(200);
   expect(text(mine.body)).toBe('');
 });
+
+it('exports the generations with good feedback as OpenAI chat fine-tuning examples', async () => {
+  const { client } = context;
+  const action = await createAction(client, {
+    prompt: 'Capital of {{country}}?',
+    system_message: 'Be brief.',
+  });
+  const run = async (country: string) =>
+    (await client.post(`/v1/actions/${action.guid}/prompt`, { input: { country } })).body.data_guid as string;
+  const good = await run('France');
+  const bad = await run('Spain');
+  await run('Italy');
+  await client.post(`/v1/feedback/${good}`, { type: 'rating', value: 'good' });
+  await client.post(`/v1/feedback/${bad}`, { type: 'rating', value: 'bad' });
+  const exported = await client.get(`/v1/data/export?action=${action.guid}&feedback=good&format=openai_chat`);
+  expect(exported.status).toBe(200);
+  const lines = text(exported.body)
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  // The prompt the model was sent, then its answer (mock/echo answers with the prompt's last turn).
+  expect(lines).toEqual([
+    {
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Capital of France?' },
+        { role: 'assistant', content: 'Capital of France?' },
+      ],
+    },
+  ]);
+  const listed = await client.get(`/v1/data?action=${action.guid}&feedback=bad`);
+  expect(listed.body.data.map((generation: { guid: string }) => generation.guid)).toEqual([bad]);
+});

@@ -209,6 +209,25 @@ describe('datasets', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(exportedLines).toEqual((await itemsOf(dataset.guid, '?version=2')).data);
+    // As OpenAI chat fine-tuning examples: the input as the user's turn (variables as JSON text, a
+    // message list as it is), the expected output as the answer; an item without one is left out.
+    const fineTuning = await context.test.app.inject({
+      method: 'GET',
+      url: `/v1/datasets/${dataset.guid}/items/export?version=2&format=openai_chat`,
+      headers: { authorization: `Bearer ${context.client.apiKey}` },
+    });
+    const examples = fineTuning.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(examples).toEqual([
+      {
+        messages: [
+          { role: 'user', content: '{"question":"Refund?"}' },
+          { role: 'assistant', content: 'Yes' },
+        ],
+      },
+    ]);
 
     const copy = await newDataset('Copy');
     expect((await upload(copy.guid, exported.body, 'application/x-ndjson')).body).toEqual({

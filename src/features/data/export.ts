@@ -1,7 +1,8 @@
+import { chatExample } from '../../core/fine-tuning.js';
 import { presentGeneration } from './presenters.js';
 import type { Generation } from './service.js';
 
-export type ExportFormat = 'jsonl' | 'csv';
+export type ExportFormat = 'jsonl' | 'csv' | 'openai_chat';
 
 /** The CSV's columns: the flat fields of a record; input and cost as JSON text. */
 const csvColumns = [
@@ -43,6 +44,12 @@ export async function* exportLines(
 ): AsyncGenerator<string> {
   if (format === 'csv') yield `${csvColumns.join(',')}\r\n`;
   for await (const row of rows) {
+    if (format === 'openai_chat') {
+      // The prompt the model was sent and what it answered: an example to fine-tune on.
+      const example = chatExample(row.fullPromptSent, row.output);
+      if (example) yield `${JSON.stringify(example)}\n`;
+      continue;
+    }
     const record = presentGeneration(row);
     yield format === 'jsonl'
       ? `${JSON.stringify(record)}\n`

@@ -1,7 +1,13 @@
 import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
-import { actions, generationScores, generations, runFailures } from '../../platform/database/schema.js';
+import {
+  actions,
+  feedback,
+  generationScores,
+  generations,
+  runFailures,
+} from '../../platform/database/schema.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGeneration = typeof generations.$inferInsert;
@@ -75,6 +81,8 @@ export type GenerationFilter = {
   to?: Date;
   /** Text the input or the output contains, case-insensitively. */
   text?: string;
+  /** It has a (not deleted) feedback record of this value. */
+  feedbackValue?: string;
   /** A monitor scored it below `below` with this evaluator. */
   score?: { evaluatorId: string; below: number };
 };
@@ -92,6 +100,10 @@ function filterConditions(workspaceId: string, filter: GenerationFilter): SQL[] 
     filter.source === undefined ? undefined : eq(generations.source, filter.source),
     filter.from === undefined ? undefined : gte(generations.createdAt, filter.from),
     filter.to === undefined ? undefined : lt(generations.createdAt, filter.to),
+    filter.feedbackValue === undefined
+      ? undefined
+      : sql`EXISTS (SELECT 1 FROM ${feedback} WHERE ${feedback.generationId} = ${generations.id}
+          AND ${feedback.value} = ${filter.feedbackValue} AND NOT ${feedback.deleted})`,
     filter.score === undefined
       ? undefined
       : sql`EXISTS (SELECT 1 FROM ${generationScores} WHERE ${generationScores.generationId} = ${generations.id}

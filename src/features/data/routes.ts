@@ -55,6 +55,7 @@ function generationFilterOf(query: DataSearchQuery): GenerationFilter {
     from: query.from === undefined ? undefined : new Date(query.from),
     to: query.to === undefined ? undefined : new Date(query.to),
     text: query.q,
+    feedbackValue: query.feedback,
     score:
       query.evaluator === undefined ? undefined : { evaluatorId: query.evaluator, below: query.score_below! },
   };

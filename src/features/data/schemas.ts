@@ -81,6 +81,12 @@ export const dataSearchQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional().describe('created at or after (ISO 8601)'),
   to: z.iso.datetime({ offset: true }).optional().describe('created before (ISO 8601)'),
   q: z.string().trim().min(1).max(200).optional().describe('text the input or the output contains'),
+  feedback: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Generations with a feedback record of this value (`good`, `thumbs_up`, `5`)'),
   evaluator: guid.optional().describe('With score_below: the evaluator whose monitor score is compared'),
   score_below: z.coerce
     .number()
@@ -94,7 +100,10 @@ export type DataSearchQuery = z.infer<typeof dataSearchQuery>;
 
 /** `GET /v1/data/export`: the list's filters and the file's format. */
 export const dataExportQuery = dataSearchQuery.extend({
-  format: z.enum(['jsonl', 'csv']).default('jsonl'),
+  format: z
+    .enum(['jsonl', 'csv', 'openai_chat'])
+    .default('jsonl')
+    .describe('openai_chat: OpenAI chat fine-tuning lines (the prompt sent, then the output)'),
 });
 
 /** `GET /v1/statistics`: a span (default the last 30 days, at most 366) and optionally one Action. */

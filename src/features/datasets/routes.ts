@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { chatExample, chatMessagesOf } from '../../core/fine-tuning.js';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, removedResponse } from '../../core/wire.js';
@@ -23,6 +24,7 @@ import {
   changeDatasetBody,
   changeItemBody,
   createDatasetBody,
+  exportQuery,
   itemParams,
   versionQuery,
 } from './schemas.js';
@@ -184,10 +186,10 @@ export function datasetRoutes(
           'x-right': 'read',
           tags,
           params: guidParams,
-          querystring: versionQuery,
+          querystring: exportQuery,
           response: {
             200: {
-              description: 'The items of the version, one DatasetItem per line',
+              description: 'The items of the version, one DatasetItem (or one fine-tuning example) per line',
               content: { 'application/x-ndjson': { schema: z.unknown() } },
             },
           },
@@ -199,7 +201,15 @@ export function datasetRoutes(
           request.params.guid,
           request.query.version,
         );
-        return sendJsonLines(reply, items, presentDatasetItem, `dataset-${request.params.guid}.jsonl`);
+        const name = `dataset-${request.params.guid}`;
+        if (request.query.format === 'openai_chat')
+          return sendJsonLines(
+            reply,
+            items,
+            (item) => chatExample(chatMessagesOf(item.input), item.expectedOutput),
+            `${name}-fine-tuning.jsonl`,
+          );
+        return sendJsonLines(reply, items, presentDatasetItem, `${name}.jsonl`);
       },
     );
 

@@ -48,6 +48,14 @@ export const versionQuery = z.object({
     .describe('A version of the dataset; the newest by default'),
 });
 
+/** `GET /v1/datasets/{guid}/items/export`: the items as they are, or as chat fine-tuning examples. */
+export const exportQuery = versionQuery.extend({
+  format: z
+    .enum(['jsonl', 'openai_chat'])
+    .default('jsonl')
+    .describe('openai_chat: OpenAI chat fine-tuning lines; items without expected_output are left out'),
+});
+
 export type NewDataset = z.infer<typeof createDatasetBody>;
 export type DatasetChange = z.infer<typeof changeDatasetBody>;
 export type NewItem = z.infer<typeof datasetItem>;
