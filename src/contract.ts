@@ -24,10 +24,16 @@ import type {
   itemsAddedResponse,
 } from './features/datasets/responses.js';
 import type { DocumentResponse } from './features/documents/responses.js';
+import type {
+  ComparisonResponse,
+  EvaluationResponse,
+  EvaluationResultResponse,
+} from './features/evaluations/responses.js';
 import type { EvaluatorResponse, ScoreResponse } from './features/evaluators/responses.js';
 import type { ExperimentResponse, ExperimentResultsResponse } from './features/experiments/responses.js';
 import type { FeedbackResponse } from './features/feedback/responses.js';
 import type { uploadResponse } from './features/files/responses.js';
+import type { MonitorResponse } from './features/monitors/responses.js';
 import type {
   MemberResponse,
   MeResponse,
@@ -40,6 +46,11 @@ import type {
   ProviderKindResponse,
   ProviderResponse,
 } from './features/providers/responses.js';
+import type {
+  ApprovalsResponse,
+  GateCheckResponse,
+  GateResponse,
+} from './features/release-gates/responses.js';
 import type { RunAnswer, StreamRunAnswer, SyncRunAnswer } from './features/runs/responses.js';
 import type { SessionResponse } from './features/sessions/responses.js';
 import type { SkillResponse, SkillTypeResponse } from './features/skills/responses.js';
@@ -115,3 +126,10 @@ export type ItemsAdded = z.output<typeof itemsAddedResponse>;
 export type ItemChanged = z.output<typeof itemChangedResponse>;
 export type Evaluator = EvaluatorResponse;
 export type Score = ScoreResponse;
+export type Evaluation = EvaluationResponse;
+export type EvaluationResult = EvaluationResultResponse;
+export type Comparison = ComparisonResponse;
+export type ReleaseGate = GateResponse;
+export type GateCheck = GateCheckResponse;
+export type Approvals = ApprovalsResponse;
+export type Monitor = MonitorResponse;

@@ -1,10 +1,7 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it, onTestFailed } from 'vitest';
+import { expectAccessible, screenshot, useConsole } from '../helpers/console-browser.js';
 import { buildPdf } from '../helpers/documents.js';
 import {
   clientId,
@@ -12,120 +9,43 @@ import {
   type IdentityProvider,
   startIdentityProvider,
 } from '../helpers/identity-provider.js';
-import { createTextAction, keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
-import { useProcessEnvironment } from '../helpers/test-app.js';
+import { createTextAction, keyedCaller } from '../helpers/lectern-process.js';
 
-// The console end to end: Debian's Chromium driven by playwright-core against `lectern serve`
-// (dist/, a temporary data directory, the mock provider). Screenshots go to test-output/console/.
 const apiKey = 'lec_console_test_key_0123456789abcdefghijklmn';
 // Every page signs in with the one key from one address: more than the default 10 a minute in a run.
 const adminToken = 'console-test-admin-token-0123456789';
-const processEnvironment = useProcessEnvironment({
-  LECTERN_INIT_API_KEY: apiKey,
-  LECTERN_CONSOLE_SIGN_INS_PER_MINUTE: '1000',
-  LECTERN_ADMIN_TOKEN: adminToken,
-});
 const call = keyedCaller(apiKey);
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const screenshots = 'test-output/console';
-// `LECTERN_README_SCREENSHOTS=1` also writes the README's pictures (docs/images) from this run.
-const readmeScreenshots = process.env.LECTERN_README_SCREENSHOTS === '1' ? 'docs/images' : undefined;
-
-/** A full-page screenshot of the flow; the README's own pictures are refreshed when asked. */
-async function screenshot(page: Page, name: string, forReadme = false): Promise<void> {
-  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
-  if (forReadme && readmeScreenshots)
-    await page.screenshot({ path: path.join(readmeScreenshots, `${name}.png`) });
-}
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-let server: ServingProcess;
-let browser: Browser;
 /** A real OpenID provider (oidc-provider) in this process, for "Sign in with SSO". */
 let identityProvider: IdentityProvider;
-/** Every Content-Security-Policy violation a page of the console reported (Chromium logs each). */
-const policyViolations: string[] = [];
-
-/** A browser context whose pages' CSP violations are collected. */
-async function watchedContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  // Where each violation came from (Chromium's own message names the directive, not the file).
-  await context.addInitScript(() => {
-    const page = globalThis as any;
-    page.document.addEventListener('securitypolicyviolation', (event: any) =>
-      console.error(
-        `Content Security Policy: ${event.violatedDirective} at ${event.sourceFile}:${event.lineNumber} on ${page.location.href}`,
-      ),
+const harness = useConsole({
+  apiKey,
+  environment: { LECTERN_CONSOLE_SIGN_INS_PER_MINUTE: '1000', LECTERN_ADMIN_TOKEN: adminToken },
+  // The provider knows the console's callback before the console listens.
+  async beforeServe(baseUrl) {
+    identityProvider = await startIdentityProvider(
+      {
+        sally: { email: 'sally@example.com', emailVerified: true, name: 'Sally Sso' },
+        nelly: { email: 'nelly@example.com', emailVerified: false, name: 'Nelly Unverified' },
+      },
+      `${baseUrl}/console/v1/oidc/callback`,
     );
-  });
-  context.on('console', (message) => {
-    if (message.text().includes('Content Security Policy')) policyViolations.push(message.text());
-  });
-  return context;
-}
-
-beforeAll(async () => {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `The console tests drive Chromium at ${chromiumPath}: install it (apt-get install chromium) or set CHROMIUM_PATH`,
-    );
-  }
-  mkdirSync(screenshots, { recursive: true });
-  // The provider knows the console's callback before the console listens: a free port, chosen now.
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  identityProvider = await startIdentityProvider(
-    {
-      sally: { email: 'sally@example.com', emailVerified: true, name: 'Sally Sso' },
-      nelly: { email: 'nelly@example.com', emailVerified: false, name: 'Nelly Unverified' },
-    },
-    `${baseUrl}/console/v1/oidc/callback`,
-  );
-  server = await serve({
-    ...processEnvironment.values,
-    PORT: String(port),
-    LECTERN_BASE_URL: baseUrl,
-    LECTERN_OIDC_ISSUER: identityProvider.issuer,
-    LECTERN_OIDC_CLIENT_ID: clientId,
-    LECTERN_OIDC_CLIENT_SECRET: clientSecret,
-    LECTERN_OIDC_DEFAULT_ROLE: 'developer',
-  });
-  // Root in CI containers: Chromium's sandbox needs user namespaces it may not have there.
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await identityProvider?.close();
+    return {
+      LECTERN_OIDC_ISSUER: identityProvider.issuer,
+      LECTERN_OIDC_CLIENT_ID: clientId,
+      LECTERN_OIDC_CLIENT_SECRET: clientSecret,
+      LECTERN_OIDC_DEFAULT_ROLE: 'developer',
+    };
+  },
+  afterStop: () => identityProvider?.close(),
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** axe-core on the page as it stands: no serious or critical violation. */
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  // Evaluated through the DevTools protocol: the console's CSP refuses inline scripts, as it should.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run();
-    return result.violations
-      .filter((violation: { impact: string }) => ['serious', 'critical'].includes(violation.impact))
-      .map((violation: { id: string; nodes: { target: string[] }[] }) => ({
-        rule: violation.id,
-        targets: violation.nodes.map((node) => node.target.join(' ')),
-      }));
-  });
-  expect(violations, `${name}: ${JSON.stringify(violations)}`).toEqual([]);
-}
+const { watchedContext, signedInPage, policyViolations } = harness;
 
 it('signs in with a key, lists the Actions, and signs out', async () => {
-  await createTextAction(call, server.baseUrl, { app: 'Support', name: 'Refund reply', model: 'mock/echo' });
+  await createTextAction(call, harness.server.baseUrl, {
+    app: 'Support',
+    name: 'Refund reply',
+    model: 'mock/echo',
+  });
   const context = await watchedContext();
   const page = await context.newPage();
   const consoleErrors: string[] = [];
@@ -133,7 +53,7 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
 
-  await page.goto(`${server.baseUrl}/actions`);
+  await page.goto(`${harness.server.baseUrl}/actions`);
   await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
   // Being signed out is no error: the console does not even ask the service (no refused request logged).
   expect(consoleErrors).toEqual([]);
@@ -177,36 +97,12 @@ it('signs in with a key, lists the Actions, and signs out', async () => {
   await context.close();
 }, 60_000);
 
-async function signedInPage(): Promise<Page> {
-  const context = await watchedContext({ viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  // What the page showed when a step failed is the quickest way to see why.
-  onTestFailed(async ({ task }) => {
-    // A server that died says why only in its own output.
-    if (server.child.exitCode !== null || server.child.signalCode !== null) {
-      console.error(
-        `lectern serve exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
-      );
-    }
-    const name = task.name.replace(/\W+/g, '-').slice(0, 60);
-    await page
-      .screenshot({ path: path.join(screenshots, `failed-${name}.png`), fullPage: true })
-      .catch(() => undefined);
-  });
-  await page.goto(`${server.baseUrl}/actions`);
-  await page.getByRole('button', { name: 'Use an API key instead' }).click();
-  await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
-  return page;
-}
-
 it('sets up the first owner from the printed link, then signs in with an e-mail address and password', async () => {
-  const token = /\/setup\?token=(\S+)/.exec(server.output())?.[1];
+  const token = /\/setup\?token=(\S+)/.exec(harness.server.output())?.[1];
   expect(token).toBeDefined();
   const context = await watchedContext();
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/setup?token=${token}`);
+  await page.goto(`${harness.server.baseUrl}/setup?token=${token}`);
   await page.getByRole('heading', { name: 'Set up Lectern' }).waitFor();
   await expectAccessible(page, 'setup');
   await screenshot(page, 'setup');
@@ -241,7 +137,7 @@ it('sets up the first owner from the printed link, then signs in with an e-mail 
 it('lets the owner invite a developer, who joins from the link and sees what a developer may do; the owner reads the audit log', async () => {
   const ownerContext = await watchedContext({ viewport: { width: 1400, height: 900 } });
   const owner = await ownerContext.newPage();
-  await owner.goto(`${server.baseUrl}/settings`);
+  await owner.goto(`${harness.server.baseUrl}/settings`);
   await owner.getByLabel('E-mail address').fill('owner@example.com');
   await owner.getByLabel('Password').fill('a long owner password');
   await owner.getByRole('button', { name: 'Sign in' }).click();
@@ -261,7 +157,7 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
 
   const developerContext = await watchedContext({ viewport: { width: 1400, height: 900 } });
   const developer = await developerContext.newPage();
-  await developer.goto(link.replace(/^http:\/\/[^/]+/, server.baseUrl));
+  await developer.goto(link.replace(/^http:\/\/[^/]+/, harness.server.baseUrl));
   await developer.getByRole('heading', { name: 'Join the workspace' }).waitFor();
   await expectAccessible(developer, 'invitation');
   await screenshot(developer, 'invitation');
@@ -283,7 +179,7 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
   await developer.getByLabel('Key role').selectOption('runner');
   await developer.getByRole('button', { name: 'Create API key' }).click();
   const runnerKey = (await developer.locator('.callout .secret').textContent())!;
-  expect((await keyedCaller(runnerKey)(server.baseUrl, 'GET', '/v1/apps')).status).toBe(403);
+  expect((await keyedCaller(runnerKey)(harness.server.baseUrl, 'GET', '/v1/apps')).status).toBe(403);
   await expectAccessible(developer, 'settings (developer)');
   await screenshot(developer, 'settings-developer');
 
@@ -306,16 +202,16 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
   const resetLink = (await owner.locator('.callout .secret').textContent())!;
   expect(resetLink).toMatch(/\/reset-password\?token=lpr_/);
   const resetPage = await developerContext.newPage();
-  await resetPage.goto(resetLink.replace(/^http:\/\/[^/]+/, server.baseUrl));
+  await resetPage.goto(resetLink.replace(/^http:\/\/[^/]+/, harness.server.baseUrl));
   await resetPage.getByRole('heading', { name: 'Set a new password' }).waitFor();
   await expectAccessible(resetPage, 'reset password');
   await screenshot(resetPage, 'reset-password');
   await resetPage.getByLabel('New password', { exact: true }).fill('a brand new developer password');
   await resetPage.getByRole('button', { name: 'Set the password' }).click();
   await resetPage.getByText('Your password is set.').waitFor();
-  const signedIn = await fetch(`${server.baseUrl}/console/v1/session`, {
+  const signedIn = await fetch(`${harness.server.baseUrl}/console/v1/session`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    headers: { 'content-type': 'application/json', origin: harness.server.baseUrl },
     body: JSON.stringify({ email: 'dev@example.com', password: 'a brand new developer password' }),
   });
   expect(signedIn.status).toBe(201);
@@ -336,7 +232,7 @@ it('lets the owner invite a developer, who joins from the link and sees what a d
 it('signs in with SSO at a live OpenID provider: a first sign-in joins with the default role; an unverified address is refused', async () => {
   const context = await watchedContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/actions`);
+  await page.goto(`${harness.server.baseUrl}/actions`);
   await page.getByRole('link', { name: 'Sign in with SSO' }).click();
   // oidc-provider's own login and consent pages, at the provider's origin.
   await page.locator('input[name="login"]').fill('sally');
@@ -344,7 +240,7 @@ it('signs in with SSO at a live OpenID provider: a first sign-in joins with the 
   await page.getByRole('button', { name: 'Sign-in' }).click();
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('heading', { name: 'Actions', exact: true }).waitFor();
-  expect(new URL(page.url()).origin).toBe(server.baseUrl);
+  expect(new URL(page.url()).origin).toBe(harness.server.baseUrl);
   await expect(page.getByTitle('Signed in as').textContent()).resolves.toBe('Sally Sso · developer');
   await page.getByRole('cell', { name: /Refund reply/ }).waitFor();
   const me = await page.evaluate(async () => (await fetch('/v1/me')).json());
@@ -369,7 +265,7 @@ it('signs in with SSO at a live OpenID provider: a first sign-in joins with the 
 
 it('moves a person of two workspaces between them with the switcher', async () => {
   const admin = async (route: string, body: unknown) => {
-    const answer = await fetch(`${server.baseUrl}${route}`, {
+    const answer = await fetch(`${harness.server.baseUrl}${route}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -386,7 +282,7 @@ it('moves a person of two workspaces between them with the switcher', async () =
   const context = await watchedContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   onTestFailed(() => screenshot(page, 'failed-workspace-switcher'));
-  await page.goto(`${server.baseUrl}/actions`);
+  await page.goto(`${harness.server.baseUrl}/actions`);
   await page.getByLabel('E-mail address').fill('owner@example.com');
   await page.getByLabel('Password').fill('a long owner password');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -489,7 +385,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.locator('pre.answer[data-status="done"]', { hasText: 'Draft about moss' }).waitFor();
   expect(
-    (await call(server.baseUrl, 'GET', `/v1/actions/${page.url().split('/').at(-2)}`)).body.version,
+    (await call(harness.server.baseUrl, 'GET', `/v1/actions/${page.url().split('/').at(-2)}`)).body.version,
   ).toBe(2);
 
   // Playground: staging (v2) asks for its three variables; the answer streams in token by token.
@@ -644,12 +540,12 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await screenshot(page, 'contexts');
 
   // Experiments: two Actions of one App; both arms run and show.
-  const app = await call(server.baseUrl, 'POST', '/v1/apps', { name: 'Greetings' });
+  const app = await call(harness.server.baseUrl, 'POST', '/v1/apps', { name: 'Greetings' });
   for (const [name, prompt] of [
     ['Formal hello', 'Good day, {{name}}.'],
     ['Casual hello', 'Hey {{name}}!'],
   ]) {
-    await call(server.baseUrl, 'POST', '/v1/actions/create', {
+    await call(harness.server.baseUrl, 'POST', '/v1/actions/create', {
       app: app.body.guid,
       name,
       model: 'mock/echo',
@@ -667,11 +563,11 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.getByRole('heading', { name: 'Greeting tone' }).waitFor();
   const experimentGuid = page.url().split('/').at(-1)!;
   for (let user = 0; user < 12; user += 1) {
-    const run = await call(server.baseUrl, 'POST', `/v1/experiments/${experimentGuid}/prompt`, {
+    const run = await call(harness.server.baseUrl, 'POST', `/v1/experiments/${experimentGuid}/prompt`, {
       input: { name: `user ${user}` },
       extUserId: `user-${user}`,
     });
-    await call(server.baseUrl, 'POST', `/v1/feedback/${run.body.data_guid}`, {
+    await call(harness.server.baseUrl, 'POST', `/v1/feedback/${run.body.data_guid}`, {
       type: 'rating',
       value: user % 3 ? '1' : '0',
     });
@@ -687,7 +583,7 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await screenshot(page, 'experiment');
   await page.getByRole('button', { name: 'Declare secondary the winner' }).click();
   await page.getByText('completed').first().waitFor();
-  const declared = await call(server.baseUrl, 'POST', `/v1/experiments/${experimentGuid}/prompt`, {
+  const declared = await call(harness.server.baseUrl, 'POST', `/v1/experiments/${experimentGuid}/prompt`, {
     input: { name: 'x' },
   });
   expect(declared.body.variant).toBe('secondary');
@@ -699,15 +595,15 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await screenshot(page, 'experiments');
 
   // Sessions: a conversation of two turns reads in order.
-  const formal = (await call(server.baseUrl, 'GET', '/v1/actions?limit=100')).body.data.find(
+  const formal = (await call(harness.server.baseUrl, 'GET', '/v1/actions?limit=100')).body.data.find(
     (action: { name: string }) => action.name === 'Formal hello',
   );
-  const session = await call(server.baseUrl, 'POST', '/v1/sessions', {
+  const session = await call(harness.server.baseUrl, 'POST', '/v1/sessions', {
     action: formal.guid,
     name: 'Support chat',
   });
   for (const name of ['Ada', 'Grace']) {
-    await call(server.baseUrl, 'POST', `/v1/actions/${formal.guid}/prompt`, {
+    await call(harness.server.baseUrl, 'POST', `/v1/actions/${formal.guid}/prompt`, {
       input: { name },
       session: session.body.guid,
     });
@@ -730,13 +626,13 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
   await page.getByRole('button', { name: 'Create API key' }).click();
   const newKey = (await page.locator('.secret').textContent())!;
   expect(newKey).toMatch(/^lec_/);
-  expect((await keyedCaller(newKey)(server.baseUrl, 'GET', '/v1/apps')).status).toBe(200);
+  expect((await keyedCaller(newKey)(harness.server.baseUrl, 'GET', '/v1/apps')).status).toBe(200);
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.locator('.secret').count()).resolves.toBe(0);
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: `Revoke ${newKey.slice(0, 12)}` }).click();
   await page.getByText(/^revoked /).waitFor();
-  expect((await keyedCaller(newKey)(server.baseUrl, 'GET', '/v1/apps')).status).toBe(401);
+  expect((await keyedCaller(newKey)(harness.server.baseUrl, 'GET', '/v1/apps')).status).toBe(401);
   // The kinds are the service's own (GET /v1/providers/kinds); the field the service refuses is
   // marked next to its input, as the error body names it.
   await page.getByLabel('Provider', { exact: true }).selectOption({ label: 'OpenAI-compatible server' });
@@ -769,12 +665,12 @@ it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an 
 
 it('creates a Skill from its type form, builds a Workflow block by block, runs it and watches each block', async () => {
   const page = await signedInPage();
-  const app = await call(server.baseUrl, 'POST', '/v1/apps', { name: 'Pipelines' });
+  const app = await call(harness.server.baseUrl, 'POST', '/v1/apps', { name: 'Pipelines' });
   for (const [name, prompt] of [
     ['Shout', 'LOUD {{text}}'],
     ['Wrap', '[{{text}}]'],
   ]) {
-    await call(server.baseUrl, 'POST', '/v1/actions/create', {
+    await call(harness.server.baseUrl, 'POST', '/v1/actions/create', {
       app: app.body.guid,
       name,
       model: 'mock/echo',
@@ -815,7 +711,11 @@ it('creates a Skill from its type form, builds a Workflow block by block, runs i
   await expect(page.getByLabel('Name of block 1').inputValue()).resolves.toBe('shout');
   await page.getByRole('button', { name: 'Save blocks' }).click();
   await page.getByText('Saved.').waitFor();
-  const stored = await call(server.baseUrl, 'GET', `/v1/workflows/${page.url().split('/').at(-1)}/blocks`);
+  const stored = await call(
+    harness.server.baseUrl,
+    'GET',
+    `/v1/workflows/${page.url().split('/').at(-1)}/blocks`,
+  );
   expect(stored.body.blocks.map((block: { name: string }) => block.name)).toEqual(['shout', 'wrap']);
 
   await page.getByLabel('Input value 1').fill('hello');
@@ -896,14 +796,17 @@ it('builds a dataset from a file, edits an item and reads an earlier version; ma
   await screenshot(page, 'evaluators');
 
   // Generations → Add to dataset: the selected runs' inputs, with their outputs expected.
-  const parcel = await createTextAction(call, server.baseUrl, {
+  const parcel = await createTextAction(call, harness.server.baseUrl, {
     app: 'Shipping',
     name: 'Parcel reply',
     model: 'mock/echo',
   });
   expect(
-    (await call(server.baseUrl, 'POST', `/v1/actions/${parcel}/prompt`, { input: 'Where is my parcel?' }))
-      .status,
+    (
+      await call(harness.server.baseUrl, 'POST', `/v1/actions/${parcel}/prompt`, {
+        input: 'Where is my parcel?',
+      })
+    ).status,
   ).toBe(200);
   await page.getByRole('link', { name: 'Generations' }).click();
   const generations = page.getByRole('table', { name: 'Generations' });
@@ -945,7 +848,7 @@ it('signs out everywhere from Settings: every browser signed in with the key is 
 it('shows the API docs page (Swagger UI) under its policy: inline styles there, never inline script', async () => {
   const context = await watchedContext();
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/docs`);
+  await page.goto(`${harness.server.baseUrl}/docs`);
   await page
     .getByRole('heading', { name: /Lectern/ })
     .first()
@@ -962,16 +865,18 @@ it('cannot be framed by a page of another origin (clickjacking)', async () => {
   // The probe's page: another port of the same host framing Settings.
   const framing = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(`<!doctype html><title>framer</title><iframe src="${server.baseUrl}/settings"></iframe>`);
+    response.end(
+      `<!doctype html><title>framer</title><iframe src="${harness.server.baseUrl}/settings"></iframe>`,
+    );
   });
   await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
   const { port } = framing.address() as { port: number };
-  const context = await browser.newContext();
+  const context = await harness.browser.newContext();
   const refusals: string[] = [];
   context.on('console', (message) => refusals.push(message.text()));
   try {
     const page = await context.newPage();
-    const settings = await fetch(`${server.baseUrl}/settings`, { headers: { accept: 'text/html' } });
+    const settings = await fetch(`${harness.server.baseUrl}/settings`, { headers: { accept: 'text/html' } });
     expect(settings.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(settings.headers.get('x-frame-options')).toBe('DENY');
     await page.goto(`http://127.0.0.1:${port}/`);

@@ -28,6 +28,9 @@ const SkillsPage = lazy(() => import('./pages/skills/SkillsPage'));
 const DatasetsList = lazy(() => import('./pages/datasets/DatasetsList'));
 const DatasetPage = lazy(() => import('./pages/datasets/DatasetPage'));
 const EvaluatorsPage = lazy(() => import('./pages/evaluators/EvaluatorsPage'));
+const EvaluationsList = lazy(() => import('./pages/evaluations/EvaluationsList'));
+const EvaluationPage = lazy(() => import('./pages/evaluations/EvaluationPage'));
+const ComparePage = lazy(() => import('./pages/evaluations/ComparePage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 
 /** The signed-in workspace, or null when there is no session (a 401 is an answer here, not an error). */
@@ -95,6 +98,7 @@ export function App() {
         <NavLink to="/skills">Skills</NavLink>
         <NavLink to="/datasets">Datasets</NavLink>
         <NavLink to="/evaluators">Evaluators</NavLink>
+        <NavLink to="/evaluations">Evaluations</NavLink>
         <NavLink to="/sessions">Sessions</NavLink>
         <NavLink to="/settings">Settings</NavLink>
         <button type="button" className="link-button" onClick={() => signOut.mutate()}>
@@ -119,6 +123,9 @@ export function App() {
             <Route path="/datasets" element={<DatasetsList />} />
             <Route path="/datasets/:guid" element={<DatasetPage />} />
             <Route path="/evaluators" element={<EvaluatorsPage />} />
+            <Route path="/evaluations" element={<EvaluationsList />} />
+            <Route path="/evaluations/compare" element={<ComparePage />} />
+            <Route path="/evaluations/:guid" element={<EvaluationPage />} />
             <Route path="/sessions" element={<SessionsPage />} />
             <Route path="/sessions/:guid" element={<SessionPage />} />
             <Route path="/settings" element={<SettingsPage session={session.data} />} />

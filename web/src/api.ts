@@ -7,6 +7,9 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly field?: string,
+    /** The error's code (`gate_failed`, `forbidden`…) and its details (a refused deploy's unmet conditions). */
+    readonly code?: string,
+    readonly details?: Record<string, unknown>[],
   ) {
     super(message);
   }
@@ -50,7 +53,13 @@ async function answerOf<Answer>(response: Response): Promise<Answer> {
   }
   if (!response.ok) {
     const message: string = parsed?.message ?? `The service answered ${response.status}`;
-    throw new ApiError(response.status, message, parsed?.error?.field);
+    throw new ApiError(
+      response.status,
+      message,
+      parsed?.error?.field,
+      parsed?.error?.code,
+      parsed?.error?.details,
+    );
   }
   return parsed as Answer;
 }
@@ -80,7 +89,9 @@ export type {
   ActionVersion,
   ApiKey,
   App,
+  Approvals,
   AuditRecord,
+  Comparison,
   ConnectionTest,
   Context,
   ContextDocument,
@@ -88,10 +99,13 @@ export type {
   CreatedApiKey,
   Dataset,
   DatasetItem,
+  Evaluation,
+  EvaluationResult,
   Evaluator,
   Experiment,
   ExperimentResults,
   Feedback,
+  GateCheck,
   Generation,
   GenerationWithFeedback,
   Invitation,
@@ -103,10 +117,12 @@ export type {
   Me,
   Member,
   Model,
+  Monitor,
   NewApiKey,
   NewInvitation,
   Provider,
   ProviderKind,
+  ReleaseGate,
   Score,
   SearchHit,
   Session,

@@ -26,6 +26,18 @@ export const keys = {
       ['datasets', 'one', guid, 'items', version, skip] as const,
   },
   evaluators: { all: ['evaluators'] as const },
+  evaluations: {
+    all: ['evaluations'] as const,
+    one: (guid: string) => ['evaluations', 'one', guid] as const,
+    results: (guid: string, query: string) => ['evaluations', 'one', guid, 'results', query] as const,
+    compare: (base: string, candidate: string) => ['evaluations', 'compare', base, candidate] as const,
+  },
+  gates: {
+    all: ['gates'] as const,
+    check: (action: string, environment: string, version: number) =>
+      ['gates', action, environment, version] as const,
+  },
+  monitors: { all: ['monitors'] as const },
   workflows: {
     all: ['workflows'] as const,
     one: (guid: string) => ['workflows', 'one', guid] as const,

@@ -5,6 +5,8 @@ import {
   api,
   type Context,
   type Dataset,
+  type Evaluation,
+  type Evaluator,
   type ListEnvelope,
   type Model,
   type Provider,
@@ -38,6 +40,10 @@ export const useAllSkills = (options?: ListOptions) =>
   useWholeList<Skill>(keys.skills.all, '/v1/skills', options);
 export const useAllDatasets = (options?: ListOptions) =>
   useWholeList<Dataset>(keys.datasets.all, '/v1/datasets', options);
+export const useAllEvaluators = (options?: ListOptions) =>
+  useWholeList<Evaluator>(keys.evaluators.all, '/v1/evaluators', options);
+export const useAllEvaluations = (options?: ListOptions) =>
+  useWholeList<Evaluation>(keys.evaluations.all, '/v1/evaluations', options);
 export const useProviders = () => useWholeList<Provider>(keys.providers.all, '/v1/providers');
 
 /** The Skill types the service offers, with their settings. */

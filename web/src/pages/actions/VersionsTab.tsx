@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
-import { type Action, type ActionVersion, api, type ListEnvelope } from '../../api';
-import { Field } from '../../components/Field';
+import { type Action, type ActionVersion, ApiError, api, type ListEnvelope } from '../../api';
+import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
+import { GateStatus } from './GateStatus';
 import { sideBySide, versionText } from './version-diff';
 
 function DiffView({ before, after }: { before: ActionVersion; after: ActionVersion }) {
@@ -55,15 +56,17 @@ function DiffView({ before, after }: { before: ActionVersion; after: ActionVersi
 
 function DeployForm({ action, versions }: { action: Action; versions: ActionVersion[] }) {
   const deployGate = useGate('deploy');
+  const manage = useGate('manage');
   const queries = useQueryClient();
   const environments = useId();
   const [version, setVersion] = useState(String(action.version));
   const [environment, setEnvironment] = useState('staging');
   const deploy = useMutation({
-    mutationFn: (target: { version: number; environment: string }) =>
+    mutationFn: (target: { version: number; environment: string; force?: boolean }) =>
       api<Action>('POST', `/v1/actions/${action.guid}/deploy`, target),
     onSuccess: (updated) => {
       queries.setQueryData(keys.actions.one(action.guid), updated);
+      void queries.invalidateQueries({ queryKey: keys.gates.all });
       void queries.invalidateQueries({ queryKey: keys.actions.versions(action.guid) });
       void queries.invalidateQueries({ queryKey: keys.actions.all });
     },
@@ -73,6 +76,8 @@ function DeployForm({ action, versions }: { action: Action; versions: ActionVers
     deploy.mutate({ version: Number(version), environment });
   };
   const known = new Set(['production', 'staging', 'development', ...Object.keys(action.deployments)]);
+  // A deploy the release gate refused: an admin may deploy past it (the audit log says so).
+  const refusedByGate = deploy.error instanceof ApiError && deploy.error.code === 'gate_failed';
   return (
     <form className="form-row deploy" onSubmit={submit} aria-label="Deploy a version">
       <Field label="Version" name="version" error={deploy.error}>
@@ -103,8 +108,21 @@ function DeployForm({ action, versions }: { action: Action; versions: ActionVers
       {deployGate.note}
       <span className="muted" aria-live="polite">
         {deploy.isSuccess &&
-          `Version ${deploy.variables.version} now runs in ${deploy.variables.environment}.`}
+          `Version ${deploy.variables.version} now runs in ${deploy.variables.environment}${deploy.variables.force ? ' (forced past the release gate)' : ''}.`}
       </span>
+      <FormError error={deploy.error} fields={['version', 'environment']} />
+      {refusedByGate && manage.allowed && (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => deploy.mutate({ version: Number(version), environment, force: true })}
+        >
+          Deploy anyway
+        </button>
+      )}
+      <div className="deploy-gate">
+        <GateStatus action={action} version={Number(version)} environment={environment} />
+      </div>
     </form>
   );
 }

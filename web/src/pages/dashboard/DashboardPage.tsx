@@ -8,6 +8,7 @@ import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Empty, Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
+import { MonitorScores } from './MonitorScores';
 
 const spans = [7, 30, 90, 365];
 const dayMs = 24 * 60 * 60_000;
@@ -154,6 +155,8 @@ export default function DashboardPage() {
               range={rateRange}
             />
           </div>
+          <h2 className="section-title">Monitor scores</h2>
+          <MonitorScores days={charts!.days} scores={statistics.data.scores} />
           <h2 className="section-title">Per Action</h2>
           <DataTable
             label="Latency and feedback per Action"

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, type Dataset, type ItemsAdded, sendFile } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
@@ -149,6 +149,16 @@ export default function DatasetPage() {
           >
             Export v{version}
           </a>
+          <a
+            className="button secondary"
+            href={`/v1/datasets/${guid}/items/export?version=${version}&format=openai_chat`}
+            download
+          >
+            Fine-tuning JSONL
+          </a>
+          <Link className="button" to={`/evaluations?dataset=${guid}`}>
+            Evaluate
+          </Link>
         </div>
       </header>
       <ImportForm datasetGuid={guid} />

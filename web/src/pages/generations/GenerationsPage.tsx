@@ -8,6 +8,7 @@ import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
+import { useAllEvaluators } from '../../queries/lists';
 import { AddToDataset } from './AddToDataset';
 import { GenerationDrawer } from './GenerationDrawer';
 
@@ -24,6 +25,9 @@ const filterNames = [
   'from',
   'to',
   'q',
+  'feedback',
+  'evaluator',
+  'score_below',
 ] as const;
 type Filters = Partial<Record<(typeof filterNames)[number], string>>;
 
@@ -68,6 +72,7 @@ function FilterBar({
 }) {
   const [filters, setFilters] = useState<Filters>(applied);
   const set = (name: keyof Filters, value: string) => setFilters({ ...filters, [name]: value });
+  const evaluators = useAllEvaluators().data?.data ?? [];
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onApply(filters);
@@ -104,6 +109,18 @@ function FilterBar({
       {text('from', 'From', 'date')}
       {text('to', 'To', 'date')}
       {text('q', 'Text in input or output', 'search')}
+      {text('feedback', 'Feedback value')}
+      <Field label="Evaluator">
+        <select value={filters.evaluator ?? ''} onChange={(event) => set('evaluator', event.target.value)}>
+          <option value="">Any</option>
+          {evaluators.map((evaluator) => (
+            <option key={evaluator.guid} value={evaluator.guid}>
+              {evaluator.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {text('score_below', 'Monitor score below', 'number')}
       <button type="submit">Apply</button>
       <button
         type="button"
