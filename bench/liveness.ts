@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import { prose } from '../test/helpers/documents.js';
 import { type BenchLectern, startBenchLectern } from './lectern-server.js';
 import { percentile } from './measure.js';
+import { startProbe } from './probe.js';
 
 /**
  * How long `/healthz` takes to answer while the service works on large inputs, measured from outside
@@ -13,42 +13,6 @@ import { percentile } from './measure.js';
  */
 /** What the service should manage through each load: p99 and worst answer of `/healthz`. */
 const goal = { p99Ms: 100, worstMs: 250 };
-
-type Probe = { stop(): Promise<number[]> };
-
-/**
- * The probe runs on a thread of its own: on this process's main thread it would also wait for the
- * bench's own work (building and sending 90 MB of upload bodies), and count that as the service's.
- */
-const probeSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const latencies = [];
-const waiting = [];
-const timer = setInterval(() => {
-  const started = performance.now();
-  waiting.push(
-    fetch(workerData.url).then((response) => response.text()).then(() => latencies.push(performance.now() - started)),
-  );
-}, workerData.everyMs);
-parentPort.once('message', async () => {
-  clearInterval(timer);
-  await Promise.all(waiting);
-  parentPort.postMessage(latencies);
-});
-`;
-
-function startProbe(baseUrl: string, everyMs = 20): Probe {
-  const worker = new Worker(probeSource, { eval: true, workerData: { url: `${baseUrl}/healthz`, everyMs } });
-  return {
-    async stop() {
-      const latencies = new Promise<number[]>((resolve) => worker.once('message', resolve));
-      worker.postMessage('stop');
-      const answered = await latencies;
-      await worker.terminate();
-      return answered;
-    },
-  };
-}
 
 async function measureDuring(lectern: BenchLectern, name: string, work: () => Promise<unknown>) {
   const probe = startProbe(lectern.baseUrl);

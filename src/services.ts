@@ -198,8 +198,8 @@ export function createServices(platform: Platform) {
     apps,
     findAction: actions.find,
   });
-  // Async runs and workflow blocks (and evaluations) run through jobs: queued or failed, never lost,
-  // and a generation is never made twice.
+  // Async runs and workflow blocks run through jobs: queued or failed, never lost, and a generation
+  // is never made twice.
   const durable = createDurableRuns({ jobs, data, engine });
   const workflowRunner = createWorkflowRunner({
     runs: createWorkflowRunRepository(database),
@@ -309,7 +309,7 @@ export function createServices(platform: Platform) {
   });
   const evaluationItems = createItemRunner({
     repository: evaluationRepository,
-    durable,
+    engine,
     jobs,
     tools: scoringTools,
     hasAction,

@@ -5,16 +5,23 @@ import type { PinnedEvaluator } from '../../platform/database/schema.js';
 import { defineJob, type JobHandler, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { EvaluatorTypeName, ScoringTools } from '../evaluators/index.js';
 import { scoreCase } from '../evaluators/index.js';
-import type { DurableRuns, RunInput } from '../runs/index.js';
+import type { RunEngine, RunInput } from '../runs/index.js';
 import { reportOf } from './report.js';
-import type { EvaluationRepository, EvaluationRow, FinishedItem, ResultWithItem } from './repository.js';
+import type {
+  EvaluationRepository,
+  EvaluationRow,
+  FinishedItem,
+  ResultWithItem,
+  StoredGeneration,
+} from './repository.js';
 
 /**
- * One item of an evaluation. An evaluation with concurrency c runs as c chains: the job for item p
- * queues the job for item p + c when it ends, so at most c items of one run are in flight, and
- * several workers share a run. Every step can be repeated: the generation GUID is fixed per item
- * (a stored generation is read, never made again), an item's outcome is written once, and the next
- * job is queued under a key, so a duplicate adds nothing.
+ * A chain of an evaluation's items. An evaluation with concurrency c runs as c chains: chain s holds
+ * items s, s + c, s + 2c, … . A job runs its chain's items one after another for a slice of time,
+ * then queues a job for the rest, so at most c items of one run are in flight, several workers share
+ * a run, and no job holds a slot for long. Every step can be repeated: the generation GUID is fixed
+ * per item (a stored generation is read, never made again), an item's outcome is written once, a
+ * finished item is passed over, and the next job is queued under a key, so a duplicate adds nothing.
  */
 export const evaluationItemJob = defineJob({
   name: 'evaluate-item',
@@ -32,6 +39,9 @@ export const evaluationItemJob = defineJob({
 
 export type EvaluationItemPayload = z.infer<typeof evaluationItemJob.payload>;
 
+/** How long one job runs its chain before handing the rest to a new job (and its slot to others). */
+const sliceMs = 5_000;
+
 /** The key that makes queueing an item's job idempotent. */
 export const itemJobKey = (evaluationId: string, position: number) =>
   `evaluation:${evaluationId}:${position}`;
@@ -45,7 +55,7 @@ function modelOptionsOf(model: string | null) {
 
 export type ItemRunnerDependencies = {
   repository: EvaluationRepository;
-  durable: Pick<DurableRuns, 'generate'>;
+  engine: Pick<RunEngine, 'prepare' | 'execute'>;
   jobs: Pick<JobQueue, 'enqueue'>;
   tools: ScoringTools;
   /** Whether the workspace still has the Action: without it the evaluation cannot proceed at all. */
@@ -54,7 +64,7 @@ export type ItemRunnerDependencies = {
 };
 
 export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandler<EvaluationItemPayload> {
-  const { repository, durable, jobs, tools, hasAction, logger } = dependencies;
+  const { repository, engine, jobs, tools, hasAction, logger } = dependencies;
 
   /** Scores an output with every pinned evaluator; a score that fails is null with its reason. */
   async function scoresOf(
@@ -110,72 +120,104 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
     return reportOf(evaluation.evaluators, await repository.scored(evaluation.id));
   }
 
-  /** Queues the chain's next item, or, at the chain's end, ends the run if every chain has ended. */
-  async function next(payload: EvaluationItemPayload, evaluation: EvaluationRow): Promise<void> {
-    const position = payload.position + payload.stride;
-    if (position < evaluation.total) {
-      await jobs.enqueue(
-        evaluationItemJob,
-        { ...payload, position },
-        { key: itemJobKey(payload.evaluationId, position) },
-      );
-      return;
-    }
-    if (await repository.finishIfComplete(evaluation.id, () => report(evaluation)))
-      logger.info({ evaluation: evaluation.id }, 'evaluation finished');
-  }
-
-  /** Runs the item (or reads its stored generation) and scores it; an error a retry cannot mend ends the item. */
-  async function evaluate(evaluation: EvaluationRow, item: ResultWithItem, signal: AbortSignal) {
+  /** Runs the item, or reads the generation an earlier attempt stored, and scores it. */
+  async function evaluate(
+    evaluation: EvaluationRow,
+    item: ResultWithItem,
+    stored: StoredGeneration | undefined,
+    signal: AbortSignal,
+  ): Promise<FinishedItem> {
     try {
-      const caller = { workspaceId: evaluation.workspaceId, allowModelOverrides: true };
-      const modelOptions = modelOptionsOf(evaluation.model);
-      const request = {
-        input: item.input as RunInput,
-        version: evaluation.version,
-        ...(modelOptions && { modelOptions }),
-      };
-      const options = { generationId: item.generationId, source: 'evaluation' as const };
-      const generation = await durable.generate(caller, evaluation.actionId, request, options, signal);
+      let generation = stored;
+      if (!generation) {
+        const caller = { workspaceId: evaluation.workspaceId, allowModelOverrides: true };
+        const modelOptions = modelOptionsOf(evaluation.model);
+        const request = {
+          input: item.input as RunInput,
+          version: evaluation.version,
+          ...(modelOptions && { modelOptions }),
+        };
+        const options = { generationId: item.generationId, source: 'evaluation' as const };
+        const outcome = await engine.execute(
+          await engine.prepare(caller, evaluation.actionId, request, options),
+          { signal },
+        );
+        generation = {
+          output: outcome.msg,
+          latencyMs: outcome.latencyMs,
+          costUsd: outcome.cost?.generation ?? null,
+        };
+      }
       return await scoresOf(evaluation, item, generation);
     } catch (error) {
+      // An error a retry cannot mend ends the item; any other fails the attempt, and the job retries.
       if (!isFinal(error)) throw error;
       return failedItem(evaluation, error.message);
     }
   }
 
+  /** The chain has no item left: the run ends if every other chain has ended too. */
+  async function chainEnded(evaluation: EvaluationRow): Promise<void> {
+    if (await repository.finishIfComplete(evaluation.id, () => report(evaluation)))
+      logger.info({ evaluation: evaluation.id }, 'evaluation finished');
+  }
+
+  /** Hands the rest of the chain, from `position`, to a new job. */
+  async function handOn(payload: EvaluationItemPayload, position: number): Promise<void> {
+    await jobs.enqueue(
+      evaluationItemJob,
+      { ...payload, position },
+      { key: itemJobKey(payload.evaluationId, position) },
+    );
+  }
+
   return {
     async process(payload, context) {
-      const loaded = await repository.itemToRun(payload.evaluationId, payload.position);
-      if (!loaded) return;
-      const { evaluation, item } = loaded;
-      if (evaluation.status !== 'PENDING' && evaluation.status !== 'RUNNING') return;
-      if (evaluation.status === 'PENDING') await repository.markRunning(evaluation.id);
-      if (item.status === 'pending') {
-        const outcome = await evaluate(evaluation, item, context.signal);
-        if (outcome.status === 'failed' && !(await hasAction(evaluation.workspaceId, evaluation.actionId))) {
-          await repository.end(evaluation.id, 'FAILED', {
-            error: 'The Action was deleted',
-            report: await report(evaluation),
-          });
-          return;
+      const started = Date.now();
+      for (let position = payload.position; ; position += payload.stride) {
+        const loaded = await repository.itemToRun(payload.evaluationId, position);
+        if (!loaded) return;
+        const { evaluation, item, stored } = loaded;
+        if (evaluation.status !== 'PENDING' && evaluation.status !== 'RUNNING') return;
+        if (evaluation.status === 'PENDING') await repository.markRunning(evaluation.id);
+        if (item.status === 'pending') {
+          const outcome = await evaluate(evaluation, item, stored, context.signal);
+          if (
+            outcome.status === 'failed' &&
+            !(await hasAction(evaluation.workspaceId, evaluation.actionId))
+          ) {
+            await repository.end(evaluation.id, 'FAILED', {
+              error: 'The Action was deleted',
+              report: await report(evaluation),
+            });
+            return;
+          }
+          await repository.finishItem(evaluation.id, item.position, outcome);
         }
-        await repository.finishItem(evaluation.id, item.position, outcome);
+        const next = position + payload.stride;
+        if (next >= evaluation.total) return chainEnded(evaluation);
+        if (Date.now() - started >= sliceMs || context.signal.aborted) return handOn(payload, next);
       }
-      await next(payload, evaluation);
     },
 
-    /** Retries ran out (a provider that kept failing): the item fails with the reason, and its chain goes on. */
+    /**
+     * Retries ran out (a provider that kept failing): the chain's first pending item fails with the
+     * reason, and the chain goes on after it.
+     */
     async onFinalFailure(payload, error) {
-      const loaded = await repository.itemToRun(payload.evaluationId, payload.position);
+      const position = await repository.firstPending(payload.evaluationId, payload.position, payload.stride);
+      if (position === undefined) return;
+      const loaded = await repository.itemToRun(payload.evaluationId, position);
       if (!loaded || (loaded.evaluation.status !== 'PENDING' && loaded.evaluation.status !== 'RUNNING'))
         return;
       await repository.finishItem(
         payload.evaluationId,
-        payload.position,
+        position,
         failedItem(loaded.evaluation, publicMessage(error)),
       );
-      await next(payload, loaded.evaluation);
+      const next = position + payload.stride;
+      if (next >= loaded.evaluation.total) return chainEnded(loaded.evaluation);
+      await handOn(payload, next);
     },
   };
 }

@@ -41,6 +41,7 @@ export function presentResult(row: ResultWithItem): EvaluationResultResponse {
     error: row.error,
     latency_ms: row.latencyMs,
     cost: row.costUsd,
+    finished_at: row.finishedAt?.toISOString() ?? null,
   };
 }
 

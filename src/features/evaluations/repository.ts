@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { rowsOf } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
-import { datasetItems, evaluationResults, evaluations } from '../../platform/database/schema.js';
+import { datasetItems, evaluationResults, evaluations, generations } from '../../platform/database/schema.js';
 
 export type EvaluationRow = typeof evaluations.$inferSelect;
 export type ResultRow = typeof evaluationResults.$inferSelect;
@@ -11,6 +11,9 @@ export const endedStatuses: EvaluationStatus[] = ['SUCCESS', 'FAILED', 'CANCELLE
 
 /** A result with its dataset item's input and expected output (as the version it ran on had them). */
 export type ResultWithItem = ResultRow & { input: unknown; expectedOutput: string | null };
+
+/** An item's generation as stored: its text, the model call's time and its cost. */
+export type StoredGeneration = { output: string; latencyMs: number | null; costUsd: number | null };
 
 /** Where an evaluation stands: items finished (failed ones included) and failed. */
 export type Progress = { total: number; done: number; failed: number };
@@ -107,17 +110,53 @@ export function createEvaluationRepository(database: Database) {
       return new Map(rows.map((row) => [row.id, { done: row.done, failed: row.failed }]));
     },
 
-    /** The evaluation and its item at `position`, read together: what one item's job needs. */
+    /**
+     * The evaluation and its item at `position`, read together: what an item's job needs, with the
+     * item's generation when an earlier attempt stored it (then no model is called again).
+     */
     async itemToRun(evaluationId: string, position: number) {
       const [row] = await database
-        .select({ evaluation: evaluations, ...withItem })
+        .select({
+          evaluation: evaluations,
+          ...withItem,
+          storedOutput: generations.output,
+          storedLatencyMs: generations.latencyMs,
+          storedCost: generations.cost,
+        })
         .from(evaluationResults)
         .innerJoin(evaluations, eq(evaluations.id, evaluationResults.evaluationId))
         .innerJoin(datasetItems, eq(datasetItems.id, evaluationResults.itemRowId))
+        .leftJoin(generations, eq(generations.id, evaluationResults.generationId))
         .where(
           and(eq(evaluationResults.evaluationId, evaluationId), eq(evaluationResults.position, position)),
         );
-      return row && { evaluation: row.evaluation, item: flatten(row) };
+      if (!row) return undefined;
+      const stored: StoredGeneration | undefined =
+        row.storedOutput === null
+          ? undefined
+          : {
+              output: row.storedOutput,
+              latencyMs: row.storedLatencyMs,
+              costUsd: row.storedCost?.generation ?? null,
+            };
+      return { evaluation: row.evaluation, item: flatten(row), stored };
+    },
+
+    /** The first item still pending of the chain that starts at `from` and steps by `stride`. */
+    async firstPending(evaluationId: string, from: number, stride: number): Promise<number | undefined> {
+      const [row] = await database
+        .select({ position: evaluationResults.position })
+        .from(evaluationResults)
+        .where(
+          and(
+            eq(evaluationResults.evaluationId, evaluationId),
+            eq(evaluationResults.status, 'pending'),
+            sql`${evaluationResults.position} >= ${from} AND (${evaluationResults.position} - ${from}) % ${stride} = 0`,
+          ),
+        )
+        .orderBy(asc(evaluationResults.position))
+        .limit(1);
+      return row?.position;
     },
 
     /** Moves a PENDING evaluation to RUNNING (the first item's job does it). */

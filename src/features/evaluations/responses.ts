@@ -57,6 +57,7 @@ export const evaluationResultResponse = z
     error: z.string().nullable().describe('Why the item’s run failed'),
     latency_ms: z.number().nullable(),
     cost: z.number().nullable(),
+    finished_at: timestamp.nullable(),
   })
   .meta({ id: 'EvaluationResult' });
 

@@ -11,9 +11,9 @@ export type DurableGeneration = { output: string; latencyMs: number | null; cost
 export type RunFailure = { status: number; code: string; message: string };
 
 /**
- * What every run carried by a job needs (an async run, a workflow block, and each item of an
- * evaluation): a run is never left waiting for a job that was never queued, and a generation is
- * never made twice, whatever the queue redelivers.
+ * What every run carried by a job needs (an async run, a workflow block): a run is never left
+ * waiting for a job that was never queued, and a generation is never made twice, whatever the queue
+ * redelivers. (An evaluation's items read their stored generations in the query that loads them.)
  */
 export type DurableRuns = {
   /**
