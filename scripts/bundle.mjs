@@ -13,6 +13,7 @@ const entries = [
   'gateway/log-worker',
   'platform/database/embedded-worker',
   'platform/payloads/payload-worker',
+  'features/evaluators/check-worker',
   'platform/database/write-template',
 ];
 

@@ -42,6 +42,7 @@ import {
 } from './features/evaluations/index.js';
 import {
   actionJudge,
+  createCheckRunner,
   createEvaluatorRepository,
   createEvaluatorService,
   type EvaluatorTypeName,
@@ -255,11 +256,14 @@ export function createServices(platform: Platform) {
   });
   const hasAction = async (workspaceId: string, action: string) =>
     (await actions.find(workspaceId, action)) !== undefined;
+  // Evaluators' patterns and schemas run on a worker thread, never on the request thread.
+  const checks = createCheckRunner();
   const scoringTools = {
     // The workspace's embedder: the offline model that Contexts use by default.
     ...embeddingSimilarity((workspaceId: string) => embedders.forContext(workspaceId, null)),
     judge: actionJudge(engine),
     hasAction,
+    check: checks.check,
   };
   const evaluators = createEvaluatorService({
     repository: createEvaluatorRepository(database),
@@ -373,8 +377,11 @@ export function createServices(platform: Platform) {
     ),
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
-    /** Stops the worker threads (offline embedder, text indexer) and the VACUUM timer. */
-    close: shared.close,
+    /** Stops the worker threads (offline embedder, text indexer, checks) and the VACUUM timer. */
+    async close() {
+      await checks.close();
+      await shared.close();
+    },
   };
 }
 

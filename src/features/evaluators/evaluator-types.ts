@@ -1,6 +1,8 @@
-import { Ajv, type ValidateFunction } from 'ajv';
 import { z } from 'zod';
-import { ScoringTimedOut, withinTimeLimit } from './time-limit.js';
+import type { Unnumbered } from '../../platform/worker-calls.js';
+import type { CheckRequest } from './check-protocol.js';
+import { ScoringTimedOut } from './check-runner.js';
+import { compiledSchema } from './schema-cache.js';
 
 /** What one score is computed from: a run's output and what is known of the run. */
 export type ScoringCase = {
@@ -29,6 +31,8 @@ export type ScoringTools = {
   ): Promise<{ reply: string; costUsd: number | null }>;
   /** Whether the workspace has this Action (a judge is checked when the evaluator is saved). */
   hasAction(workspaceId: string, action: string): Promise<boolean>;
+  /** Runs a pattern or a schema on the check worker (check-runner.ts); throws ScoringTimedOut. */
+  check(request: Unnumbered<CheckRequest>): Promise<boolean>;
 };
 
 /** An item's input as a judge reads it: text as it is, anything else as JSON. */
@@ -72,29 +76,15 @@ const scored = (passed: boolean): Score => ({ score: passed ? 1 : 0, error: null
 const notScored = (error: string): Score => ({ score: null, error });
 const noExpectedOutput = notScored('the item has no expected_output to compare with');
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-/** Compiled schemas, by their text: an evaluation checks thousands of outputs against one. */
-const compiledSchemas = new Map<string, ValidateFunction>();
-
-function compiledSchema(schema: Record<string, unknown>): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = compiledSchemas.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    if (compiledSchemas.size >= 200) compiledSchemas.delete(compiledSchemas.keys().next().value!);
-    compiledSchemas.set(key, validate);
-  }
-  return validate;
-}
-
 const patternFlags = z
   .string()
   .regex(/^[imsu]*$/, 'takes the flags i, m, s and u only')
   .optional();
 
-function timed(work: () => boolean): Score {
+/** A pattern or schema check on the check worker: a check out of time is a null score with why. */
+async function checked(tools: ScoringTools, request: Parameters<ScoringTools['check']>[0]): Promise<Score> {
   try {
-    return scored(withinTimeLimit(work));
+    return scored(await tools.check(request));
   } catch (error) {
     if (error instanceof ScoringTimedOut) return notScored(`the check ${error.message}`);
     throw error;
@@ -149,9 +139,13 @@ const types = {
         }
       }),
     needsExpectedOutput: false,
-    score(config, { output }) {
-      const pattern = new RegExp(config.pattern, config.flags);
-      return timed(() => pattern.test(output));
+    score(config, { output }, tools) {
+      return checked(tools, {
+        kind: 'regex',
+        pattern: config.pattern,
+        flags: config.flags ?? '',
+        text: output,
+      });
     },
   } satisfies EvaluatorType<{ pattern: string; flags?: string }>,
 
@@ -175,7 +169,7 @@ const types = {
         }
       }),
     needsExpectedOutput: false,
-    score(config, { output }) {
+    score(config, { output }, tools) {
       let value: unknown;
       try {
         value = JSON.parse(output);
@@ -183,8 +177,7 @@ const types = {
         return scored(false);
       }
       if (!config.schema) return scored(true);
-      const validate = compiledSchema(config.schema);
-      return timed(() => validate(value) === true);
+      return checked(tools, { kind: 'schema', schema: config.schema, value });
     },
   } satisfies EvaluatorType<{ schema?: Record<string, unknown> }>,
 

@@ -1,3 +1,4 @@
+export { createCheckRunner } from './check-runner.js';
 export {
   type EvaluatorTypeName,
   needsExpectedOutput,

@@ -1,0 +1,9 @@
+/** What the check worker is asked: does a pattern match a text, does a value meet a JSON Schema. */
+export type CheckRequest =
+  | { id: number; kind: 'regex'; pattern: string; flags: string; text: string }
+  | { id: number; kind: 'schema'; schema: Record<string, unknown>; value: unknown };
+
+export type CheckAnswer = { id: number; passed: boolean } | { id: number; error: string };
+
+/** The worker's first message: its module is loaded (the time limit counts from here). */
+export type CheckWorkerReady = { ready: true };
