@@ -52,7 +52,8 @@ export function createCheckRunner(): CheckRunner {
   }
 
   async function attempt(request: Unnumbered<CheckRequest>): Promise<boolean> {
-    const started = (current ??= start());
+    current ??= start();
+    const started = current;
     await Promise.race([started.ready, new Promise((resolve) => started.worker.once('exit', resolve))]);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
