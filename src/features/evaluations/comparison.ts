@@ -1,5 +1,5 @@
 import { bootstrapInterval, mean } from './intervals.js';
-import type { EvaluationRow, PairedResult } from './repository.js';
+import type { EvaluationRow, PairedOutputs, PairedScores } from './repository.js';
 
 export type EvaluatorComparison = {
   name: string;
@@ -23,7 +23,8 @@ export type ComparedItem = {
 
 export type Comparison = {
   evaluators: Record<string, EvaluatorComparison>;
-  items: ComparedItem[];
+  /** The first `limit` items, regressions first, with their score pairs. */
+  ranked: { itemId: string; scores: ComparedItem['scores'] }[];
   /** Items whose score fell on at least one evaluator (a release gate's `max_regressions` counts these). */
   regressedItems: number;
 };
@@ -38,7 +39,7 @@ const rounded = (value: number) => Math.round(value * 1e6) / 1e6;
 export function compare(
   base: EvaluationRow,
   candidate: EvaluationRow,
-  pairs: PairedResult[],
+  pairs: PairedScores[],
   options: { limit: number; intervals: boolean },
 ): Comparison {
   const { limit } = options;
@@ -85,13 +86,10 @@ export function compare(
   order.sort(
     (first, second) => fell[second]! - fell[first]! || change[first]! - change[second]! || first - second,
   );
-  const items = order.slice(0, limit).map((index) => {
+  const ranked = order.slice(0, limit).map((index) => {
     const pair = pairs[index]!;
     return {
-      item: pair.itemId,
-      input: pair.input,
-      base_output: pair.baseOutput,
-      candidate_output: pair.candidateOutput,
+      itemId: pair.itemId,
       scores: Object.fromEntries(
         shared.map((evaluator) => [
           evaluator.id,
@@ -103,5 +101,20 @@ export function compare(
       ),
     };
   });
-  return { evaluators, items, regressedItems: fell.reduce((total, value) => total + value, 0) };
+  return { evaluators, ranked, regressedItems: fell.reduce((total, value) => total + value, 0) };
+}
+
+/** The ranked items with their inputs and outputs, in the ranking's order. */
+export function comparedItems(ranked: Comparison['ranked'], outputs: PairedOutputs[]): ComparedItem[] {
+  const byItem = new Map(outputs.map((each) => [each.itemId, each]));
+  return ranked.map(({ itemId, scores }) => {
+    const shown = byItem.get(itemId);
+    return {
+      item: itemId,
+      input: shown?.input ?? null,
+      base_output: shown?.baseOutput ?? null,
+      candidate_output: shown?.candidateOutput ?? null,
+      scores,
+    };
+  });
 }

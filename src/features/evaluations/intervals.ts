@@ -10,17 +10,6 @@ const seed = 0x5eed;
 
 export type Interval = { low: number; high: number };
 
-/** mulberry32: a small, fast generator of uniform numbers in [0, 1) from a 32-bit seed. */
-function randomNumbers(start: number): () => number {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 export function mean(values: ArrayLike<number>): number {
   let sum = 0;
   for (let index = 0; index < values.length; index++) sum += values[index]!;
@@ -49,14 +38,25 @@ export function wilsonInterval(successes: number, n: number): Interval {
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
-/** The percentile bootstrap interval of the mean: resample with replacement, take the middle 95%. */
+/**
+ * The percentile bootstrap interval of the mean: resample with replacement, take the middle 95%. The
+ * draws come from xorshift32 inlined in the loop (a comparison of two 10,000-item runs draws 20
+ * million indices per evaluator; a generator behind a call costs several times as much).
+ */
 export function bootstrapInterval(values: ArrayLike<number>): Interval {
   const n = values.length;
-  const random = randomNumbers(seed);
+  const scores = Float64Array.from(values);
   const means = new Float64Array(resamples);
+  const scale = n / 4_294_967_296;
+  let state = seed;
   for (let round = 0; round < resamples; round++) {
     let sum = 0;
-    for (let draw = 0; draw < n; draw++) sum += values[Math.floor(random() * n)]!;
+    for (let draw = 0; draw < n; draw++) {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      sum += scores[((state >>> 0) * scale) | 0]!;
+    }
     means[round] = sum / n;
   }
   means.sort();

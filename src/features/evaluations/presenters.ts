@@ -1,7 +1,6 @@
-import type { Comparison } from './comparison.js';
-import type { EvaluationRow, ResultWithItem } from './repository.js';
+import type { ResultWithItem } from './repository.js';
 import type { ComparisonResponse, EvaluationResponse, EvaluationResultResponse } from './responses.js';
-import type { EvaluationView } from './service.js';
+import type { ComparisonView, EvaluationView } from './service.js';
 
 export function presentEvaluation({ row, progress, report }: EvaluationView): EvaluationResponse {
   return {
@@ -45,9 +44,7 @@ export function presentResult(row: ResultWithItem): EvaluationResultResponse {
   };
 }
 
-export function presentComparison(
-  comparison: Comparison & { base: EvaluationRow; candidate: EvaluationRow },
-): ComparisonResponse {
+export function presentComparison(comparison: ComparisonView): ComparisonResponse {
   return {
     base: comparison.base.id,
     candidate: comparison.candidate.id,

@@ -24,15 +24,19 @@ export type FinishedItem = Pick<
   'status' | 'output' | 'error' | 'scores' | 'scoreErrors' | 'latencyMs' | 'costUsd'
 >;
 
-/** One item of two evaluations side by side (the comparison). */
-export type PairedResult = {
+/** One item's scores in two evaluations (the comparison reads these for every item). */
+export type PairedScores = {
   itemId: string;
-  position: number;
+  baseScores: Record<string, number | null>;
+  candidateScores: Record<string, number | null>;
+};
+
+/** What the comparison shows of an item beside its scores: its input and both outputs. */
+export type PairedOutputs = {
+  itemId: string;
   input: unknown;
   baseOutput: string | null;
   candidateOutput: string | null;
-  baseScores: Record<string, number | null>;
-  candidateScores: Record<string, number | null>;
 };
 
 const withItem = {
@@ -259,37 +263,54 @@ export function createEvaluationRepository(database: Database) {
       return { rows: rows.map(flatten), total: await totalOf(database, evaluationResults, where) };
     },
 
-    /** The items two evaluations both finished, matched by dataset item, in the dataset's order. */
-    async paired(baseId: string, candidateId: string): Promise<PairedResult[]> {
+    /** The scores of the items two evaluations both finished, matched by dataset item, in the dataset's order. */
+    async paired(baseId: string, candidateId: string): Promise<PairedScores[]> {
       const rows = rowsOf<{
         item_id: string;
-        position: number;
-        input: unknown;
-        base_output: string | null;
-        candidate_output: string | null;
         base_scores: Record<string, number | null>;
         candidate_scores: Record<string, number | null>;
       }>(
         await database.execute(sql`
-          SELECT base.item_id, base.position, item.input, base.output AS base_output,
-            candidate.output AS candidate_output, base.scores AS base_scores,
-            candidate.scores AS candidate_scores
+          SELECT base.item_id, base.scores AS base_scores, candidate.scores AS candidate_scores
           FROM ${evaluationResults} base
           JOIN ${evaluationResults} candidate
             ON candidate.evaluation_id = ${candidateId} AND candidate.item_id = base.item_id
-          JOIN ${datasetItems} item ON item.id = base.item_row_id
           WHERE base.evaluation_id = ${baseId}
             AND base.status <> 'pending' AND candidate.status <> 'pending'
           ORDER BY base.position`),
       );
       return rows.map((row) => ({
         itemId: row.item_id,
-        position: row.position,
+        baseScores: row.base_scores,
+        candidateScores: row.candidate_scores,
+      }));
+    },
+
+    /** The input and both outputs of the named items (the ones a comparison shows). */
+    async pairedOutputs(baseId: string, candidateId: string, itemIds: string[]): Promise<PairedOutputs[]> {
+      if (itemIds.length === 0) return [];
+      const rows = rowsOf<{
+        item_id: string;
+        input: unknown;
+        base_output: string | null;
+        candidate_output: string | null;
+      }>(
+        await database.execute(sql`
+          SELECT base.item_id, item.input, base.output AS base_output, candidate.output AS candidate_output
+          FROM ${evaluationResults} base
+          JOIN ${evaluationResults} candidate
+            ON candidate.evaluation_id = ${candidateId} AND candidate.item_id = base.item_id
+          JOIN ${datasetItems} item ON item.id = base.item_row_id
+          WHERE base.evaluation_id = ${baseId} AND base.item_id IN (${sql.join(
+            itemIds.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`),
+      );
+      return rows.map((row) => ({
+        itemId: row.item_id,
         input: row.input,
         baseOutput: row.base_output,
         candidateOutput: row.candidate_output,
-        baseScores: row.base_scores,
-        candidateScores: row.candidate_scores,
       }));
     },
 

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, publicMessage, ValidationError } from '..
 import type { PinnedEvaluator } from '../../platform/database/schema.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { ResolvedAction } from '../actions/index.js';
-import { type Comparison, compare } from './comparison.js';
+import { type ComparedItem, type Comparison, compare, comparedItems } from './comparison.js';
 import { evaluationItemJob, itemJobKey } from './item-job.js';
 import { type Report, reportOf } from './report.js';
 import {
@@ -17,6 +17,13 @@ import {
   type ResultWithItem,
 } from './repository.js';
 import type { ResultsQuery, StartEvaluation, StartMatrix } from './schemas.js';
+
+/** A comparison as the API shows it: the two runs, the evaluators' figures and the items shown. */
+export type ComparisonView = Omit<Comparison, 'ranked'> & {
+  base: EvaluationRow;
+  candidate: EvaluationRow;
+  items: ComparedItem[];
+};
 
 /** An evaluation as the API shows it: its row, where it stands, and its summary so far. */
 export type EvaluationView = { row: EvaluationRow; progress: Progress; report: Report };
@@ -51,12 +58,7 @@ export interface EvaluationService {
   ): Promise<Page<EvaluationView>>;
   results(workspaceId: string, id: string, query: ResultsQuery): Promise<Page<ResultWithItem>>;
   cancel(workspaceId: string, id: string): Promise<EvaluationView>;
-  compare(
-    workspaceId: string,
-    baseId: string,
-    candidateId: string,
-    limit: number,
-  ): Promise<Comparison & { base: EvaluationRow; candidate: EvaluationRow }>;
+  compare(workspaceId: string, baseId: string, candidateId: string, limit: number): Promise<ComparisonView>;
 }
 
 export function createEvaluationService(dependencies: {
@@ -213,7 +215,14 @@ export function createEvaluationService(dependencies: {
           `ran on another dataset version than base (dataset ${candidate.datasetId} v${candidate.datasetVersion}, base ${base.datasetId} v${base.datasetVersion})`,
         );
       const pairs = await repository.paired(base.id, candidate.id);
-      return { base, candidate, ...compare(base, candidate, pairs, { limit, intervals: true }) };
+      const { ranked, ...figures } = compare(base, candidate, pairs, { limit, intervals: true });
+      // Inputs and outputs are read for the items shown only: a 10,000-item run's are large.
+      const outputs = await repository.pairedOutputs(
+        base.id,
+        candidate.id,
+        ranked.map((each) => each.itemId),
+      );
+      return { base, candidate, ...figures, items: comparedItems(ranked, outputs) };
     },
   };
 }
