@@ -209,6 +209,26 @@ describe('evaluation runs', () => {
     expect(later.body.progress.done).toBeLessThan(20);
   });
 
+  it('fails a run that cannot go on: its Action was deleted', async () => {
+    const { client } = context;
+    const action = await createAction(client, { model: 'mock/slow', prompt: 'one two three {{answer}}' });
+    const many = Array.from({ length: 20 }, (_, index) => ({ input: { answer: `item ${index}` } }));
+    const started = await client.post('/v1/evaluations', {
+      action: action.guid,
+      dataset: await dataset(client, many),
+      evaluators: [await evaluator(client, 'contains', { value: 'item' })],
+      concurrency: 1,
+    });
+    await eventually(async () => {
+      const answer = await client.get(`/v1/evaluations/${started.body.guid}`);
+      return answer.body.progress.done >= 1 ? true : undefined;
+    });
+    expect((await client.delete(`/v1/actions/${action.guid}`)).status).toBe(200);
+    const ended = await finished(client, started.body.guid);
+    expect(ended).toMatchObject({ status: 'FAILED', error: 'The Action was deleted' });
+    expect(ended.progress.done).toBeLessThan(20);
+  });
+
   it('refuses bad input with a 400 or 404 and stores nothing', async () => {
     const { client } = context;
     const action = await createAction(client, { prompt: '{{answer}}' });
