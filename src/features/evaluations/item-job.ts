@@ -41,6 +41,11 @@ export type EvaluationItemPayload = z.infer<typeof evaluationItemJob.payload>;
 
 /** How long one job runs its chain before handing the rest to a new job (and its slot to others). */
 const sliceMs = 5_000;
+/**
+ * A chain's items are read, and their outcomes written, a batch at a time: at most this many, and
+ * for at most this long, so progress shows and a cancel is seen within a quarter of a second.
+ */
+const batch = { items: 16, ms: 250 };
 
 /** The key that makes queueing an item's job idempotent. */
 export const itemJobKey = (evaluationId: string, position: number) =>
@@ -171,17 +176,29 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
     );
   }
 
-  return {
-    async process(payload, context) {
-      const started = Date.now();
-      for (let position = payload.position; ; position += payload.stride) {
-        const loaded = await repository.itemToRun(payload.evaluationId, position);
-        if (!loaded) return;
-        const { evaluation, item, stored } = loaded;
-        if (evaluation.status !== 'PENDING' && evaluation.status !== 'RUNNING') return;
-        if (evaluation.status === 'PENDING') await repository.markRunning(evaluation.id);
+  type Finished = { position: number; outcome: FinishedItem };
+
+  /**
+   * Runs one batch of the chain from `from`; answers where the chain goes on, or `ended` when the
+   * evaluation has ended (finished, cancelled, failed or deleted) for this chain.
+   */
+  async function runBatch(
+    payload: EvaluationItemPayload,
+    from: number,
+    signal: AbortSignal,
+  ): Promise<{ next: number; evaluation: EvaluationRow } | 'ended'> {
+    const loaded = await repository.itemsToRun(payload.evaluationId, from, payload.stride, batch.items);
+    if (!loaded) return 'ended';
+    const { evaluation, items } = loaded;
+    if (evaluation.status !== 'PENDING' && evaluation.status !== 'RUNNING') return 'ended';
+    if (evaluation.status === 'PENDING') await repository.markRunning(evaluation.id);
+    const finished: Finished[] = [];
+    const started = Date.now();
+    let next = from;
+    try {
+      for (const { item, stored } of items) {
         if (item.status === 'pending') {
-          const outcome = await evaluate(evaluation, item, stored, context.signal);
+          const outcome = await evaluate(evaluation, item, stored, signal);
           if (
             outcome.status === 'failed' &&
             !(await hasAction(evaluation.workspaceId, evaluation.actionId))
@@ -190,13 +207,29 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
               error: 'The Action was deleted',
               report: await report(evaluation),
             });
-            return;
+            return 'ended';
           }
-          await repository.finishItem(evaluation.id, item.position, outcome);
+          finished.push({ position: item.position, outcome });
         }
-        const next = position + payload.stride;
-        if (next >= evaluation.total) return chainEnded(evaluation);
-        if (Date.now() - started >= sliceMs || context.signal.aborted) return handOn(payload, next);
+        next = item.position + payload.stride;
+        if (Date.now() - started >= batch.ms) break;
+      }
+    } finally {
+      // What finished is written even when a later item's attempt fails: a retry passes over it.
+      await repository.finishItems(evaluation.id, finished);
+    }
+    return { next, evaluation };
+  }
+
+  return {
+    async process(payload, context) {
+      const started = Date.now();
+      for (let position = payload.position; ; ) {
+        const ran = await runBatch(payload, position, context.signal);
+        if (ran === 'ended') return;
+        position = ran.next;
+        if (position >= ran.evaluation.total) return chainEnded(ran.evaluation);
+        if (Date.now() - started >= sliceMs || context.signal.aborted) return handOn(payload, position);
       }
     },
 
@@ -207,14 +240,12 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
     async onFinalFailure(payload, error) {
       const position = await repository.firstPending(payload.evaluationId, payload.position, payload.stride);
       if (position === undefined) return;
-      const loaded = await repository.itemToRun(payload.evaluationId, position);
+      const loaded = await repository.itemsToRun(payload.evaluationId, position, payload.stride, 1);
       if (!loaded || (loaded.evaluation.status !== 'PENDING' && loaded.evaluation.status !== 'RUNNING'))
         return;
-      await repository.finishItem(
-        payload.evaluationId,
-        position,
-        failedItem(loaded.evaluation, publicMessage(error)),
-      );
+      await repository.finishItems(payload.evaluationId, [
+        { position, outcome: failedItem(loaded.evaluation, publicMessage(error)) },
+      ]);
       const next = position + payload.stride;
       if (next >= loaded.evaluation.total) return chainEnded(loaded.evaluation);
       await handOn(payload, next);

@@ -115,11 +115,12 @@ export function createEvaluationRepository(database: Database) {
     },
 
     /**
-     * The evaluation and its item at `position`, read together: what an item's job needs, with the
-     * item's generation when an earlier attempt stored it (then no model is called again).
+     * The evaluation and the next items of a chain (from `from`, stepping by `stride`, at most
+     * `limit`), read together: what a chain's job needs, with each item's generation when an earlier
+     * attempt stored it (then no model is called again). Undefined past the chain's end.
      */
-    async itemToRun(evaluationId: string, position: number) {
-      const [row] = await database
+    async itemsToRun(evaluationId: string, from: number, stride: number, limit: number) {
+      const rows = await database
         .select({
           evaluation: evaluations,
           ...withItem,
@@ -132,18 +133,26 @@ export function createEvaluationRepository(database: Database) {
         .innerJoin(datasetItems, eq(datasetItems.id, evaluationResults.itemRowId))
         .leftJoin(generations, eq(generations.id, evaluationResults.generationId))
         .where(
-          and(eq(evaluationResults.evaluationId, evaluationId), eq(evaluationResults.position, position)),
-        );
-      if (!row) return undefined;
-      const stored: StoredGeneration | undefined =
-        row.storedOutput === null
-          ? undefined
-          : {
-              output: row.storedOutput,
-              latencyMs: row.storedLatencyMs,
-              costUsd: row.storedCost?.generation ?? null,
-            };
-      return { evaluation: row.evaluation, item: flatten(row), stored };
+          and(
+            eq(evaluationResults.evaluationId, evaluationId),
+            sql`${evaluationResults.position} >= ${from} AND (${evaluationResults.position} - ${from}) % ${stride} = 0`,
+          ),
+        )
+        .orderBy(asc(evaluationResults.position))
+        .limit(limit);
+      if (rows.length === 0) return undefined;
+      const items = rows.map((row) => {
+        const stored: StoredGeneration | undefined =
+          row.storedOutput === null
+            ? undefined
+            : {
+                output: row.storedOutput,
+                latencyMs: row.storedLatencyMs,
+                costUsd: row.storedCost?.generation ?? null,
+              };
+        return { item: flatten(row), stored };
+      });
+      return { evaluation: rows[0]!.evaluation, items };
     },
 
     /** The first item still pending of the chain that starts at `from` and steps by `stride`. */
@@ -171,20 +180,28 @@ export function createEvaluationRepository(database: Database) {
         .where(and(eq(evaluations.id, id), eq(evaluations.status, 'PENDING')));
     },
 
-    /** Writes an item's outcome unless a duplicate delivery of its job wrote it first. */
-    async finishItem(evaluationId: string, position: number, outcome: FinishedItem): Promise<boolean> {
-      const rows = await database
-        .update(evaluationResults)
-        .set({ ...outcome, finishedAt: new Date() })
-        .where(
-          and(
-            eq(evaluationResults.evaluationId, evaluationId),
-            eq(evaluationResults.position, position),
-            eq(evaluationResults.status, 'pending'),
-          ),
-        )
-        .returning({ position: evaluationResults.position });
-      return rows.length > 0;
+    /**
+     * Writes items' outcomes in one statement, each unless a duplicate delivery of its job wrote it
+     * first (an outcome is written once).
+     */
+    async finishItems(evaluationId: string, finished: { position: number; outcome: FinishedItem }[]) {
+      if (finished.length === 0) return;
+      const values = sql.join(
+        finished.map(
+          ({ position, outcome }) =>
+            sql`(${position}::int, ${outcome.status}::text, ${outcome.output}::text, ${outcome.error}::text,
+              ${JSON.stringify(outcome.scores)}::jsonb, ${JSON.stringify(outcome.scoreErrors)}::jsonb,
+              ${outcome.latencyMs}::int, ${outcome.costUsd}::float8)`,
+        ),
+        sql`, `,
+      );
+      await database.execute(sql`
+        UPDATE ${evaluationResults} result SET status = outcome.status, output = outcome.output,
+          error = outcome.error, scores = outcome.scores, score_errors = outcome.score_errors,
+          latency_ms = outcome.latency_ms, cost_usd = outcome.cost_usd, finished_at = now()
+        FROM (VALUES ${values}) AS outcome(position, status, output, error, scores, score_errors, latency_ms, cost_usd)
+        WHERE result.evaluation_id = ${evaluationId} AND result.position = outcome.position
+          AND result.status = 'pending'`);
     },
 
     /**
