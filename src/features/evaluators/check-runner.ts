@@ -19,7 +19,10 @@ export type CheckRunner = {
   close(): Promise<void>;
 };
 
-/** A started worker; `ready` settles once its module has loaded (a first start loads a compiler in tests). */
+/**
+ * A started worker; `ready` settles once its module has loaded (a first start loads a compiler in
+ * tests), or once it has ended (a call then fails as it is made).
+ */
 type Started = { worker: Worker; calls: WorkerCalls<CheckRequest, CheckAnswer>; ready: Promise<void> };
 
 /**
@@ -36,6 +39,7 @@ export function createCheckRunner(): CheckRunner {
     let loaded!: () => void;
     const ready = new Promise<void>((resolve) => {
       loaded = resolve;
+      worker.once('exit', () => resolve());
     });
     const started = { worker, calls, ready };
     const stopped = (error: Error) => {
@@ -54,7 +58,7 @@ export function createCheckRunner(): CheckRunner {
   async function attempt(request: Unnumbered<CheckRequest>): Promise<boolean> {
     current ??= start();
     const started = current;
-    await Promise.race([started.ready, new Promise((resolve) => started.worker.once('exit', resolve))]);
+    await started.ready;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ScoringTimedOut()), scoringTimeLimitMs);
