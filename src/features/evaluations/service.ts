@@ -4,6 +4,7 @@ import type { Page, Pagination } from '../../core/pagination.js';
 import { ConflictError, NotFoundError, publicMessage, ValidationError } from '../../errors.js';
 import type { PinnedEvaluator } from '../../platform/database/schema.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import { createReadCache } from '../../platform/read-cache.js';
 import type { ResolvedAction } from '../actions/index.js';
 import { type ComparedItem, type Comparison, compare, comparedItems } from './comparison.js';
 import { evaluationItemJob, itemJobKey } from './item-job.js';
@@ -74,6 +75,11 @@ export function createEvaluationService(dependencies: {
   const { repository, sources, jobs, inTransaction, afterCommit, logger } = dependencies;
 
   const ended = (row: EvaluationRow) => endedStatuses.includes(row.status as EvaluationStatus);
+  /**
+   * A running evaluation's summary, computed from its finished items at most once a second: the
+   * console asks every second, and a 10,000-item run's bootstrap takes tens of milliseconds.
+   */
+  const liveReports = createReadCache<Report>({ ttlMs: 1_000, maxEntries: 1_000 });
 
   async function view(row: EvaluationRow, counted?: Omit<Progress, 'total'>): Promise<EvaluationView> {
     const progress = {
@@ -84,7 +90,9 @@ export function createEvaluationService(dependencies: {
     const report =
       ended(row) && row.report
         ? (row.report as Report)
-        : reportOf(row.evaluators, await repository.scored(row.id));
+        : await liveReports.get(row.id, async () =>
+            reportOf(row.evaluators, await repository.scored(row.id)),
+          );
     return { row, progress, report };
   }
 
