@@ -36,6 +36,7 @@ import {
   createDocumentService,
 } from './features/documents/index.js';
 import {
+  createComparisonRepository,
   createEvaluationRepository,
   createEvaluationService,
   createItemRunner,
@@ -270,8 +271,10 @@ export function createServices(platform: Platform) {
     tools: scoringTools,
   });
   const evaluationRepository = createEvaluationRepository(database);
+  const comparisons = createComparisonRepository(database);
   const evaluations = createEvaluationService({
     repository: evaluationRepository,
+    comparisons,
     sources: {
       resolveAction: actions.resolveForRun,
       dataset: datasets.require,
@@ -290,7 +293,7 @@ export function createServices(platform: Platform) {
     actions,
     datasetVersion: async (workspaceId, id) => (await datasets.require(workspaceId, id)).version,
     requireEvaluator: evaluators.require,
-    evidence: evaluationRepository,
+    evidence: comparisons,
   });
   const monitorRepository = createMonitorRepository(database);
   const monitors = createMonitorService({

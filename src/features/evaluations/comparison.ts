@@ -1,5 +1,6 @@
+import type { PairedOutputs, PairedScores } from './comparison-repository.js';
 import { bootstrapInterval, mean } from './intervals.js';
-import type { EvaluationRow, PairedOutputs, PairedScores } from './repository.js';
+import type { EvaluationRow } from './repository.js';
 
 export type EvaluatorComparison = {
   name: string;

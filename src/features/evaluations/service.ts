@@ -7,6 +7,7 @@ import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { ResolvedAction } from '../actions/index.js';
 import { type ComparedItem, type Comparison, compare, comparedItems } from './comparison.js';
+import type { ComparisonRepository } from './comparison-repository.js';
 import { evaluationItemJob, itemJobKey } from './item-job.js';
 import { type Report, reportOf } from './report.js';
 import {
@@ -64,6 +65,7 @@ export interface EvaluationService {
 
 export function createEvaluationService(dependencies: {
   repository: EvaluationRepository;
+  comparisons: Pick<ComparisonRepository, 'paired' | 'pairedOutputs'>;
   sources: EvaluationSources;
   jobs: Pick<JobQueue, 'enqueue'>;
   /** Runs work in one transaction (joining the request's, when it has one). */
@@ -72,7 +74,7 @@ export function createEvaluationService(dependencies: {
   afterCommit: (work: () => Promise<unknown>) => Promise<void>;
   logger: Logger;
 }): EvaluationService {
-  const { repository, sources, jobs, inTransaction, afterCommit, logger } = dependencies;
+  const { repository, comparisons, sources, jobs, inTransaction, afterCommit, logger } = dependencies;
 
   const ended = (row: EvaluationRow) => endedStatuses.includes(row.status as EvaluationStatus);
   /**
@@ -222,10 +224,10 @@ export function createEvaluationService(dependencies: {
           'candidate',
           `ran on another dataset version than base (dataset ${candidate.datasetId} v${candidate.datasetVersion}, base ${base.datasetId} v${base.datasetVersion})`,
         );
-      const pairs = await repository.paired(base.id, candidate.id);
+      const pairs = await comparisons.paired(base.id, candidate.id);
       const { ranked, ...figures } = compare(base, candidate, pairs, { limit, intervals: true });
       // Inputs and outputs are read for the items shown only: a 10,000-item run's are large.
-      const outputs = await repository.pairedOutputs(
+      const outputs = await comparisons.pairedOutputs(
         base.id,
         candidate.id,
         ranked.map((each) => each.itemId),

@@ -1,7 +1,7 @@
 import type { Principal } from '../../core/roles.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import type { ActionService, DeployGuard, GateCondition } from '../actions/index.js';
-import { compare, type EvaluationRepository, type EvaluationRow } from '../evaluations/index.js';
+import { type ComparisonRepository, compare, type EvaluationRow } from '../evaluations/index.js';
 import type { ApprovalRow, GateRow, ReleaseGateRepository } from './repository.js';
 import type { GateSettings } from './schemas.js';
 
@@ -33,7 +33,7 @@ export interface ReleaseGateService {
 }
 
 /** The evaluations a gate reads as evidence. */
-export type GateEvidence = Pick<EvaluationRepository, 'latestSuccess' | 'paired'>;
+export type GateEvidence = Pick<ComparisonRepository, 'latestSuccess' | 'paired'>;
 
 export function createReleaseGateService(dependencies: {
   repository: ReleaseGateRepository;
