@@ -73,6 +73,14 @@ it('evaluates two versions as a matrix and compares them side by side, regressio
   await expectAccessible(page, 'evaluation compare');
   await screenshot(page, 'evaluation-compare');
 
+  // The list: both runs, finished.
+  await page.getByRole('link', { name: 'Evaluations', exact: true }).click();
+  const runs = page.getByRole('table', { name: 'Evaluations' });
+  await expect.poll(() => runs.getByText('SUCCESS').count()).toBe(2);
+  await expectAccessible(page, 'evaluations');
+  await screenshot(page, 'evaluations');
+  await page.goBack();
+
   // One run's page: its summary and results, filtered to the items scored below 0.5.
   await page.getByRole('link', { name: /Capital reply v2/ }).click();
   await page.getByRole('table', { name: 'Summary' }).getByRole('cell', { name: '0.750' }).waitFor();

@@ -34,11 +34,15 @@ function CompareForm() {
     </Field>
   );
   return (
-    <form className="form-row" onSubmit={submit} aria-label="Compare two evaluations">
-      {picker('Base', base, setBase)}
-      {picker('Candidate', candidate, setCandidate)}
-      <button type="submit">Compare</button>
-    </form>
+    <>
+      <h2 className="section-title">Compare two runs</h2>
+      <form className="form-row" onSubmit={submit} aria-label="Compare two evaluations">
+        {picker('Base', base, setBase)}
+        {picker('Candidate', candidate, setCandidate)}
+        <button type="submit">Compare</button>
+      </form>
+      <h2 className="section-title">Runs</h2>
+    </>
   );
 }
 
