@@ -3,7 +3,14 @@ export type CheckRequest =
   | { id: number; kind: 'regex'; pattern: string; flags: string; text: string }
   | { id: number; kind: 'schema'; schema: Record<string, unknown>; value: unknown };
 
-export type CheckAnswer = { id: number; passed: boolean } | { id: number; error: string };
+/**
+ * What the worker says of a request: that its check has started (the pattern or schema compiled;
+ * the time limit counts from here), then its answer.
+ */
+export type CheckAnswer =
+  | { id: number; started: true }
+  | { id: number; passed: boolean }
+  | { id: number; error: string };
 
-/** The worker's first message: its module is loaded (the time limit counts from here). */
+/** The worker's first message: its module is loaded. */
 export type CheckWorkerReady = { ready: true };

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../platform/module-worker.js';
-import { createWorkerCalls, type Unnumbered, type WorkerCalls } from '../../platform/worker-calls.js';
+import type { Unnumbered } from '../../platform/worker-calls.js';
 import type { CheckAnswer, CheckRequest, CheckWorkerReady } from './check-protocol.js';
 
 /** How long one pattern or schema may take on one output before its score is given up. */
@@ -12,6 +12,13 @@ export class ScoringTimedOut extends Error {
   }
 }
 
+/** The thread a check was waiting on was ended (another check ran out of time). */
+class WorkerEnded extends Error {
+  constructor() {
+    super('the check worker was ended');
+  }
+}
+
 /** Runs the regular expressions and JSON Schemas of evaluators on a worker thread. */
 export type CheckRunner = {
   /** Whether the output passes; throws ScoringTimedOut past the time limit. */
@@ -19,63 +26,73 @@ export type CheckRunner = {
   close(): Promise<void>;
 };
 
-/**
- * A started worker; `ready` settles once its module has loaded (a first start loads a compiler in
- * tests), or once it has ended (a call then fails as it is made).
- */
-type Started = { worker: Worker; calls: WorkerCalls<CheckRequest, CheckAnswer>; ready: Promise<void> };
+type Waiting = { resolve(passed: boolean): void; reject(error: Error): void; timer?: NodeJS.Timeout };
+
+/** A started worker and the checks waiting on it. */
+type Started = { worker: Worker; waiting: Map<number, Waiting> };
 
 /**
- * The checks go to one worker thread, started on the first. A check that outlives the time limit
- * ends the thread (V8 cannot stop a backtracking pattern any other way) and answers ScoringTimedOut;
- * checks that were waiting behind it are sent again to a new thread.
+ * The checks go to one worker thread, started on the first. A check's time limit counts from when the
+ * worker starts it (it says so), so time spent queued behind other checks, or a busy machine's delay
+ * in passing messages, never counts. A check that outlives the limit ends the thread (V8 cannot stop
+ * a backtracking pattern any other way) and answers ScoringTimedOut; the checks waiting behind it are
+ * sent again to a new thread.
  */
 export function createCheckRunner(): CheckRunner {
   let current: Started | undefined;
+  let lastId = 0;
+
+  function endThread(started: Started, error: Error) {
+    if (current === started) current = undefined;
+    for (const waiting of started.waiting.values()) {
+      clearTimeout(waiting.timer);
+      waiting.reject(error);
+    }
+    started.waiting.clear();
+    void started.worker.terminate();
+  }
+
+  function timeOut(started: Started, id: number) {
+    const waiting = started.waiting.get(id);
+    if (!waiting) return;
+    started.waiting.delete(id);
+    waiting.reject(new ScoringTimedOut());
+    endThread(started, new WorkerEnded());
+  }
 
   function start(): Started {
     const worker = startModuleWorker('features/evaluators/check-worker');
-    const calls = createWorkerCalls<CheckRequest, CheckAnswer>(worker);
-    let loaded!: () => void;
-    const ready = new Promise<void>((resolve) => {
-      loaded = resolve;
-      worker.once('exit', () => resolve());
-    });
-    const started = { worker, calls, ready };
-    const stopped = (error: Error) => {
-      if (current === started) current = undefined;
-      calls.stop(error);
-    };
+    const started: Started = { worker, waiting: new Map() };
+    // Idle, the thread does not keep the process alive; a check waiting on it does.
+    worker.unref();
     worker.on('message', (message: CheckAnswer | CheckWorkerReady) => {
-      if ('ready' in message) loaded();
-      else calls.settle(message);
+      if ('ready' in message) return;
+      const waiting = started.waiting.get(message.id);
+      if (!waiting) return;
+      if ('started' in message) {
+        waiting.timer = setTimeout(() => timeOut(started, message.id), scoringTimeLimitMs);
+        return;
+      }
+      clearTimeout(waiting.timer);
+      started.waiting.delete(message.id);
+      if (started.waiting.size === 0) worker.unref();
+      if ('error' in message) waiting.reject(new Error(message.error));
+      else waiting.resolve(message.passed);
     });
-    worker.on('error', stopped);
-    worker.on('exit', () => stopped(new WorkerEnded()));
+    worker.on('error', (error) => endThread(started, error));
+    worker.on('exit', () => endThread(started, new WorkerEnded()));
     return started;
   }
 
-  async function attempt(request: Unnumbered<CheckRequest>): Promise<boolean> {
+  function attempt(request: Unnumbered<CheckRequest>): Promise<boolean> {
     current ??= start();
     const started = current;
-    await started.ready;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ScoringTimedOut()), scoringTimeLimitMs);
+    const id = ++lastId;
+    if (started.waiting.size === 0) started.worker.ref();
+    return new Promise<boolean>((resolve, reject) => {
+      started.waiting.set(id, { resolve, reject });
+      started.worker.postMessage({ ...request, id });
     });
-    try {
-      const answer = await Promise.race([started.calls.call(request), timedOut]);
-      if ('error' in answer) throw new Error(answer.error);
-      return answer.passed;
-    } catch (error) {
-      if (error instanceof ScoringTimedOut && current === started) {
-        current = undefined;
-        await started.worker.terminate();
-      }
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   return {
@@ -90,15 +107,7 @@ export function createCheckRunner(): CheckRunner {
     },
     async close() {
       const started = current;
-      current = undefined;
-      await started?.worker.terminate();
+      if (started) endThread(started, new WorkerEnded());
     },
   };
-}
-
-/** The thread a check was waiting on was ended (another check ran out of time). */
-class WorkerEnded extends Error {
-  constructor() {
-    super('the check worker was ended');
-  }
 }
