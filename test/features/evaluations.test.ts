@@ -179,9 +179,8 @@ describe('evaluation runs', () => {
     await finished(client, later.body.guid);
   });
 
-  it('cancels a running evaluation: no item starts after it', async () => {
-    const { client } = context;
-    // mock/slow sends a token every 50 ms: each item takes a while.
+  /** A run of 20 items on mock/slow (a token every 50 ms: each item takes a while), one at a time. */
+  async function slowRun(client: Client) {
     const action = await createAction(client, { model: 'mock/slow', prompt: 'one two three {{answer}}' });
     const many = Array.from({ length: 20 }, (_, index) => ({ input: { answer: `item ${index}` } }));
     const started = await client.post('/v1/evaluations', {
@@ -194,37 +193,36 @@ describe('evaluation runs', () => {
       const answer = await client.get(`/v1/evaluations/${started.body.guid}`);
       return answer.body.progress.done >= 1 ? true : undefined;
     });
-    const cancelled = await client.post(`/v1/evaluations/${started.body.guid}/cancel`);
+    return { action: action.guid as string, evaluation: started.body.guid as string };
+  }
+
+  it('cancels a running evaluation: no item starts after it', async () => {
+    const { client } = context;
+    const { action, evaluation } = await slowRun(client);
+    // Items that started are the generations stored (outcomes are written a batch at a time).
+    const started = async () =>
+      (await client.get(`/v1/data?action=${action}&source=evaluation`)).body.total_count as number;
+    const cancelled = await client.post(`/v1/evaluations/${evaluation}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('CANCELLED');
-    const again = await client.post(`/v1/evaluations/${started.body.guid}/cancel`);
+    const startedAtCancel = await started();
+    const again = await client.post(`/v1/evaluations/${evaluation}/cancel`);
     expect(again.status).toBe(409);
     // The item in flight when it was cancelled may still finish; none after it starts. That nothing
     // starts cannot be waited for: the run is watched for longer than an item takes (3 tokens, 50 ms
     // apart), and a slow machine only watches less of it, never fails.
-    const doneAtCancel = cancelled.body.progress.done;
     await new Promise((resolve) => setTimeout(resolve, 600));
-    const later = await client.get(`/v1/evaluations/${started.body.guid}`);
-    expect(later.body.progress.done).toBeLessThanOrEqual(doneAtCancel + 1);
+    expect(await started()).toBeLessThanOrEqual(startedAtCancel + 1);
+    const later = await client.get(`/v1/evaluations/${evaluation}`);
+    expect(later.body.progress.done).toBeLessThanOrEqual(startedAtCancel + 1);
     expect(later.body.progress.done).toBeLessThan(20);
   });
 
   it('fails a run that cannot go on: its Action was deleted', async () => {
     const { client } = context;
-    const action = await createAction(client, { model: 'mock/slow', prompt: 'one two three {{answer}}' });
-    const many = Array.from({ length: 20 }, (_, index) => ({ input: { answer: `item ${index}` } }));
-    const started = await client.post('/v1/evaluations', {
-      action: action.guid,
-      dataset: await dataset(client, many),
-      evaluators: [await evaluator(client, 'contains', { value: 'item' })],
-      concurrency: 1,
-    });
-    await eventually(async () => {
-      const answer = await client.get(`/v1/evaluations/${started.body.guid}`);
-      return answer.body.progress.done >= 1 ? true : undefined;
-    });
-    expect((await client.delete(`/v1/actions/${action.guid}`)).status).toBe(200);
-    const ended = await finished(client, started.body.guid);
+    const { action, evaluation } = await slowRun(client);
+    expect((await client.delete(`/v1/actions/${action}`)).status).toBe(200);
+    const ended = await finished(client, evaluation);
     expect(ended).toMatchObject({ status: 'FAILED', error: 'The Action was deleted' });
     expect(ended.progress.done).toBeLessThan(20);
   });

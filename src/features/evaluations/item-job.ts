@@ -46,6 +46,11 @@ const sliceMs = 5_000;
  * for at most this long, so progress shows and a cancel is seen within a quarter of a second.
  */
 const batch = { items: 16, ms: 250 };
+/**
+ * Before an item starts, the run's status is read again when this long has passed since it was last
+ * read: no item starts later than this after a cancel, and fast items share one read.
+ */
+const statusCheckMs = 20;
 
 /** The key that makes queueing an item's job idempotent. */
 export const itemJobKey = (evaluationId: string, position: number) =>
@@ -194,10 +199,15 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
     if (evaluation.status === 'PENDING') await repository.markRunning(evaluation.id);
     const finished: Finished[] = [];
     const started = Date.now();
+    let statusRead = started;
     let next = from;
     try {
       for (const { item, stored } of items) {
         if (item.status === 'pending') {
+          if (Date.now() - statusRead >= statusCheckMs) {
+            if (!(await repository.isRunning(evaluation.id))) return 'ended';
+            statusRead = Date.now();
+          }
           const outcome = await evaluate(evaluation, item, stored, signal);
           if (
             outcome.status === 'failed' &&

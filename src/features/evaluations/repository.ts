@@ -157,6 +157,15 @@ export function createEvaluationRepository(database: Database) {
       return row?.position;
     },
 
+    /** Whether the evaluation still runs (a cancel is seen before the next item starts). */
+    async isRunning(id: string): Promise<boolean> {
+      const [row] = await database
+        .select({ status: evaluations.status })
+        .from(evaluations)
+        .where(eq(evaluations.id, id));
+      return row?.status === 'PENDING' || row?.status === 'RUNNING';
+    },
+
     /** Moves a PENDING evaluation to RUNNING (the first item's job does it). */
     async markRunning(id: string): Promise<void> {
       await database
