@@ -43,7 +43,7 @@ export type EvaluationItemPayload = z.infer<typeof evaluationItemJob.payload>;
 const sliceMs = 5_000;
 /**
  * A chain's items are read, and their outcomes written, a batch at a time: at most this many, and
- * for at most this long, so progress shows and a cancel is seen within a quarter of a second.
+ * for at most this long, so progress shows.
  */
 const batch = { items: 16, ms: 250 };
 /**
