@@ -66,6 +66,21 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/core/' },
     },
     {
+      name: 'packages-stand-alone',
+      comment:
+        "The packages (the client, the template rules) ship without the service: they import no file of src/, web/ or another package's internals.",
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/' },
+      to: { path: '^(src|web)/|^packages/', pathNot: ['^packages/$1/', '^packages/prompt-templates/src/index\\.ts$'] },
+    },
+    {
+      name: 'client-klu-through-its-entry',
+      comment: "The client's own parts never import the Klu-compatible layer; it sits on top of them.",
+      severity: 'error',
+      from: { path: '^packages/client/src/(transport|streams|api|prompts)/' },
+      to: { path: '^packages/client/src/klu/' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle means two modules are one; merge them or move what they share down a layer.',
       severity: 'error',

@@ -5,6 +5,19 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const scaleOut = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
 export default defineConfig({
+  // Tests import the client's source (the packed package is tested from its tarball).
+  resolve: {
+    alias: [
+      {
+        find: /^@lectern\/client\/klu$/,
+        replacement: new URL('packages/client/src/klu/index.ts', import.meta.url).pathname,
+      },
+      {
+        find: /^@lectern\/client$/,
+        replacement: new URL('packages/client/src/index.ts', import.meta.url).pathname,
+      },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(scaleOut ? [] : ['test/scale/**'])],

@@ -1,5 +1,7 @@
+import { Klu } from '@lectern/client/klu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sdkStreamingClient, spin, startCpuBurners } from '../helpers/busy.js';
+import { freePort } from '../helpers/klu-sdk.js';
 import { createTextAction, keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
 import { useProcessEnvironment } from '../helpers/test-app.js';
 
@@ -12,7 +14,13 @@ let lectern: ServingProcess;
 let readStream: (url: string) => AsyncGenerator<string>;
 
 beforeAll(async () => {
-  lectern = await serve(environment.values);
+  // Stream URLs name LECTERN_BASE_URL: this process's own address, as a deployment sets it.
+  const port = await freePort();
+  lectern = await serve({
+    ...environment.values,
+    PORT: String(port),
+    LECTERN_BASE_URL: `http://127.0.0.1:${port}`,
+  });
   readStream = await sdkStreamingClient();
 }, 60_000);
 afterAll(() => lectern?.stop());
@@ -53,4 +61,38 @@ describe('streams read by the official SDK’s EventSource client', () => {
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+});
+
+describe('streams read by Lectern’s client (@lectern/client/klu)', () => {
+  it('delivers 300 of 300 texts whole, 10 streams at a time, to busy readers while two CPU burners run', async () => {
+    const actionGuid = await createTextAction(call, lectern.baseUrl, {
+      app: 'client streams',
+      name: 'echo',
+      model: 'mock/echo',
+    });
+    const klu = new Klu(apiKey, { baseUrl: lectern.baseUrl });
+    const wrong: Array<{ run: number; received: string }> = [];
+    let words = 0;
+    async function one(run: number) {
+      const text = Array.from({ length: 40 }, (_, index) => `run${run}word${index}`).join(' ');
+      const streamed = await klu.actions.stream(actionGuid, { text });
+      let received = '';
+      for await (const token of streamed.streamingData) {
+        received += token;
+        spin(2);
+      }
+      if (received === text) words += 40;
+      else wrong.push({ run, received });
+    }
+    const burners = startCpuBurners(2);
+    try {
+      for (let round = 0; round < 30; round += 1) {
+        await Promise.all(Array.from({ length: 10 }, (_, index) => one(round * 10 + index)));
+      }
+    } finally {
+      burners.stop();
+    }
+    expect(wrong).toEqual([]);
+    expect(words).toBe(300 * 40);
+  }, 240_000);
 });

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import Klu from '@kluai/core';
+import { Klu as LecternKlu } from '@lectern/client/klu';
 import { beforeAll } from 'vitest';
 import { useTestWorkspace } from './test-app.js';
 
@@ -18,6 +19,18 @@ const clientPaths = {
 } as const;
 
 export type KluClient = InstanceType<typeof Klu>;
+
+/**
+ * The two clients the compatibility suite runs against: Klu's own SDK, and Lectern's drop-in
+ * (`@lectern/client/klu`), typed as the SDK so every call is written once, as a Klu user writes it.
+ */
+export const sdkKinds = ['official', 'lectern'] as const;
+export type SdkKind = (typeof sdkKinds)[number];
+
+/** Lectern's Klu-compatible client at `address`: what a Klu user gets by changing one import. */
+export function lecternKluAt(apiKey: string, address: string): KluClient {
+  return new LecternKlu(apiKey, { baseUrl: address }) as unknown as KluClient;
+}
 
 /**
  * The official SDK pointed at a Lectern at `address`. The SDK knows two addresses only (Klu's and
@@ -57,11 +70,12 @@ export async function freePort(): Promise<number> {
 
 /**
  * A test file's Lectern listening on a port of its own, with LECTERN_BASE_URL naming it (so returned
- * URLs, such as presigned uploads, reach it), and the SDK pointed at it. Read the fields inside tests.
+ * URLs, such as presigned uploads, reach it), and the SDK (`kind`: Klu's, by default, or Lectern's
+ * drop-in) pointed at it. Read the fields inside tests.
  */
 export function useSdkWorkspace(
   environment: () => Record<string, string> = () => ({}),
-  options: { startJobs?: boolean; ownJobQueue?: boolean } = {},
+  options: { startJobs?: boolean; ownJobQueue?: boolean; kind?: SdkKind } = {},
 ): { context: ReturnType<typeof useTestWorkspace>; klu: KluClient; port: number } {
   const state = {} as { context: ReturnType<typeof useTestWorkspace>; klu: KluClient; port: number };
   beforeAll(async () => {
@@ -73,7 +87,8 @@ export function useSdkWorkspace(
   );
   beforeAll(async () => {
     await state.context.test.app.listen({ port: state.port, host: '127.0.0.1' });
-    state.klu = kluAt(state.context.client.apiKey, `http://127.0.0.1:${state.port}`);
+    const clientAt = options.kind === 'lectern' ? lecternKluAt : kluAt;
+    state.klu = clientAt(state.context.client.apiKey, `http://127.0.0.1:${state.port}`);
   });
   return state;
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { templateParseError } from '@lectern/prompt-templates';
 import { isGuid } from '../../core/guid.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { templateParseError } from '../../llm/templates.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { AppService } from '../apps/index.js';

@@ -1,5 +1,5 @@
+import { templateParseError, templateVariables } from '@lectern/prompt-templates';
 import { ValidationError } from '../../errors.js';
-import { templateParseError, templateVariables } from '../../llm/templates.js';
 import type { BlockDefinition } from './schemas.js';
 
 /** `{{blocks.NAME}}` and `{{blocks["NAME"]}}` references of an input template. */

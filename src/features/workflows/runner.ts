@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { createRenderBudget, MissingVariableError, renderTemplate } from '@lectern/prompt-templates';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { WorkflowRunBlockStatus, WorkflowRunStatus } from '../../core/json-columns.js';
 import { AppError, isFinal, NotFoundError, publicMessage, ValidationError } from '../../errors.js';
-import { createRenderBudget, MissingVariableError, renderTemplate } from '../../llm/templates.js';
 import { defineJob, type JobContext, type JobHandler, type JobQueue } from '../../platform/jobs/job-queue.js';
 import type { DurableRuns, RunFailure, RunInput } from '../runs/index.js';
 import { presentRunResult } from '../runs/index.js';

@@ -1,4 +1,4 @@
-import { renderTemplate, templateParseError } from '../../../llm/templates.js';
+import { renderTemplate, templateParseError } from '@lectern/prompt-templates';
 import type { OutboundFetch } from '../../../platform/outbound-fetch.js';
 import { OutboundFetchError } from '../../../platform/outbound-guard.js';
 import { descriptionDefinition, SkillFailedError, type SkillType, truncateOutput } from '../skill-type.js';

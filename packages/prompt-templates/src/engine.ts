@@ -1,5 +1,4 @@
 import { Liquid, type Template } from 'liquidjs';
-import { nextTurn } from '../core/next-turn.js';
 
 /*
  * Prompt templates are LiquidJS with the dangerous parts off: no file system (`templates: {}` makes
@@ -51,6 +50,16 @@ export function createRenderBudget(): RenderBudget {
 
 /** Rendering time after which the next template first lets other requests have their turn. */
 const renderingBetweenYieldsMs = 10;
+
+/**
+ * Resolves on the event loop's next turn, after the I/O waiting now (a resolved promise would
+ * continue before any I/O). Browsers have no setImmediate; a zero timeout is their next turn.
+ */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) =>
+    typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
+}
 
 /** The run's templates spent their budget; the run fails with a clear message. */
 export class RenderBudgetError extends Error {

@@ -1,0 +1,22 @@
+export {
+  createRenderBudget,
+  MissingVariableError,
+  type RenderBudget,
+  RenderBudgetError,
+  renderTemplate,
+  runRenderMemory,
+  runRenderTimeMs,
+  templateEngine,
+  templateParseError,
+  templateVariables,
+} from './engine.js';
+export {
+  type BuiltPrompt,
+  buildPromptMessages,
+  contextVariable,
+  type PromptInput,
+  PromptInputError,
+  type PromptParts,
+  type TemplateMessage,
+  type TemplateVersion,
+} from './prompt.js';
