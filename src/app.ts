@@ -30,6 +30,7 @@ import { consolePeopleRoutes } from './features/people/console-routes.js';
 import { peopleRoutes } from './features/people/routes.js';
 import { createSingleSignOn } from './features/people/single-sign-on.js';
 import { singleSignOnRoutes } from './features/people/single-sign-on-routes.js';
+import { promptRoutes } from './features/prompts/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { releaseGateRoutes } from './features/release-gates/routes.js';
 import { runRoutes } from './features/runs/routes.js';
@@ -210,6 +211,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(
         actionRoutes(services.actions, { skills: services.skills, contexts: services.contexts }),
       );
+      await v1.register(promptRoutes(services.prompts));
       await v1.register(providerRoutes(services.providers, platform.config.providerUrls));
       await v1.register(runRoutes(services.runs, services.engine, services.idempotentRequests));
       await v1.register(dataRoutes(services.data, services.statistics));

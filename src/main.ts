@@ -27,6 +27,10 @@ const usage = `Usage: lectern <command>
                             add a person to a workspace (made if new) and print a link
                             where they set their password
   audit verify              check the audit log's hash chain; exit 1 if it is broken
+  prompts export [--environment E] [--out FILE] [--url URL] [--key KEY]
+                            write the deployed prompts of the key's workspace as a snapshot
+                            (JSON) that @lectern/client serves from; asks the running service at
+                            URL (default LECTERN_BASE_URL) with KEY (default LECTERN_API_KEY)
   migrate                   apply database migrations and exit
 
 Configuration comes from the environment; see README.md.
@@ -236,6 +240,17 @@ async function main(argv: string[]): Promise<void> {
       `user ${printed.user.id} (${printed.user.email}) is ${role} of workspace ${printed.found.name}`,
     );
     if (printed.reset) console.log(`set a password within 24 hours (works once): ${printed.reset.url}`);
+    return;
+  }
+  if (command === 'prompts' && subcommand === 'export') {
+    const { exportPrompts } = await import('./export-prompts.js');
+    const written = await exportPrompts({
+      baseUrl: optionOf(argv, '--url') ?? loadConfig().baseUrl,
+      apiKey: optionOf(argv, '--key') ?? process.env.LECTERN_API_KEY,
+      environment: optionOf(argv, '--environment'),
+      out: optionOf(argv, '--out'),
+    });
+    console.error(`exported ${written}`);
     return;
   }
   if (command === 'audit' && subcommand === 'verify') {

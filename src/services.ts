@@ -2,6 +2,7 @@ import {
   createActionRepository,
   createActionService,
   createAttachmentValidator,
+  createDeployedVersionRepository,
 } from './features/actions/index.js';
 import { createAppRepository, createAppService } from './features/apps/index.js';
 import { createAuditRepository, createAuditService } from './features/audit/index.js';
@@ -64,6 +65,7 @@ import {
   createPeopleRepository,
   memberPrincipal,
 } from './features/people/index.js';
+import { createPromptService } from './features/prompts/index.js';
 import {
   createModelResolver,
   createProviderRepository,
@@ -139,9 +141,20 @@ export function createServices(platform: Platform) {
   });
   const skillRepository = createSkillRepository(database);
   const attachments = createAttachmentValidator({ contexts, skills: skillRepository });
-  // A deploy reads the release gates, which are made further down (they read evaluations).
-  const actions = createActionService(createActionRepository(database), apps, models, attachments, (deploy) =>
-    releaseGates.guard(deploy),
+  const prompts = createPromptService(
+    createDeployedVersionRepository(database),
+    platform.broadcast,
+    logger('prompts'),
+  );
+  // A deploy reads the release gates, which are made further down (they read evaluations); once it is
+  // committed, every node pushes it to the clients connected to it.
+  const actions = createActionService(
+    createActionRepository(database),
+    apps,
+    models,
+    attachments,
+    (deploy) => releaseGates.guard(deploy),
+    (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
   );
   const sessions = createSessionService(createSessionRepository(database), actions.require);
   // Feedback and edits of stored generations tell the statistics (the Dashboard's figures) which
@@ -326,6 +339,7 @@ export function createServices(platform: Platform) {
     apps,
     models,
     actions,
+    prompts,
     sessions,
     data,
     feedback,

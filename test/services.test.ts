@@ -65,6 +65,7 @@ it('builds every service the routes and workers use', () => {
       'models',
       'monitorSweeps',
       'monitors',
+      'prompts',
       'providers',
       'releaseGates',
       'runs',

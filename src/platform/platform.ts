@@ -11,6 +11,8 @@ import {
 import type { BlobStore } from './blobs/blob-store.js';
 import { createDatabaseBlobStore } from './blobs/database-blob-store.js';
 import { createFileBlobStore } from './blobs/file-blob-store.js';
+import type { Broadcast } from './broadcast/broadcast.js';
+import { createMemoryBroadcast } from './broadcast/memory-broadcast.js';
 import { prepareDataDirectory } from './data-directory.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
 import { createTransactionScope, type TransactionScope } from './database/transaction-scope.js';
@@ -46,6 +48,8 @@ export type Platform = {
   mailer: Mailer | undefined;
   jobs: JobQueue;
   streams: StreamBus;
+  /** Messages every node hears (deploys, pushed to connected clients). */
+  broadcast: Broadcast;
   blobs: BlobStore;
   signer: Signer;
   secretBox: SecretBox;
@@ -112,6 +116,13 @@ export async function createPlatform(
         logger.child({ component: 'streams' }),
       )
     : createMemoryStreamBus();
+  const broadcast = config.redisUrl
+    ? (await import('./broadcast/redis-broadcast.js')).createRedisBroadcast(
+        config.redisUrl,
+        queuePrefix(config),
+        logger.child({ component: 'broadcast' }),
+      )
+    : createMemoryBroadcast();
   const attempts = config.redisUrl
     ? createRedisAttemptCounter(config.redisUrl, queuePrefix(config), logger.child({ component: 'attempts' }))
     : createMemoryAttemptCounter();
@@ -136,6 +147,7 @@ export async function createPlatform(
     mailer,
     jobs,
     streams,
+    broadcast,
     blobs,
     signer: createSigner(secret),
     secretBox: createSecretBox(secret),
@@ -156,6 +168,7 @@ export async function createPlatform(
     async close() {
       await jobs.stop();
       await streams.close();
+      await broadcast.close();
       await attempts.close();
       await payloads.close();
       bucket?.close();

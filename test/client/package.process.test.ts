@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../helpers/test-app.js';
@@ -24,6 +24,13 @@ describe('the packed @lectern/client', () => {
     expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
     expect(existsSync(path.join(installed, 'dist/types/index.d.ts'))).toBe(true);
     expect(existsSync(path.join(installed, 'dist/types/klu/index.d.ts'))).toBe(true);
+    // The template rules are bundled in: no file of the package may import their unpublished package.
+    const files = readdirSync(path.join(installed, 'dist'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(c?js|d\.ts)$/.test(entry.name))
+      .map((entry) => path.join(entry.parentPath, entry.name));
+    expect(
+      files.filter((file) => readFileSync(file, 'utf8').includes("'@lectern/prompt-templates'")),
+    ).toEqual([]);
 
     const esm = execFileSync(
       process.execPath,

@@ -11,6 +11,16 @@ export {
   type StreamingRun,
   type SyncRunAnswer,
 } from './lectern.js';
+export type { GenerationLogOptions, GenerationRecord } from './prompts/generation-log.js';
+export {
+  type DeployedPromptRecord,
+  Prompt,
+  type PromptMessage,
+  type PromptSnapshot,
+  type RenderedPrompt,
+  type RenderOptions,
+} from './prompts/prompt.js';
+export { PromptCache, type PromptCacheOptions } from './prompts/prompt-cache.js';
 export { type ServerSentEvent, ServerSentEventParser } from './streams/sse-parser.js';
 export * from './transport/errors.js';
 export type { ClientOptions } from './transport/options.js';

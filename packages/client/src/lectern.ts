@@ -7,6 +7,9 @@ import {
   type Route,
   typedRequest,
 } from './api/typed-request.js';
+import { GenerationLog, type GenerationLogOptions, type GenerationRecord } from './prompts/generation-log.js';
+import type { RenderedPrompt } from './prompts/prompt.js';
+import { PromptCache, type PromptCacheOptions } from './prompts/prompt-cache.js';
 import { streamTokens } from './streams/token-stream.js';
 import { StreamError } from './transport/errors.js';
 import { HttpClient } from './transport/http.js';
@@ -31,6 +34,18 @@ export type StreamingRun = {
   text(): Promise<string>;
 };
 
+export type LecternOptions = ClientOptions & {
+  /** The prompt cache: its time to live, snapshot, cache file, and whether deploys are pushed. */
+  prompts?: PromptCacheOptions;
+  /** How `logGeneration` batches. */
+  generationLog?: GenerationLogOptions;
+};
+
+/** A generation to log: a record as `POST /v1/data/batch` takes it, or one made with a rendered prompt. */
+export type LoggedGeneration =
+  | GenerationRecord
+  | (Omit<GenerationRecord, 'action' | 'full_prompt_sent' | 'model'> & { rendered: RenderedPrompt });
+
 /** A result URL's answer: `PENDING`, then `SUCCESS` with the output, or a failure naming its cause. */
 export type RunResult = { msg: string; status: string };
 
@@ -43,9 +58,51 @@ export type RunResult = { msg: string; status: string };
  */
 export class Lectern {
   readonly http: HttpClient;
+  /** Deployed prompts from a cache that keeps serving when the service is down (docs/client.md). */
+  readonly prompts: PromptCache;
+  private readonly generations: GenerationLog;
 
-  constructor(options: ClientOptions = {}) {
+  constructor(options: LecternOptions = {}) {
     this.http = new HttpClient(resolveOptions(options));
+    this.prompts = new PromptCache(this.http, options.prompts);
+    this.generations = new GenerationLog(this.http, options.generationLog);
+  }
+
+  /**
+   * Records a generation made with a cached prompt, without waiting: it is batched, sent in the
+   * background and sent again if the service cannot take it. `flush()` before exiting.
+   */
+  logGeneration(generation: LoggedGeneration): void {
+    if (!('rendered' in generation)) {
+      this.generations.log(generation);
+      return;
+    }
+    const { rendered, metadata, ...rest } = generation;
+    this.generations.log({
+      ...rest,
+      action: rendered.action,
+      model: rendered.model,
+      full_prompt_sent: rendered.messages as GenerationRecord['full_prompt_sent'],
+      metadata: { ...metadata, prompt_version: rendered.version, prompt_environment: rendered.environment },
+    });
+  }
+
+  /** Counts of the generation log: sent, dropped (queue full), rejected (refused by the service), queued. */
+  get generationLog(): { sent: number; dropped: number; rejected: number } {
+    const { sent, dropped, rejected } = this.generations;
+    return { sent, dropped, rejected };
+  }
+
+  /** Sends the generations that wait. */
+  flush(): Promise<void> {
+    return this.generations.flush();
+  }
+
+  /** Ends the push connection, writes the prompt cache file and sends the generations that wait. */
+  async close(): Promise<void> {
+    await this.prompts.close();
+    await this.generations.flush();
+    this.generations.close();
   }
 
   /** Any route: `lectern.request('GET /v1/actions/{guidOrSlug}', { path: { guidOrSlug: 'greeter' } })`. */

@@ -20,3 +20,11 @@ export {
   type TemplateMessage,
   type TemplateVersion,
 } from './prompt.js';
+export {
+  makeSnapshot,
+  type PromptSnapshot,
+  readSnapshot,
+  type SnapshotPrompt,
+  snapshotFormat,
+  snapshotVersion,
+} from './snapshot.js';

@@ -1,5 +1,11 @@
 export { createAttachmentValidator } from './attachments.js';
-export { presentAction, versionFromWire } from './presenters.js';
+export {
+  createDeployedVersionRepository,
+  type DeployedSelection,
+  type DeployedVersion,
+  type DeployedVersionRepository,
+} from './deployed-repository.js';
+export { presentAction, presentVersionFields, versionFromWire } from './presenters.js';
 export { type ActionVersionRow as ActionVersion, createActionRepository } from './repository.js';
 export { type DraftVersionInput, draftVersion, environment, guidOrSlugParams } from './schemas.js';
 export {
@@ -7,6 +13,7 @@ export {
   type ActionService,
   createActionService,
   type DeployGuard,
+  type DeploymentsChanged,
   type GateCondition,
   type ResolvedAction,
 } from './service.js';

@@ -12,7 +12,7 @@ import type { VersionChanges } from './version.js';
 // The version fields' wire names, both ways, in one place: presentVersionFields writes them,
 // versionFromWire reads them; services and the repository know the domain's names only.
 
-function presentVersionFields(version: ActionVersionRow): VersionFields {
+export function presentVersionFields(version: ActionVersionRow): VersionFields {
   return {
     model: version.model,
     model_config: version.modelConfig,

@@ -70,6 +70,17 @@ export class GateFailedError extends AppError {
   }
 }
 
+/**
+ * Told, once the change is committed, that what runs in some environments of an Action changed (a
+ * deploy, a new Action, a disabled or deleted one): the prompts feature pushes it to clients.
+ */
+export type DeploymentsChanged = (change: {
+  workspaceId: string;
+  actionId: string;
+  slug: string;
+  environments: string[];
+}) => void;
+
 /** A deploy's outcome: the Action, and the gate's unmet conditions when `force` deployed past them. */
 export type Deployed = { action: Action; forcedPast: GateCondition[] };
 
@@ -169,6 +180,7 @@ export function createActionService(
   models: ModelResolver,
   validateAttachments: AttachmentValidator,
   guard: DeployGuard = async () => undefined,
+  deploymentsChanged: DeploymentsChanged = () => undefined,
 ): ActionService {
   const runResolutions = createReadCache<ResolvedAction>({ ttlMs: runResolutionCacheMs });
   const changed = (workspaceId: string) => runResolutions.invalidate(`${workspaceId}:`);
@@ -254,7 +266,14 @@ export function createActionService(
         )
         .catch(slugConflict);
       changed(workspaceId);
-      return withDeployments(await requireById(workspaceId, id));
+      const created = await withDeployments(await requireById(workspaceId, id));
+      deploymentsChanged({
+        workspaceId,
+        actionId: id,
+        slug: created.action.slug,
+        environments: Object.keys(created.deployments),
+      });
+      return created;
     },
 
     async find(workspaceId, guidOrSlug) {
@@ -312,7 +331,14 @@ export function createActionService(
         throw new GateFailedError(input.environment, input.version, unmet);
       await repository.deploy(id, input.environment, input.version, by);
       changed(workspaceId);
-      return { action: await withDeployments(await requireById(workspaceId, id)), forcedPast: unmet };
+      const action = await withDeployments(await requireById(workspaceId, id));
+      deploymentsChanged({
+        workspaceId,
+        actionId: id,
+        slug: action.action.slug,
+        environments: [input.environment],
+      });
+      return { action, forcedPast: unmet };
     },
 
     checkGate: gateOf,
@@ -363,13 +389,19 @@ export function createActionService(
       if (!(await repository.setFlags(workspaceId, id, { disabled })))
         throw new NotFoundError('Action not found');
       changed(workspaceId);
-      return withDeployments(await requireById(workspaceId, id));
+      const action = await withDeployments(await requireById(workspaceId, id));
+      const environments = Object.keys(action.deployments);
+      deploymentsChanged({ workspaceId, actionId: id, slug: action.action.slug, environments });
+      return action;
     },
 
     async remove(workspaceId, id) {
+      const before = await repository.findLatest(workspaceId, { id });
       if (!(await repository.setFlags(workspaceId, id, { deletedAt: new Date() })))
         throw new NotFoundError('Action not found');
       changed(workspaceId);
+      const environments = Object.keys((await repository.deployments([id])).get(id) ?? {});
+      deploymentsChanged({ workspaceId, actionId: id, slug: before?.action.slug ?? '', environments });
     },
   };
 }

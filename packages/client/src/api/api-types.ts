@@ -178,6 +178,35 @@ export interface Schemas {
       [field: string]: unknown;
     };
   };
+  DeployedPrompt: {
+    model: string;
+    model_config: {
+      [field: string]: unknown;
+    };
+    prompt: string | null;
+    messages: Array<{
+      role: "system" | "user" | "assistant";
+      content: string;
+    }> | null;
+    system_message: string | null;
+    contexts: Array<string>;
+    skills: Array<string>;
+    tools: Array<{
+      name: string;
+      description?: string;
+      parameters?: {
+        [field: string]: unknown;
+      };
+    }>;
+    action: string;
+    slug: string;
+    name: string;
+    environment: string;
+    default_environment: string;
+    version: number;
+    /** When this version was deployed to the environment */
+    deployed_at: string;
+  };
   Document: {
     guid: string;
     created_at: string;
@@ -1546,6 +1575,13 @@ export interface Routes {
     bodyRequired: false;
     answer: (string);
   };
+  "GET /v1/deployments/events": {
+    path: never;
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (string);
+  };
   "GET /v1/evaluations": {
     path: never;
     query: {
@@ -1833,6 +1869,32 @@ export interface Routes {
     body: never;
     bodyRequired: false;
     answer: (Schemas["Monitor"]);
+  };
+  "GET /v1/prompts": {
+    path: never;
+    query: {
+      /** Default: the Action’s default environment */
+      environment?: string;
+    };
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      data: Array<Schemas["DeployedPrompt"]>;
+      /** The environment asked for; null: each Action’s default */
+      environment: string | null;
+    });
+  };
+  "GET /v1/prompts/{guidOrSlug}": {
+    path: {
+      guidOrSlug: string;
+    };
+    query: {
+      /** Default: the Action’s default environment */
+      environment?: string;
+    };
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["DeployedPrompt"]);
   };
   "GET /v1/providers": {
     path: never;

@@ -19,7 +19,7 @@ export type EventStreamOptions = {
  * The events of an SSE URL, read with fetch and a real parser, pulled one at a time: however many
  * events arrive in one read, each is yielded. When the connection breaks before the last event it
  * reconnects with `Last-Event-ID` (Lectern sends the rest, docs/streaming.md) after the server's
- * `retry:` or 250 ms, doubling, at most `maxReconnects` times in a row without a new event.
+ * `retry:` or 250 ms, doubling up to 30 s, at most `maxReconnects` times in a row without a new event.
  */
 export async function* readEventStream(
   http: HttpClient,
@@ -85,7 +85,8 @@ export async function* readEventStream(
         { cause: failure },
       );
     }
-    await wait(retryMs * 2 ** Math.max(0, failuresInARow - 1), options.signal).catch((reason) => {
+    const delayMs = Math.min(30_000, retryMs * 2 ** Math.max(0, failuresInARow - 1));
+    await wait(delayMs, options.signal).catch((reason) => {
       throw new AbortedError('the stream was aborted', { cause: reason });
     });
   }

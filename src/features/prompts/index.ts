@@ -1,0 +1,1 @@
+export { createPromptService, type DeploymentChange, type PromptService } from './service.js';
