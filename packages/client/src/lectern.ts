@@ -115,34 +115,33 @@ export class Lectern {
     return streamTokens(this.http, streamingUrl, options.signal);
   }
 
+  /** One run request; each gets an `Idempotency-Key` of its own, so a retry never runs twice. */
+  private startRun(action: string, body: RunBody, options: RunOptions): Promise<RunAnswer> {
+    const { signal, timeoutMs, headers, idempotencyKey, ...fields } = options;
+    return this.request('POST /v1/actions/{guidOrSlug}/prompt', {
+      path: { guidOrSlug: action },
+      body: { ...fields, ...body },
+      signal,
+      timeoutMs,
+      headers,
+      idempotencyKey: idempotencyKey ?? crypto.randomUUID(),
+    });
+  }
+
   readonly actions = {
     /** Runs an Action (GUID or slug) and answers its output (`msg`), the messages sent and the generation's GUID. */
-    run: async (action: string, input: RunInput, options: RunOptions = {}): Promise<SyncRunAnswer> => {
-      const { signal, timeoutMs, headers, idempotencyKey, ...fields } = options;
-      const answer = await this.request('POST /v1/actions/{guidOrSlug}/prompt', {
-        path: { guidOrSlug: action },
-        body: { ...fields, input },
-        signal,
-        timeoutMs,
-        headers,
-        idempotencyKey: idempotencyKey ?? crypto.randomUUID(),
-      });
-      return answer as SyncRunAnswer;
-    },
+    run: async (action: string, input: RunInput, options: RunOptions = {}): Promise<SyncRunAnswer> =>
+      (await this.startRun(action, { input }, options)) as SyncRunAnswer,
 
     /** Starts a streaming run: the generation's GUID at once, then its tokens. */
     stream: async (action: string, input: RunInput, options: RunOptions = {}): Promise<StreamingRun> => {
-      const { signal, timeoutMs, headers, idempotencyKey, ...fields } = options;
-      const answer = (await this.request('POST /v1/actions/{guidOrSlug}/prompt', {
-        path: { guidOrSlug: action },
-        body: { ...fields, input, streaming: true },
-        signal,
-        timeoutMs,
-        headers,
-        idempotencyKey: idempotencyKey ?? crypto.randomUUID(),
-      })) as { data_guid: string; feedback_url: string; streaming_url?: string };
+      const answer = (await this.startRun(action, { input, streaming: true }, options)) as {
+        data_guid: string;
+        feedback_url: string;
+        streaming_url?: string;
+      };
       if (!answer.streaming_url) throw new StreamError('the run answered no streaming_url');
-      const tokens = this.streamTokens(answer.streaming_url, { signal });
+      const tokens = this.streamTokens(answer.streaming_url, { signal: options.signal });
       return {
         dataGuid: answer.data_guid,
         feedbackUrl: answer.feedback_url,
@@ -157,18 +156,11 @@ export class Lectern {
     },
 
     /** Queues a run: answers its `result_url` (and `data_guid`) at once; `results.wait` reads the outcome. */
-    runAsync: async (action: string, input: RunInput, options: RunOptions = {}) => {
-      const { signal, timeoutMs, headers, idempotencyKey, ...fields } = options;
-      const answer = await this.request('POST /v1/actions/{guidOrSlug}/prompt', {
-        path: { guidOrSlug: action },
-        body: { ...fields, input, async_mode: true },
-        signal,
-        timeoutMs,
-        headers,
-        idempotencyKey: idempotencyKey ?? crypto.randomUUID(),
-      });
-      return answer as Extract<RunAnswer, { result_url: string }>;
-    },
+    runAsync: async (action: string, input: RunInput, options: RunOptions = {}) =>
+      (await this.startRun(action, { input, async_mode: true }, options)) as Extract<
+        RunAnswer,
+        { result_url: string }
+      >,
   };
 
   readonly results = {
