@@ -136,7 +136,17 @@ describe('against a scripted server', () => {
       response.end('{"error":{"status":500,"code":"internal","message":"boom"}}');
     },
     '/silent': () => undefined,
+    '/v1/actions/flaky/prompt': (request, response, attempt) => {
+      keys.push(request.headers['idempotency-key'] as string | undefined);
+      response.writeHead(attempt === 1 ? 502 : 200, { 'content-type': 'application/json' });
+      response.end(
+        attempt === 1
+          ? '{"error":{"status":502,"code":"provider_error","message":"upstream"}}'
+          : '{"msg":"ok","full_prompt_sent":[],"data_guid":"g","feedback_url":"f"}',
+      );
+    },
   };
+  const keys: Array<string | undefined> = [];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -185,6 +195,19 @@ describe('against a scripted server', () => {
       new Lectern({ baseUrl: address, maxRetries: 0 }).http.request({ method: 'GET', path: '/unavailable' }),
     );
     expect(rateLimited).not.toBeInstanceOf(RateLimitError);
+  });
+
+  it('retries a run after a 5xx only with idempotentRuns, sending the same Idempotency-Key again', async () => {
+    const plain = await failure(new Lectern({ baseUrl: address }).actions.run('flaky', 'x'));
+    expect(plain).toMatchObject({ status: 502, code: 'provider_error' });
+    expect(keys).toEqual([undefined]);
+    attempts.delete('/v1/actions/flaky/prompt');
+    keys.length = 0;
+    const answer = await new Lectern({ baseUrl: address, idempotentRuns: true }).actions.run('flaky', 'x');
+    expect(answer.msg).toBe('ok');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('gives up on an attempt after timeoutMs (a TimeoutError) and on an aborted one at once', async () => {

@@ -87,11 +87,8 @@ describe('streams against servers that do not pace', () => {
   beforeAll(async () => {
     server = createServer((request, response) => {
       if (request.url === '/v1/actions/') {
-        const stream = request.headers['idempotency-key'] ? 'whole' : 'missing-key';
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({ msg: '', data_guid: 'g', streaming_url: `${address}/stream/${stream}` }),
-        );
+        response.end(JSON.stringify({ msg: '', data_guid: 'g', streaming_url: `${address}/stream/whole` }));
       } else if (request.url === '/stream/whole') {
         oneWrite(response, words);
       } else if (request.url === '/stream/cut') {

@@ -12,7 +12,7 @@ import type { RenderedPrompt } from './prompts/prompt.js';
 import { PromptCache, type PromptCacheOptions } from './prompts/prompt-cache.js';
 import { streamTokens } from './streams/token-stream.js';
 import { StreamError } from './transport/errors.js';
-import { HttpClient } from './transport/http.js';
+import { HttpClient, runIdempotencyKey } from './transport/http.js';
 import { type ClientOptions, resolveOptions } from './transport/options.js';
 import { wait } from './transport/retry.js';
 
@@ -115,7 +115,7 @@ export class Lectern {
     return streamTokens(this.http, streamingUrl, options.signal);
   }
 
-  /** One run request; each gets an `Idempotency-Key` of its own, so a retry never runs twice. */
+  /** One run request; with `idempotentRuns` each gets an `Idempotency-Key` of its own, so a retry never runs twice. */
   private startRun(action: string, body: RunBody, options: RunOptions): Promise<RunAnswer> {
     const { signal, timeoutMs, headers, idempotencyKey, ...fields } = options;
     return this.request('POST /v1/actions/{guidOrSlug}/prompt', {
@@ -124,7 +124,7 @@ export class Lectern {
       signal,
       timeoutMs,
       headers,
-      idempotencyKey: idempotencyKey ?? crypto.randomUUID(),
+      idempotencyKey: runIdempotencyKey(this.http.options, idempotencyKey),
     });
   }
 

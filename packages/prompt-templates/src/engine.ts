@@ -82,25 +82,34 @@ export function templateParseError(source: string): string | undefined {
   }
 }
 
-const parsedTemplates = new Map<string, Template[]>();
+/** A template parsed once, and the variables it reads once asked (walking its tree costs more than rendering it). */
+type ParsedTemplate = { templates: Template[]; variables?: string[] };
+
+const parsedTemplates = new Map<string, ParsedTemplate>();
 const parsedTemplateLimit = 2_000;
 
 /** Parsed once per distinct source: every run of an Action renders the same few templates. */
-function parsed(source: string): Template[] {
-  let templates = parsedTemplates.get(source);
-  if (!templates) {
-    templates = templateEngine.parse(source);
+function parsedEntry(source: string): ParsedTemplate {
+  let entry = parsedTemplates.get(source);
+  if (!entry) {
+    entry = { templates: templateEngine.parse(source) };
     if (parsedTemplates.size >= parsedTemplateLimit) {
       parsedTemplates.delete(parsedTemplates.keys().next().value!);
     }
-    parsedTemplates.set(source, templates);
+    parsedTemplates.set(source, entry);
   }
-  return templates;
+  return entry;
+}
+
+function parsed(source: string): Template[] {
+  return parsedEntry(source).templates;
 }
 
 /** The top-level variable names a template reads (`{{ user.name }}` → `user`). */
 export function templateVariables(source: string): string[] {
-  return templateEngine.globalVariablesSync(parsed(source));
+  const entry = parsedEntry(source);
+  entry.variables ??= templateEngine.globalVariablesSync(entry.templates);
+  return entry.variables;
 }
 
 /** Thrown for a variable the template needs and the input does not give. */

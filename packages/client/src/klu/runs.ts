@@ -1,5 +1,5 @@
 import { streamTokens } from '../streams/token-stream.js';
-import type { HttpClient } from '../transport/http.js';
+import { type HttpClient, runIdempotencyKey } from '../transport/http.js';
 import { runAnswerFromWire, type Wire } from './converters.js';
 import { InvalidPromptResponseError, notFoundAs } from './errors.js';
 import type {
@@ -11,8 +11,9 @@ import type {
 } from './types.js';
 
 /**
- * Starts a run (an Action's or an experiment's). Each call sends an `Idempotency-Key` of its own, so
- * the client's retries after a lost answer get the first answer back instead of a second generation.
+ * Starts a run (an Action's or an experiment's). With `idempotentRuns` each call sends an
+ * `Idempotency-Key` of its own, so a retry after a lost answer gets the first answer back instead of
+ * a second generation.
  */
 export async function startRun(
   http: HttpClient,
@@ -25,7 +26,7 @@ export async function startRun(
       method: 'POST',
       path,
       body,
-      idempotencyKey: crypto.randomUUID(),
+      idempotencyKey: runIdempotencyKey(http.options),
     });
     return runAnswerFromWire(answer.body) as PromptResponse;
   } catch (error) {

@@ -25,6 +25,11 @@ export type HttpRequest = {
 
 export type HttpAnswer<Body> = { status: number; headers: Headers; body: Body };
 
+/** The key a run request carries: the caller's, or a new one when the client makes runs idempotent. */
+export function runIdempotencyKey(options: ResolvedOptions, given?: string): string | undefined {
+  return given ?? (options.idempotentRuns ? crypto.randomUUID() : undefined);
+}
+
 /** The request URL: an absolute URL as given, a path under the base URL, with the query's defined values. */
 export function requestUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
   const url = new URL(/^https?:\/\//.test(path) ? path : `${baseUrl}${path}`);
