@@ -1,0 +1,62 @@
+# Lectern's image: one image for every role.
+#   docker run … lectern                       serve: the API and the job workers (embedded PGlite in /data)
+#   docker run … lectern serve --role api      the API only (scale-out: DATABASE_URL, REDIS_URL)
+#   docker run … lectern serve --role worker   the job workers only
+#   docker run … lectern gateway               the chat-completions gateway
+# Every setting comes from the environment (docs/operations.md); nothing secret is baked in.
+ARG NODE_IMAGE=node:20-bookworm-slim
+# Behind a TLS-inspecting proxy, pass its CA bundle to the build as a secret (it is never stored in a
+# layer): `--secret id=ca,src=/etc/ssl/certs/ca-certificates.crt`.
+
+# Build with every dependency: the service bundle, the database template, the console and the client.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# The manifests first, so that a change of code reuses the installed dependencies' layer.
+COPY package.json package-lock.json ./
+COPY packages/client/package.json packages/client/
+COPY packages/prompt-templates/package.json packages/prompt-templates/
+COPY test/support/empty-fs test/support/empty-fs
+RUN --mount=type=secret,id=ca,required=false \
+    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca npm_config_cafile=/run/secrets/ca; fi; \
+    npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+# The database template is made with owner-only modes; the service's user reads it to make its database.
+RUN npm run build && chmod -R a+rX dist
+
+# Production dependencies only, installed without running any package's scripts.
+FROM ${NODE_IMAGE} AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/client/package.json packages/client/
+COPY packages/prompt-templates/package.json packages/prompt-templates/
+COPY test/support/empty-fs test/support/empty-fs
+RUN --mount=type=secret,id=ca,required=false \
+    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca npm_config_cafile=/run/secrets/ca; fi; \
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4000 \
+    GATEWAY_PORT=4001 \
+    LECTERN_DATA_DIR=/data \
+    LECTERN_GATEWAY_DATA_DIR=/data/gateway
+WORKDIR /app
+# A user of its own, without a login shell; it owns the data directory and nothing else.
+RUN groupadd --system --gid 10001 lectern \
+ && useradd --system --uid 10001 --gid lectern --home-dir /data --shell /usr/sbin/nologin lectern \
+ && mkdir -p /data && chown lectern:lectern /data
+COPY --from=dependencies /app/node_modules node_modules
+COPY --from=dependencies /app/package.json /app/package-lock.json ./
+COPY --from=build /app/dist dist
+COPY --from=build /app/drizzle drizzle
+USER lectern
+VOLUME ["/data"]
+EXPOSE 4000 4001
+# The API node's liveness; a gateway container checks its own port (compose.yaml overrides it).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node is process 1 and handles SIGTERM itself: it stops accepting, drains requests, streams and jobs.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "dist/main.js"]
+CMD ["serve"]
