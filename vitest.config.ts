@@ -3,6 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // test/scale starts several `lectern serve` processes on one database: that needs PostgreSQL and
 // Redis (CI's second pass). Without them the files are not collected at all.
 const scaleOut = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+// test/containers checks the container image that LECTERN_TEST_IMAGE names (CI's container pass).
+const containerImage = Boolean(process.env.LECTERN_TEST_IMAGE);
 
 export default defineConfig({
   // Tests import the client's source (the packed package is tested from its tarball).
@@ -20,7 +22,11 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(scaleOut ? [] : ['test/scale/**'])],
+    exclude: [
+      ...configDefaults.exclude,
+      ...(scaleOut ? [] : ['test/scale/**']),
+      ...(containerImage ? [] : ['test/containers/**']),
+    ],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // Two cores: one PGlite per worker is the heavy part, so two workers use the machine fully.

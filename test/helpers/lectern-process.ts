@@ -1,6 +1,61 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync } from 'node:fs';
 
 const projectRoot = new URL('../..', import.meta.url).pathname;
+
+/**
+ * With `LECTERN_TEST_IMAGE` (CI's container pass), `lectern serve` runs from that image instead of
+ * `dist/`: `podman run --network host`, the node's environment passed in, its data directory mounted
+ * at the same path. The multi-node tests then run against containerised nodes unchanged.
+ */
+const testImage = process.env.LECTERN_TEST_IMAGE;
+const podman = ['podman', '--runtime', 'runc'] as const;
+/** What a container is given of the test's environment: Lectern's settings, never the host's own. */
+const passedToContainers =
+  /^(LECTERN_|DATABASE_URL$|REDIS_URL$|PORT$|HOST$|S3_|LOG_LEVEL$|GATEWAY_|OPENAI_|SMTP_|MAIL_)/;
+let containers = 0;
+const imageUser = 10001;
+
+function containerProcess(args: string[], environment: Record<string, string>): ChildProcess {
+  const name = `lectern-test-${process.pid}-${(containers += 1)}`;
+  const dataDirectory = environment.LECTERN_DATA_DIR;
+  // The image runs as its own user (uid 10001, the Dockerfile's): the test's directory becomes theirs.
+  if (dataDirectory && existsSync(dataDirectory)) chownSync(dataDirectory, imageUser, imageUser);
+  const variables = Object.entries(environment)
+    // The offline models' cache is a host path; a container keeps its own under its data directory.
+    .filter(([variable]) => passedToContainers.test(variable) && variable !== 'LECTERN_MODEL_CACHE_DIR')
+    .flatMap(([variable, value]) => ['--env', `${variable}=${value}`]);
+  const child = spawn(
+    podman[0],
+    [
+      ...podman.slice(1),
+      'run',
+      '--rm',
+      '--name',
+      name,
+      '--network',
+      'host',
+      ...(dataDirectory ? ['--volume', `${dataDirectory}:${dataDirectory}`] : []),
+      ...variables,
+      testImage!,
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  // SIGKILL ends the podman client, not the container: kill the container itself, as a crash would.
+  const kill = child.kill.bind(child);
+  child.kill = (signal?: NodeJS.Signals | number) => {
+    if (signal === 'SIGKILL') {
+      try {
+        execFileSync(podman[0], [...podman.slice(1), 'kill', '--signal', 'KILL', name], { stdio: 'ignore' });
+      } catch {
+        // Already gone.
+      }
+    }
+    return kill(signal);
+  };
+  return child;
+}
 
 /**
  * `lectern <args>` as a separate process, run as users run it: the built `dist/main.js`. The test
@@ -12,6 +67,9 @@ export function lectern(
   /** Another checkout's build (a benchmark's baseline); this one by default. */
   root = projectRoot,
 ): ChildProcess {
+  if (testImage && root === projectRoot) {
+    return containerProcess(args, { LECTERN_CHECK_RESPONSES: 'on', ...environment });
+  }
   return spawn(process.execPath, ['dist/main.js', ...args], {
     cwd: root,
     // Every answer is checked against its route's declared schema, as in-process tests do.
