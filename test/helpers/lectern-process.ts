@@ -17,7 +17,8 @@ let containers = 0;
 const imageUser = 10001;
 
 function containerProcess(args: string[], environment: Record<string, string>): ChildProcess {
-  const name = `lectern-test-${process.pid}-${(containers += 1)}`;
+  containers += 1;
+  const name = `lectern-test-${process.pid}-${containers}`;
   const dataDirectory = environment.LECTERN_DATA_DIR;
   // The image runs as its own user (uid 10001, the Dockerfile's): the test's directory becomes theirs.
   if (dataDirectory && existsSync(dataDirectory)) chownSync(dataDirectory, imageUser, imageUser);
