@@ -8,14 +8,16 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 # Behind a TLS-inspecting proxy, pass its CA bundle to the build as a secret (it is never stored in a
 # layer): `--secret id=ca,src=/etc/ssl/certs/ca-certificates.crt`.
 
-# Build with every dependency: the service bundle, the database template, the console and the client.
-FROM ${NODE_IMAGE} AS build
+# The manifests, shared by the two installs below: a change of code reuses their installed layers.
+FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
-# The manifests first, so that a change of code reuses the installed dependencies' layer.
 COPY package.json package-lock.json ./
 COPY packages/client/package.json packages/client/
 COPY packages/prompt-templates/package.json packages/prompt-templates/
 COPY test/support/empty-fs test/support/empty-fs
+
+# Build with every dependency: the service bundle, the database template, the console and the client.
+FROM manifests AS build
 RUN --mount=type=secret,id=ca,required=false \
     if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca npm_config_cafile=/run/secrets/ca; fi; \
     npm ci --ignore-scripts --no-audit --no-fund
@@ -24,12 +26,7 @@ COPY . .
 RUN npm run build && chmod -R a+rX dist
 
 # Production dependencies only, installed without running any package's scripts.
-FROM ${NODE_IMAGE} AS dependencies
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/client/package.json packages/client/
-COPY packages/prompt-templates/package.json packages/prompt-templates/
-COPY test/support/empty-fs test/support/empty-fs
+FROM manifests AS dependencies
 RUN --mount=type=secret,id=ca,required=false \
     if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca npm_config_cafile=/run/secrets/ca; fi; \
     npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force

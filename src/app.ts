@@ -211,7 +211,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(
         actionRoutes(services.actions, { skills: services.skills, contexts: services.contexts }),
       );
-      await v1.register(promptRoutes(services.prompts));
+      await v1.register(promptRoutes(services.prompts, platform.config.eventStreamsPerWorkspace));
       await v1.register(providerRoutes(services.providers, platform.config.providerUrls));
       await v1.register(runRoutes(services.runs, services.engine, services.idempotentRequests));
       await v1.register(dataRoutes(services.data, services.statistics));

@@ -1,9 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAction, listen, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
+import {
+  createAction,
+  eventually,
+  listen,
+  newWorkspace,
+  unknownGuid,
+  useTestWorkspace,
+} from '../helpers/test-app.js';
 
 // Deployed prompts for clients that render them themselves: one Action's deployed version, all of
 // them (a snapshot), and deploys pushed to connected clients over SSE.
-const context = useTestWorkspace();
+// Three deployment event streams a workspace: the last test reaches the limit.
+const context = useTestWorkspace({ LECTERN_EVENT_STREAMS_PER_WORKSPACE: '3' });
 let address: string;
 beforeAll(async () => {
   address = await listen(context.test);
@@ -133,5 +141,36 @@ describe('deployed prompts', () => {
     expect(theirs.events).toEqual([{ event: 'ready', data: {} }]);
     mine.close();
     theirs.close();
+  });
+
+  it('refuses a workspace’s event stream past its limit with a 429, and no other workspace’s', async () => {
+    const client = await newWorkspace(context.test);
+    const open = [];
+    for (let index = 0; index < 3; index += 1) {
+      const stream = await openEvents(`${address}/v1/deployments/events`, client.apiKey);
+      await stream.until(1);
+      open.push(stream);
+    }
+    const refused = await fetch(`${address}/v1/deployments/events`, {
+      headers: { authorization: `Bearer ${client.apiKey}` },
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect((await refused.json()).error.code).toBe('too_many_event_streams');
+    const other = await newWorkspace(context.test);
+    const theirs = await openEvents(`${address}/v1/deployments/events`, other.apiKey);
+    await theirs.until(1);
+    // A closed stream frees its place.
+    open.pop()!.close();
+    const again = await eventually(async () => {
+      const response = await fetch(`${address}/v1/deployments/events`, {
+        headers: { authorization: `Bearer ${client.apiKey}` },
+      });
+      if (response.status === 200) return response;
+      await response.body?.cancel();
+      return undefined;
+    });
+    await again.body?.cancel();
+    for (const stream of [...open, theirs]) stream.close();
   });
 });

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { TooManyRequestsError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { openEventStream } from '../../http/event-stream.js';
 import { guidOrSlugParams } from '../actions/index.js';
 import { presentDeployedPrompt } from './presenters.js';
 import { deployedPromptList, deployedPromptResponse, deploymentEventsResponse } from './responses.js';
@@ -22,7 +24,7 @@ function frame(event: DeploymentEvent): string {
  * Deployed prompts for clients that render them themselves (docs/client.md): one, all of them (a
  * snapshot), and a push of every deploy to connected clients.
  */
-export function promptRoutes(prompts: PromptService): FastifyPluginAsyncZod {
+export function promptRoutes(prompts: PromptService, streamsPerWorkspace: number): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['prompts'];
     // Event streams end when the server closes, or they would hold it open.
@@ -69,15 +71,16 @@ export function promptRoutes(prompts: PromptService): FastifyPluginAsyncZod {
       '/deployments/events',
       { schema: { 'x-right': 'read_runs', tags, response: { 200: deploymentEventsResponse } } },
       async (request, reply) => {
-        reply.hijack();
-        const response = reply.raw;
-        response.socket?.setNoDelay(true);
-        response.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
+        const workspaceId = workspaceOf(request).id;
+        // Each stream holds a socket and a listener: one workspace may not take them all.
+        if (prompts.listeners(workspaceId) >= streamsPerWorkspace) {
+          throw new TooManyRequestsError(
+            'too_many_event_streams',
+            `a workspace may hold ${streamsPerWorkspace} deployment event streams open on a node; close some`,
+            5,
+          );
+        }
+        const response = openEventStream(reply);
         // Frames are written in order; a slow client is waited for (drain), never skipped.
         let writing = Promise.resolve();
         const send = (text: string) => {
@@ -86,7 +89,7 @@ export function promptRoutes(prompts: PromptService): FastifyPluginAsyncZod {
               await once(response, 'drain').catch(() => undefined);
           });
         };
-        const stopListening = prompts.listen(workspaceOf(request).id, (events) => {
+        const stopListening = prompts.listen(workspaceId, (events) => {
           for (const event of events) send(frame(event));
         });
         const keepAlive = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);

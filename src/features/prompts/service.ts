@@ -26,6 +26,8 @@ export interface PromptService {
   list(workspaceId: string, environment?: string): Promise<DeployedVersion[]>;
   /** Tells every node, and so every connected client, that the deployments changed. */
   announce(change: DeploymentChange): Promise<void>;
+  /** How many listeners the workspace has on this node (its open event streams). */
+  listeners(workspaceId: string): number;
   /** Calls `listener` with each change of the workspace's deployments until the returned function is called. */
   listen(workspaceId: string, listener: DeploymentListener): () => void;
 }
@@ -84,6 +86,10 @@ export function createPromptService(
       await broadcast
         .publish(topic, JSON.stringify(change))
         .catch((error: unknown) => logger.warn({ err: error }, 'deployment not announced'));
+    },
+
+    listeners(workspaceId) {
+      return listeners.get(workspaceId)?.size ?? 0;
     },
 
     listen(workspaceId, listener) {

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { openEventStream } from '../../http/event-stream.js';
 import { streamEventsResponse } from './responses.js';
 import { streamHeaders, streamQuery } from './schemas.js';
 import type { RunService } from './service.js';
@@ -28,17 +29,9 @@ export function streamRoutes(runs: RunService): FastifyPluginAsyncZod {
           disconnected.signal,
           request.headers['last-event-id'],
         );
-        reply.hijack();
-        const response = reply.raw;
-        response.on('close', () => disconnected.abort());
         // docs/streaming.md: each event leaves in a packet of its own.
-        response.socket?.setNoDelay(true);
-        response.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
+        const response = openEventStream(reply);
+        response.on('close', () => disconnected.abort());
         const send = async (frame: string) => {
           if (response.write(frame) || disconnected.signal.aborted) return;
           await once(response, 'drain', { signal: disconnected.signal }).catch(() => undefined);

@@ -179,14 +179,8 @@ export interface AddContextDocumentResponse {
   status: string;
   [field: string]: unknown;
 }
-export interface DocumentPromptResponse {
-  msg: string;
-  resultUrl?: string;
-  data_guid?: string;
-  feedbackUrl?: string;
-  streamingUrl?: string;
-  [field: string]: unknown;
-}
+/** What `contexts.prompt` answers: a run's answer. */
+export type DocumentPromptResponse = PromptResponse;
 export interface PreSignUrlPostData {
   url: string;
   objectUrl: string;
