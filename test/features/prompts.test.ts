@@ -145,7 +145,7 @@ describe('deployed prompts', () => {
 
   it('refuses a workspace’s event stream past its limit with a 429, and no other workspace’s', async () => {
     const client = await newWorkspace(context.test);
-    const open = [];
+    const open: Awaited<ReturnType<typeof openEvents>>[] = [];
     for (let index = 0; index < 3; index += 1) {
       const stream = await openEvents(`${address}/v1/deployments/events`, client.apiKey);
       await stream.until(1);
