@@ -156,7 +156,7 @@ describe('deployed prompts', () => {
     });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('5');
-    expect((await refused.json()).error.code).toBe('too_many_event_streams');
+    expect(((await refused.json()) as any).error.code).toBe('too_many_event_streams');
     const other = await newWorkspace(context.test);
     const theirs = await openEvents(`${address}/v1/deployments/events`, other.apiKey);
     await theirs.until(1);
