@@ -29,3 +29,22 @@ export async function sdkStreamingClient(): Promise<(url: string) => AsyncGenera
   const module = (await import(file)) as { _getStreamingData(url: string): AsyncGenerator<string> };
   return module._getStreamingData;
 }
+
+/**
+ * Measures the longest time this process's event loop went without running a timer: how long its
+ * sockets went unread. A process the machine did not schedule (a loaded host, a paused VM, a long
+ * garbage collection) shows here as a long pause.
+ */
+export function watchEventLoop(): { longestPauseMs(): number; stop(): void } {
+  let last = performance.now();
+  let longest = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  return {
+    longestPauseMs: () => Math.max(longest, performance.now() - last),
+    stop: () => clearInterval(tick),
+  };
+}
