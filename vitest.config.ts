@@ -5,6 +5,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const scaleOut = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 // test/containers checks the container image that LECTERN_TEST_IMAGE names (CI's container pass).
 const containerImage = Boolean(process.env.LECTERN_TEST_IMAGE);
+// test/compose checks compose.yaml started as a user starts it, behind LECTERN_TEST_COMPOSE_URL (ditto).
+const composeProxy = Boolean(process.env.LECTERN_TEST_COMPOSE_URL);
 
 export default defineConfig({
   // Tests import the client's source (the packed package is tested from its tarball).
@@ -26,6 +28,7 @@ export default defineConfig({
       ...configDefaults.exclude,
       ...(scaleOut ? [] : ['test/scale/**']),
       ...(containerImage ? [] : ['test/containers/**']),
+      ...(composeProxy ? [] : ['test/compose/**']),
     ],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   addPerson,
@@ -382,5 +383,18 @@ describe('several nodes', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the same address made twice at once', () => {
+  it('makes one person and refuses the other with 409 (nodes starting together make the first owner so)', async () => {
+    const email = `twice-${randomUUID()}@example.com`;
+    const attempts = await Promise.allSettled([
+      context.test.app.services.accounts.createUser({ email, password: testPassword }),
+      context.test.app.services.accounts.createUser({ email, password: testPassword }),
+    ]);
+    expect(attempts.map((attempt) => attempt.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refusal = attempts.find((attempt) => attempt.status === 'rejected') as PromiseRejectedResult;
+    expect(refusal.reason).toMatchObject({ status: 409, message: 'A user with this e-mail exists' });
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MemberRole } from '../../core/roles.js';
 import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { AttemptCounter } from '../../platform/attempt-counter.js';
+import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { Mailer } from '../../platform/mailer.js';
 import { checkPasswordStrength, decoyHash, hashPassword, verifyPassword } from './passwords.js';
 import {
@@ -94,15 +95,22 @@ export function createAccountService(dependencies: {
 
   async function createUser({ email, name, password, verified }: NewUser): Promise<UserRow> {
     const address = normalEmail(email);
-    if (await repository.findUserByEmail(address)) throw new ConflictError('A user with this e-mail exists');
+    const exists = () => new ConflictError('A user with this e-mail exists');
+    if (await repository.findUserByEmail(address)) throw exists();
     if (password !== undefined) checkPasswordStrength(password);
-    return repository.insertUser({
-      id: randomUUID(),
-      email: address,
-      name: name?.trim() ?? '',
-      passwordHash: password === undefined ? null : await hashPassword(password),
-      verified: verified ?? false,
-    });
+    const passwordHash = password === undefined ? null : await hashPassword(password);
+    try {
+      return await repository.insertUser({
+        id: randomUUID(),
+        email: address,
+        name: name?.trim() ?? '',
+        passwordHash,
+        verified: verified ?? false,
+      });
+    } catch (error) {
+      // Another request (or node) made the same address while the password was hashed.
+      throw isUniqueViolation(error) ? exists() : error;
+    }
   }
 
   /** The keys counted: per address and per e-mail (by hash: an address is never a Redis key). */
