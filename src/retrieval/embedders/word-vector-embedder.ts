@@ -18,14 +18,22 @@ export type WordVectorEmbedderOptions = {
   cacheDirectory: string | undefined;
 };
 
-export function createWordVectorEmbedder(options: WordVectorEmbedderOptions): WorkerEmbedder {
+/**
+ * The package's JSON, and the compact form's file in `cacheDirectory` (named by the package's
+ * version). The container image makes that file at build time and leaves the JSON out (300 MB).
+ */
+export function wordVectorFiles(cacheDirectory: string | undefined): WordVectorsWorkerData {
   const require = createRequire(import.meta.url);
   const packageJson = require.resolve(`${packageName}/package.json`);
   const { version } = require(packageJson) as { version: string };
-  const data: WordVectorsWorkerData = {
+  return {
     sourcePath: path.join(path.dirname(packageJson), `${packageName}.json`),
-    cachePath: options.cacheDirectory && path.join(options.cacheDirectory, `${packageName}-${version}.bin`),
+    cachePath: cacheDirectory && path.join(cacheDirectory, `${packageName}-${version}.bin`),
   };
+}
+
+export function createWordVectorEmbedder(options: WordVectorEmbedderOptions): WorkerEmbedder {
+  const data = wordVectorFiles(options.cacheDirectory);
   return createWorkerEmbedder({
     model: wordVectorModel,
     // ~3 ms for 32 abstracts: batches only bound how long a search waits behind indexing.

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -126,6 +126,11 @@ export function loadWordVectors(sourcePath: string, cachePath: string | undefine
     } catch {
       // No cache yet, or an unreadable one: convert.
     }
+  }
+  if (!existsSync(sourcePath)) {
+    throw new Error(
+      `the offline word vectors are neither at ${cachePath ?? '(no LECTERN_MODEL_CACHE_DIR)'} nor at ${sourcePath}`,
+    );
   }
   const vectors = convertWordVectors(readFileSync(sourcePath));
   if (cachePath) {
