@@ -31,6 +31,7 @@ export default defineConfig({
       ...(composeProxy ? [] : ['test/compose/**']),
     ],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup/temporary-directories.ts'],
     pool: 'forks',
     // Two cores: one PGlite per worker is the heavy part, so two workers use the machine fully.
     maxWorkers: 2,

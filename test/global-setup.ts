@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -30,4 +30,5 @@ export default async function setup(project: TestProject) {
   const snapshotPath = path.join(directory, 'pglite-snapshot.tar');
   writeFileSync(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));
   project.provide('pgliteSnapshotPath', snapshotPath);
+  return () => rmSync(directory, { recursive: true, force: true });
 }

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type LecternApp } from '../../src/app.js';
@@ -15,9 +13,9 @@ import { createPostgresDatabase } from './postgres-database.js';
 /** Tests run on PostgreSQL when DATABASE_URL is set (CI's second pass), else on PGlite. */
 export const databaseUrl = process.env.DATABASE_URL || undefined;
 
-export function temporaryDirectory(): string {
-  return mkdtempSync(path.join(tmpdir(), 'lectern-'));
-}
+import { temporaryDirectory } from './temporary-directory.js';
+
+export { removeTemporaryDirectories, temporaryDirectory } from './temporary-directory.js';
 
 /** A database for one test file: PGlite from the run's migrated snapshot, or the shared PostgreSQL. */
 export async function openTestDatabase(): Promise<DatabaseHandle> {

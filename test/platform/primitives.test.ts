@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { BlobStore } from '../../src/platform/blobs/blob-store.js';
@@ -14,11 +11,12 @@ import { createMemoryStreamBus } from '../../src/platform/streams/memory-stream-
 import { createRedisStreamBus } from '../../src/platform/streams/redis-stream-bus.js';
 import type { NumberedEvent, StreamBus, StreamEvent } from '../../src/platform/streams/stream-bus.js';
 import { type LocalBucket, startLocalBucket } from '../helpers/s3-bucket.js';
+import { temporaryDirectory } from '../helpers/temporary-directory.js';
 import { databaseUrl, openTestDatabase } from '../helpers/test-app.js';
 
 const redisUrl = process.env.REDIS_URL || undefined;
 
-const directory = () => mkdtempSync(path.join(tmpdir(), 'lectern-primitives-'));
+const directory = () => temporaryDirectory('lectern-primitives-');
 
 describe('signing', () => {
   const signer = createSigner('a-long-enough-test-secret');

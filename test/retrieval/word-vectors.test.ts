@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +8,7 @@ import {
   loadWordVectors,
   serialiseWordVectors,
 } from '../../src/retrieval/embedders/word-vectors.js';
+import { temporaryDirectory } from '../helpers/temporary-directory.js';
 
 // A model in the package's own format (vectors, then their L2 norm and frequency rank), small
 // enough to check by hand. Rank 0 is the most frequent word.
@@ -83,7 +83,7 @@ describe('word vectors', () => {
   });
 
   it('writes the cache on first load and reads it afterwards; an unreadable cache is converted again', () => {
-    const directory = mkdtempSync(path.join(tmpdir(), 'lectern-word-vectors-'));
+    const directory = temporaryDirectory('lectern-word-vectors-');
     const source = path.join(directory, 'model.json');
     const cache = path.join(directory, 'cache', 'model.bin');
     writeFileSync(source, packageJson());
