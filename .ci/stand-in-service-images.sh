@@ -19,7 +19,8 @@ CMD ["redis-server"]'
   [docker.io/minio/minio:latest]='ENTRYPOINT ["minio"]
 CMD ["server", "/data"]'
   [docker.io/minio/mc:latest]='ENTRYPOINT ["mc"]'
-  [docker.io/library/nginx:1.27-bookworm]='CMD ["nginx", "-g", "daemon off;"]
+  [docker.io/library/nginx:1.27-bookworm]='ENTRYPOINT ["/usr/local/bin/nginx-entrypoint.sh"]
+CMD ["nginx", "-g", "daemon off;"]
 STOPSIGNAL SIGQUIT'
 )
 missing=0
@@ -33,13 +34,14 @@ context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT
 cp .ci/stand-ins/postgres-entrypoint.sh "$context/docker-entrypoint.sh"
 cp .ci/stand-ins/redis-entrypoint.sh "$context/redis-entrypoint.sh"
+cp .ci/stand-ins/nginx-entrypoint.sh "$context/nginx-entrypoint.sh"
 cp .ci/stand-ins/minio.mjs "$context/minio"
 cp .ci/stand-ins/mc.mjs "$context/mc"
 
 if ! podman image exists "$shared"; then
   root="$context/root"
   mkdir "$root"
-  debootstrap --variant=minbase --include=postgresql,redis-server,nginx bookworm "$root" \
+  debootstrap --variant=minbase --include=postgresql,redis-server,nginx,gettext-base bookworm "$root" \
     http://deb.debian.org/debian >/dev/null
   # Debian's packages make a cluster and enable a default site: the images start empty, as the official ones.
   rm -rf "$root"/var/lib/postgresql/* "$root"/etc/postgresql/* "$root"/etc/nginx/sites-enabled/default
@@ -58,7 +60,7 @@ fi
 
 # Each name is the shared file system with the stand-in entry points and its own entry point.
 for image in "${!entrypoints[@]}"; do
-  printf 'FROM %s\nCOPY --chmod=0755 docker-entrypoint.sh redis-entrypoint.sh minio mc /usr/local/bin/\n%s\n' \
+  printf 'FROM %s\nCOPY --chmod=0755 docker-entrypoint.sh redis-entrypoint.sh nginx-entrypoint.sh minio mc /usr/local/bin/\n%s\n' \
     "$shared" "${entrypoints[$image]}" >"$context/Containerfile"
   podman build --quiet --format docker -t "$image" -f "$context/Containerfile" "$context" >/dev/null
 done

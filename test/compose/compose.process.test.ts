@@ -11,6 +11,8 @@ import { eventually } from '../helpers/test-app.js';
 const proxy = process.env.LECTERN_TEST_COMPOSE_URL!;
 const apiKey = process.env.LECTERN_TEST_COMPOSE_KEY!;
 const project = process.env.LECTERN_TEST_COMPOSE_PROJECT!;
+/** Where compose.yaml and .env are: docker-compose runs there (DOCKER_HOST names the engine). */
+const projectDirectory = process.env.LECTERN_TEST_COMPOSE_DIRECTORY!;
 const call = keyedCaller(apiKey);
 const embedded = process.env.LECTERN_TEST_COMPOSE_EMBEDDED_URL!;
 const embeddedProject = process.env.LECTERN_TEST_COMPOSE_EMBEDDED_PROJECT!;
@@ -108,6 +110,40 @@ describe('compose.yaml', () => {
       return health === 'true' ? true : undefined;
     }, 30_000);
   }, 120_000);
+
+  it('reaches the API nodes an upgrade recreates, at their new addresses', async () => {
+    const addresses = () =>
+      ['api-1', 'api-2'].map((service) =>
+        podman(
+          'inspect',
+          container(service),
+          '--format',
+          '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}',
+        ),
+      );
+    const before = addresses();
+    execFileSync(
+      'docker-compose',
+      ['-p', project, 'up', '-d', '--no-deps', '--force-recreate', 'api-1', 'api-2'],
+      {
+        cwd: projectDirectory,
+        stdio: 'ignore',
+      },
+    );
+    // New containers: the network gives them new addresses, which the proxy must find by itself.
+    expect(addresses().filter((address) => before.includes(address))).toEqual([]);
+    await eventually(async () => {
+      const states = ['api-1', 'api-2'].map((service) =>
+        podman('inspect', container(service), '--format', '{{.State.Health.Status}}'),
+      );
+      return states.every((state) => state === 'healthy') ? true : undefined;
+    }, 90_000);
+    const action = await createTextAction(call, proxy, { app: 'upgrade', name: 'echo', model: 'mock/echo' });
+    for (let round = 0; round < 10; round += 1) {
+      const run = await call(proxy, 'POST', `/v1/actions/${action}/prompt`, { input: { text: `u${round}` } });
+      expect(run.body.msg).toBe(`u${round}`);
+    }
+  }, 180_000);
 });
 
 describe('compose.embedded.yaml', () => {
