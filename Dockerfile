@@ -55,9 +55,9 @@ COPY --from=build /app/models models
 USER lectern
 VOLUME ["/data"]
 EXPOSE 4000 4001
-# The API node's liveness; a gateway container checks its own port (compose.yaml overrides it).
+# Liveness of whichever role the container runs: `serve` answers on PORT, `gateway` on GATEWAY_PORT.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "Promise.any([process.env.PORT, process.env.GATEWAY_PORT].map((port) => fetch('http://127.0.0.1:' + port + '/healthz').then((r) => { if (!r.ok) throw new Error(String(r.status)); }))).then(() => process.exit(0), () => process.exit(1))"]
 # Node is process 1 and handles SIGTERM itself: it stops accepting, drains requests, streams and jobs.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "dist/main.js"]

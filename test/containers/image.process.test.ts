@@ -84,13 +84,20 @@ describe('the container image', () => {
     expect(podman('logs', name)).toContain('"signal":"SIGTERM"');
   }, 120_000);
 
-  it('runs the gateway from the same image', async () => {
+  it('runs the gateway from the same image, and its health check asks the gateway', async () => {
     const port = await freePort();
-    run('lectern-image-gateway', { GATEWAY_PORT: String(port), HOST: '127.0.0.1' }, ['gateway']);
+    // PORT names a free port on which nothing listens: only the gateway can make the check pass.
+    const idle = await freePort();
+    const name = run(
+      'lectern-image-gateway',
+      { GATEWAY_PORT: String(port), PORT: String(idle), HOST: '127.0.0.1' },
+      ['gateway'],
+    );
     await eventually(
       async () =>
         (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok ? true : undefined,
       60_000,
     );
+    expect(spawnSync('podman', ['--runtime', 'runc', 'healthcheck', 'run', name]).status).toBe(0);
   }, 120_000);
 });
