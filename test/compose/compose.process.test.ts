@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { Lectern } from '@lectern/client';
 import { describe, expect, it } from 'vitest';
 import { createTextAction, keyedCaller } from '../helpers/lectern-process.js';
+import { podman } from '../helpers/podman.js';
 import { eventually } from '../helpers/test-app.js';
 
 // compose.yaml as a user starts it (CI's container pass: `docker-compose up -d` on Podman, the
@@ -18,9 +19,6 @@ const embedded = process.env.LECTERN_TEST_COMPOSE_EMBEDDED_URL!;
 const embeddedProject = process.env.LECTERN_TEST_COMPOSE_EMBEDDED_PROJECT!;
 const pathOf = (url: string) => `${new URL(url).pathname}${new URL(url).search}`;
 
-function podman(...args: string[]): string {
-  return execFileSync('podman', ['--runtime', 'runc', ...args], { encoding: 'utf8' }).trim();
-}
 /** The container of a compose service (docker-compose names it PROJECT_SERVICE_1). */
 const container = (service: string, of = project) => `${of}_${service}_1`;
 
@@ -152,7 +150,7 @@ describe('compose.embedded.yaml', () => {
     const healthy = async () =>
       (await fetch(`${embedded}/healthz`).catch(() => undefined))?.ok ? true : undefined;
     await eventually(healthy, 60_000);
-    const logs = execFileSync('podman', ['--runtime', 'runc', 'logs', lectern], { encoding: 'utf8' });
+    const logs = podman('logs', lectern);
     const printedKey = /shown only this once:\s+(lec_\S+)/.exec(logs)?.[1];
     expect(printedKey).toBeDefined();
     const callEmbedded = keyedCaller(printedKey!);

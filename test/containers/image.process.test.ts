@@ -1,6 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/klu-sdk.js';
+import { podman, podmanSucceeds } from '../helpers/podman.js';
 import { eventually, temporaryDirectory } from '../helpers/test-app.js';
 
 // The image itself (CI's container pass: LECTERN_TEST_IMAGE names it, vitest.config.ts collects this
@@ -9,10 +10,6 @@ import { eventually, temporaryDirectory } from '../helpers/test-app.js';
 const image = process.env.LECTERN_TEST_IMAGE!;
 const apiKey = 'lec_container_image_key_0123456789abcdefgh';
 const started: string[] = [];
-
-function podman(...args: string[]): string {
-  return execFileSync('podman', ['--runtime', 'runc', ...args], { encoding: 'utf8' }).trim();
-}
 
 /** A detached container of the image on the host's network; answers its name. */
 function run(name: string, environment: Record<string, string>, args: string[] = [], volume?: string) {
@@ -37,8 +34,7 @@ function run(name: string, environment: Record<string, string>, args: string[] =
 }
 
 afterAll(() => {
-  for (const name of started)
-    spawnSync('podman', ['--runtime', 'runc', 'rm', '--force', name], { stdio: 'ignore' });
+  for (const name of started) podmanSucceeds('rm', '--force', name);
 });
 
 describe('the container image', () => {
@@ -59,7 +55,7 @@ describe('the container image', () => {
   it('serves on the embedded database as uid 10001, answers its health check, and stops on SIGTERM', async () => {
     const port = await freePort();
     const data = temporaryDirectory();
-    execFileSync('chown', ['10001:10001', data]);
+    chownSync(data, 10001, 10001);
     const name = run(
       'lectern-image-serve',
       { PORT: String(port), HOST: '127.0.0.1', LECTERN_INIT_API_KEY: apiKey },
@@ -72,7 +68,7 @@ describe('the container image', () => {
       60_000,
     );
     expect(podman('exec', name, 'id', '-u')).toBe('10001');
-    expect(spawnSync('podman', ['--runtime', 'runc', 'healthcheck', 'run', name]).status).toBe(0);
+    expect(podmanSucceeds('healthcheck', 'run', name)).toBe(true);
     const me = await fetch(`http://127.0.0.1:${port}/v1/me`, {
       headers: { authorization: `Bearer ${apiKey}` },
     });
@@ -98,6 +94,6 @@ describe('the container image', () => {
         (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok ? true : undefined,
       60_000,
     );
-    expect(spawnSync('podman', ['--runtime', 'runc', 'healthcheck', 'run', name]).status).toBe(0);
+    expect(podmanSucceeds('healthcheck', 'run', name)).toBe(true);
   }, 120_000);
 });

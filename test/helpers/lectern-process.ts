@@ -1,5 +1,6 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { chownSync, existsSync } from 'node:fs';
+import { podmanCommand, podmanSucceeds } from './podman.js';
 
 const projectRoot = new URL('../..', import.meta.url).pathname;
 
@@ -9,7 +10,6 @@ const projectRoot = new URL('../..', import.meta.url).pathname;
  * at the same path. The multi-node tests then run against containerised nodes unchanged.
  */
 const testImage = process.env.LECTERN_TEST_IMAGE;
-const podman = ['podman', '--runtime', 'runc'] as const;
 /** What a container is given of the test's environment: Lectern's settings, never the host's own. */
 const passedToContainers =
   /^(LECTERN_|DATABASE_URL$|REDIS_URL$|PORT$|HOST$|S3_|LOG_LEVEL$|GATEWAY_|OPENAI_|SMTP_|MAIL_)/;
@@ -23,13 +23,13 @@ function containerProcess(args: string[], environment: Record<string, string>): 
   // The image runs as its own user (uid 10001, the Dockerfile's): the test's directory becomes theirs.
   if (dataDirectory && existsSync(dataDirectory)) chownSync(dataDirectory, imageUser, imageUser);
   const variables = Object.entries(environment)
-    // The offline models' cache is a host path; a container keeps its own under its data directory.
+    // The offline models' cache is a host path; the image carries its own (LECTERN_MODEL_CACHE_DIR).
     .filter(([variable]) => passedToContainers.test(variable) && variable !== 'LECTERN_MODEL_CACHE_DIR')
     .flatMap(([variable, value]) => ['--env', `${variable}=${value}`]);
   const child = spawn(
-    podman[0],
+    podmanCommand[0],
     [
-      ...podman.slice(1),
+      ...podmanCommand.slice(1),
       'run',
       '--rm',
       '--name',
@@ -46,13 +46,8 @@ function containerProcess(args: string[], environment: Record<string, string>): 
   // SIGKILL ends the podman client, not the container: kill the container itself, as a crash would.
   const kill = child.kill.bind(child);
   child.kill = (signal?: NodeJS.Signals | number) => {
-    if (signal === 'SIGKILL') {
-      try {
-        execFileSync(podman[0], [...podman.slice(1), 'kill', '--signal', 'KILL', name], { stdio: 'ignore' });
-      } catch {
-        // Already gone.
-      }
-    }
+    // A container already gone is no failure.
+    if (signal === 'SIGKILL') podmanSucceeds('kill', '--signal', 'KILL', name);
     return kill(signal);
   };
   return child;
