@@ -234,7 +234,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(skillRoutes(services.skills));
       await v1.register(workflowRoutes(services.workflows, services.workflowRunner));
       await v1.register(fineTuneRoutes());
-      await v1.register(peopleRoutes(services.accounts, services.members));
+      await v1.register(peopleRoutes(services.accounts, services.members, services.audit));
       await v1.register(apiKeyRoutes(services.workspaces));
       await v1.register(auditRoutes(services.audit));
       await v1.register(

@@ -153,7 +153,10 @@ export function createServices(platform: Platform) {
     apps,
     models,
     attachments,
-    (deploy) => releaseGates.guard(deploy),
+    {
+      guard: (deploy) => releaseGates.guard(deploy),
+      gatedEnvironments: (actionId) => releaseGates.gatedEnvironments(actionId),
+    },
     (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
   );
   const sessions = createSessionService(createSessionRepository(database), actions.require);
@@ -244,6 +247,24 @@ export function createServices(platform: Platform) {
     apiKeysPerWorkspace: platform.config.apiKeysPerWorkspace,
   });
   const peopleRepository = createPeopleRepository(database);
+  const consoleSessions = createConsoleSessionService({
+    repository: createConsoleSessionRepository(database),
+    workspaces,
+    members: {
+      async principalOf(workspaceId: string, userId: string) {
+        const membership = await peopleRepository.findMembership(workspaceId, userId);
+        return membership && memberPrincipal(membership);
+      },
+    },
+    attempts: platform.attempts,
+    limits: {
+      idleMs: config.consoleSessionIdleMs,
+      maximumMs: config.consoleSessionMaxMs,
+      perKey: config.consoleSessionsPerKey,
+      signInsPerMinute: config.consoleSignInsPerMinute,
+    },
+    logger: logger('console-sessions'),
+  });
   const people = {
     repository: peopleRepository,
     baseUrl,
@@ -251,6 +272,7 @@ export function createServices(platform: Platform) {
     afterCommit: platform.transactions.afterCommit,
     // A removed member's or a deactivated person's keys stop at once on this node (5 s on others).
     membershipChanged: workspaces.forgetAuthentications,
+    credentials: { endSessions: consoleSessions.endSessionsOf, revokeKeys: workspaces.revokeApiKeysOf },
   };
   const accounts = createAccountService({
     ...people,
@@ -367,24 +389,7 @@ export function createServices(platform: Platform) {
     releaseGates,
     monitors,
     monitorSweeps,
-    consoleSessions: createConsoleSessionService({
-      repository: createConsoleSessionRepository(database),
-      workspaces,
-      members: {
-        async principalOf(workspaceId: string, userId: string) {
-          const membership = await peopleRepository.findMembership(workspaceId, userId);
-          return membership && memberPrincipal(membership);
-        },
-      },
-      attempts: platform.attempts,
-      limits: {
-        idleMs: config.consoleSessionIdleMs,
-        maximumMs: config.consoleSessionMaxMs,
-        perKey: config.consoleSessionsPerKey,
-        signInsPerMinute: config.consoleSignInsPerMinute,
-      },
-      logger: logger('console-sessions'),
-    }),
+    consoleSessions,
     providers: createProviderService(
       providerRepository,
       secretBox,

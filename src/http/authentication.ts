@@ -14,6 +14,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     workspace?: AuthenticatedWorkspace;
     principal?: Principal;
+    /**
+     * Asks afresh, past every cache, whether the request's key or console session still signs in:
+     * a long-lived answer (an event stream) ends once it does not.
+     */
+    stillSignedIn?: () => Promise<boolean>;
   }
 }
 
@@ -48,6 +53,7 @@ export function requireWorkspaceKey(
 ): void {
   app.decorateRequest('workspace', undefined);
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('stillSignedIn', undefined);
   const sign = (request: FastifyRequest, signed: SignedRequest) => {
     request.workspace = signed.workspace;
     request.principal = signed.principal;
@@ -66,13 +72,22 @@ export function requireWorkspaceKey(
           sessionCookies(sessionToken, { maxAgeMs: signIns.sessions.idleMs, secure: signIns.secureCookie }),
         );
       sign(request, session);
+      const sessions = signIns.sessions;
+      request.stillSignedIn = async () => (await sessions.authenticate(sessionToken)) !== undefined;
       return;
     }
     if (!token) throw new UnauthorizedError('Missing Authorization: Bearer API key');
     const signed = await workspaces.authenticate(token);
     if (!signed) throw new UnauthorizedError('Invalid or revoked API key');
     sign(request, signed);
+    const keyId = signed.principal.key!.id;
+    request.stillSignedIn = async () => (await workspaces.authenticateKeyId(keyId)) !== undefined;
   });
+}
+
+/** Whether the request's credentials still sign in (true for a request that had none to check). */
+export function stillSignedIn(request: FastifyRequest): Promise<boolean> {
+  return request.stillSignedIn?.() ?? Promise.resolve(true);
 }
 
 /** The authenticated workspace of a request behind requireWorkspaceKey. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createAuditRepository, createAuditService } from '../../src/features/audit/index.js';
@@ -72,13 +73,26 @@ describe('what the audit log records', () => {
       cookie: cookie!,
       ...sameOrigin,
     });
-    const all = await records(context.client, '?action=' + encodeURIComponent('DELETE /console'));
+    const all = await records(context.client, `?action=${encodeURIComponent('DELETE /console')}`);
     expect(all[0]).toMatchObject({ actor: { type: 'user', guid: person.id }, status: 200 });
-    // A failure belongs to no workspace (the address may be no one's): it is in the log all the same.
+    // A failure for a member's address is in each of their workspaces: its admins see it.
+    const failed = await records(
+      context.client,
+      `?action=${encodeURIComponent('POST /console/v1/session')}&actor=${person.id}`,
+    );
+    expect(failed.filter((record: any) => record.status === 401)).toEqual([
+      expect.objectContaining({
+        actor: { type: 'user', guid: person.id, label: person.email },
+        resource: { type: 'session', guid: person.id },
+      }),
+    ]);
+    // One for an address nobody has belongs to no workspace: the operator's, in the log all the same.
+    const nobody = `nobody-${randomUUID()}@example.com`;
+    await signIn(context.test, nobody, 'not the right password');
     const failures = await context.test.platform.database.database
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.actorLabel, person.email), eq(auditLog.status, 401)));
+      .where(and(eq(auditLog.actorLabel, nobody), eq(auditLog.status, 401)));
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({
       action: 'POST /console/v1/session',

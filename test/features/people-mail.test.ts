@@ -1,8 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPerson, ownAddressPerSignIn, signedInPerson } from '../helpers/people.js';
-import { eventually, useTestWorkspace } from '../helpers/test-app.js';
+import {
+  addPerson,
+  ownAddressPerSignIn,
+  sameOrigin,
+  signedInPerson,
+  uniqueAddress,
+} from '../helpers/people.js';
+import { eventually, request, useTestWorkspace } from '../helpers/test-app.js';
 
 // Invitations and password resets are e-mailed through a real SMTP server (smtp-server, in this
 // process) when SMTP_URL is set; the link is shown to the inviter either way.
@@ -61,5 +67,39 @@ describe('mail', () => {
       10_000,
     );
     expect(bodyOf(mail)).toContain(issued.body.reset_url);
+  });
+
+  it('e-mails a forgotten-password link to the person, and nothing for an unknown address', async () => {
+    const person = await addPerson(context.test, context.client.workspaceGuid, 'owner');
+    const unknown = `unknown-${Date.now()}@example.com`;
+    for (const email of [person.email, unknown]) {
+      const asked = await request(
+        context.test.app,
+        'POST',
+        '/console/v1/password_reset/request',
+        { email },
+        {
+          ...sameOrigin,
+          'x-forwarded-for': uniqueAddress(),
+        },
+      );
+      expect(asked.status).toBe(202);
+    }
+    const mail = await eventually(
+      async () => received.find((each) => each.to.includes(person.email)),
+      10_000,
+    );
+    const url = /http\S*reset-password\?token=\S+/.exec(bodyOf(mail))?.[0];
+    expect(url).toBeDefined();
+    const used = await request(
+      context.test.app,
+      'POST',
+      '/console/v1/password_reset',
+      { token: new URL(url!).searchParams.get('token'), password: 'chosen from the e-mail' },
+      { ...sameOrigin, 'x-forwarded-for': uniqueAddress() },
+    );
+    expect(used.status).toBe(200);
+    // The mail to the owner was sent after the unknown address's request, which sent none.
+    expect(received.some((each) => each.to.includes(unknown))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { signedInPerson } from '../helpers/people.js';
 import {
   createAction,
   eventually,
@@ -30,7 +31,7 @@ async function openEvents(url: string, apiKey: string) {
   const events: Array<{ event: string; data: any }> = [];
   let buffer = '';
   const waiting: Array<() => void> = [];
-  void (async () => {
+  const ended = (async () => {
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -53,6 +54,8 @@ async function openEvents(url: string, apiKey: string) {
   })();
   return {
     events,
+    /** Settles when the server ends the stream (or the test closes it). */
+    ended,
     /** Waits until `count` events have arrived (the first is `ready`). */
     async until(count: number) {
       while (events.length < count) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -173,4 +176,30 @@ describe('deployed prompts', () => {
     await again.body?.cancel();
     for (const stream of [...open, theirs]) stream.close();
   });
+
+  it('ends an event stream once its key is revoked, or its key’s maker leaves the workspace', async () => {
+    const { test } = context;
+    const client = await newWorkspace(test);
+    const revokedKey = await client.post('/v1/api_keys', { name: 'watcher', role: 'viewer' });
+    const revoked = await openEvents(`${address}/v1/deployments/events`, revokedKey.body.api_key);
+    await revoked.until(1);
+    const { person, client: developer } = await signedInPerson(test, client.workspaceGuid, 'developer');
+    const madeKey = await developer.post('/v1/api_keys', { name: 'laptop', role: 'runner' });
+    const departing = await openEvents(`${address}/v1/deployments/events`, madeKey.body.api_key);
+    await departing.until(1);
+    const staying = await openEvents(`${address}/v1/deployments/events`, client.apiKey);
+    await staying.until(1);
+
+    expect((await client.delete(`/v1/api_keys/${revokedKey.body.guid}`)).status).toBe(200);
+    expect((await client.delete(`/v1/members/${person.id}`)).status).toBe(200);
+    // The server ends both (it asks every 2 s, past every cache, so every node sees it).
+    await revoked.ended;
+    await departing.ended;
+    // The workspace's own stream goes on, and hears the next deploy.
+    const action = await createAction(client, { slug: 'after-revocation' });
+    await client.put(`/v1/actions/${action.guid}`, { prompt: 'two' });
+    await client.post(`/v1/actions/${action.guid}/deploy`, { version: 2, environment: 'production' });
+    await eventually(async () => staying.events.find((each) => each.data?.slug === 'after-revocation'));
+    staying.close();
+  }, 30_000);
 });

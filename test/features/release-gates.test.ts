@@ -9,7 +9,7 @@ import {
 } from '../helpers/test-app.js';
 
 // Release gates (docs/evaluations.md#release-gates): a deploy to a gated environment reads the
-// evidence (an evaluation of exactly that version on the dataset's current version, regressions
+// evidence (an evaluation of exactly that version on the dataset version the gate pinned, regressions
 // against the deployed version's, approvals by other admins) in its own transaction, answers 409
 // `gate_failed` with one detail per unmet condition, and an admin's `force` goes past it, audited.
 const context = useTestWorkspace({}, { startJobs: true, ownJobQueue: true });
@@ -98,10 +98,19 @@ describe('release gates', () => {
     expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
     expect(deployed.body.deployments.production).toBe(2);
 
-    // A new dataset version needs a new evaluation: the evidence is on the dataset's current version.
+    // The gate pinned the dataset's version when it was set: a new item changes nothing it reads…
     await client.post(`/v1/datasets/${dataset}/items`, {
       items: [{ input: { answer: 'Lille' }, expected_output: 'Lille' }],
     });
+    expect((await client.get(`/v1/actions/${action}/gates/production`)).body.dataset_version).toBe(2);
+    expect((await deploy(client, action, { version: 2 })).status).toBe(200);
+    // …until an admin sets the gate again: then the evidence must be on the dataset's new version.
+    const reset = await client.put(`/v1/actions/${action}/gates/production`, {
+      dataset,
+      evaluators: [exact],
+      min_mean: { [exact]: 0.7 },
+    });
+    expect(reset.body.dataset_version).toBe(3);
     const stale = await deploy(client, action, { version: 2 });
     expect(stale.body.error.details[0]).toMatchObject({
       condition: 'evaluation_missing',

@@ -1,7 +1,13 @@
-import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
-import { actionDeployments, actions, actionVersions, generations } from '../../platform/database/schema.js';
+import {
+  actionDeployments,
+  actions,
+  actionVersions,
+  generations,
+  releasedActionSlugs,
+} from '../../platform/database/schema.js';
 import { freeSlug } from '../../platform/database/slugs.js';
 
 export type ActionRow = typeof actions.$inferSelect;
@@ -102,6 +108,28 @@ export function createActionRepository(database: Database) {
       return byAction;
     },
 
+    /** Whether another Action than `actionId` gave up `slug` by a rename since `since`. */
+    async slugReleasedSince(
+      workspaceId: string,
+      slug: string,
+      since: Date,
+      actionId: string | undefined,
+    ): Promise<boolean> {
+      const [row] = await database
+        .select({ actionId: releasedActionSlugs.actionId })
+        .from(releasedActionSlugs)
+        .where(
+          and(
+            eq(releasedActionSlugs.workspaceId, workspaceId),
+            eq(releasedActionSlugs.slug, slug),
+            gt(releasedActionSlugs.releasedAt, since),
+            actionId === undefined ? undefined : ne(releasedActionSlugs.actionId, actionId),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
     /** A slug from the name that no Action of the workspace has yet. */
     freeSlug(workspaceId: string, name: string): Promise<string> {
       return freeSlug(
@@ -127,11 +155,14 @@ export function createActionRepository(database: Database) {
     ): Promise<number | undefined> {
       return database.transaction(async (transaction) => {
         const [locked] = await transaction
-          .select({ latestVersion: actions.latestVersion })
+          .select({ latestVersion: actions.latestVersion, slug: actions.slug })
           .from(actions)
           .where(and(live(workspaceId), eq(actions.id, actionId)))
           .for('update');
         if (!locked) return undefined;
+        // A slug given up stays reserved for a while (slugReleasedSince).
+        if (actionChanges.slug !== undefined && actionChanges.slug !== locked.slug)
+          await transaction.insert(releasedActionSlugs).values({ workspaceId, slug: locked.slug, actionId });
         const [latest] = await transaction
           .select()
           .from(actionVersions)

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
@@ -29,7 +30,12 @@ import {
   guidOrSlugParams,
   updateActionBody,
 } from './schemas.js';
-import type { ActionService } from './service.js';
+import type { ActionService, Saver } from './service.js';
+
+/** Who saves through a request, and whether they may make the changes a release gate watches. */
+function saverOf(request: FastifyRequest): Saver {
+  return { by: creatorOf(request), manages: principalOf(request).rights.has('manage') };
+}
 
 /** Attached Skills and Contexts are read from, and shown as, their own features. */
 export function actionRoutes(
@@ -59,7 +65,7 @@ export function actionRoutes(
               await actions.create(
                 workspaceOf(request).id,
                 newActionFromWire(request.body),
-                creatorOf(request),
+                saverOf(request),
               ),
             ),
           );
@@ -114,7 +120,7 @@ export function actionRoutes(
           workspaceId,
           request.params.guid,
           actionChangesFromWire(request.body),
-          creatorOf(request),
+          saverOf(request),
         );
         // The audit log shows what the new version changed, before and after, not only what was sent.
         describeChange(request, {
@@ -222,7 +228,7 @@ export function actionRoutes(
           workspaceId,
           request.params.guid,
           { version: { skills: request.body.skills } },
-          creatorOf(request),
+          saverOf(request),
         );
         return attachedSkills(workspaceId, action.version.skills);
       },
@@ -258,7 +264,7 @@ export function actionRoutes(
           workspaceId,
           request.params.guid,
           { version: { contexts } },
-          creatorOf(request),
+          saverOf(request),
         );
         return attachedContexts(workspaceId, action.version.contexts);
       },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { templateParseError } from '@lectern/prompt-templates';
 import { isGuid } from '../../core/guid.js';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { AppService } from '../apps/index.js';
@@ -70,6 +70,16 @@ export class GateFailedError extends AppError {
   }
 }
 
+/** What the Action feature asks of the release gates (wired in src/services.ts). */
+export type ReleaseGateLookup = {
+  guard: DeployGuard;
+  /** The environments of an Action that have a release gate. */
+  gatedEnvironments(actionId: string): Promise<string[]>;
+};
+
+/** How long a slug given up by a rename stays reserved for admins and owners. */
+const releasedSlugReservationMs = 30 * 24 * 60 * 60_000;
+
 /**
  * Told, once the change is committed, that what runs in some environments of an Action changed (a
  * deploy, a new Action, a disabled or deleted one): the prompts feature pushes it to clients.
@@ -106,9 +116,16 @@ export type NewAction = Pick<ActionFields, 'name' | 'appId'> &
 /** A save: Action-level changes, and the changes that make its next version. */
 export type ActionChanges = Partial<ActionFields> & { version: VersionChanges };
 
+/**
+ * Who saves: their GUID (a person's, or a creator-less key's) and whether they hold the `manage`
+ * right, which the changes that could route calls around a release gate need
+ * (docs/security.md#release-gates-and-slugs).
+ */
+export type Saver = { by?: string; manages: boolean };
+
 export interface ActionService {
-  /** `by`: who saves version 1 and deploys it (a person's GUID, or a creator-less key's). */
-  create(workspaceId: string, input: NewAction, by?: string): Promise<Action>;
+  /** `saver.by`: who saves version 1 and deploys it. */
+  create(workspaceId: string, input: NewAction, saver?: Saver): Promise<Action>;
   /** An Action's GUID and name by GUID or slug, or undefined (Skills and workflow blocks name Actions). */
   find(workspaceId: string, guidOrSlug: string): Promise<{ guid: string; name: string } | undefined>;
   /** A 404 unless the workspace has this Action: a cheap check for the features that name one. */
@@ -117,8 +134,12 @@ export interface ActionService {
   get(workspaceId: string, guidOrSlug: string): Promise<Action>;
   /** Newest first; a listed Action also tells when it last ran. */
   list(workspaceId: string, pagination: Pagination, filter?: ActionListFilter): Promise<Page<ListedAction>>;
-  /** Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing. */
-  update(workspaceId: string, id: string, changes: ActionChanges, by?: string): Promise<Action>;
+  /**
+   * Saves a new version (latest + 1) from the latest one and the given changes; deploys nothing.
+   * Moving the default environment off a gated one, renaming an Action that has a gate, or taking a
+   * slug another Action gave up in the last 30 days needs `saver.manages` (403 otherwise).
+   */
+  update(workspaceId: string, id: string, changes: ActionChanges, saver?: Saver): Promise<Action>;
   /** Moves an environment to a version, unless its release gate is unmet (`input.force` deploys anyway). */
   deploy(workspaceId: string, id: string, input: DeployInput, by?: string): Promise<Deployed>;
   /** Who saved a version (a person's GUID, a creator-less key's, or null); a 404 for a missing one. */
@@ -179,9 +200,10 @@ export function createActionService(
   apps: AppService,
   models: ModelResolver,
   validateAttachments: AttachmentValidator,
-  guard: DeployGuard = async () => undefined,
+  gates: ReleaseGateLookup = { guard: async () => undefined, gatedEnvironments: async () => [] },
   deploymentsChanged: DeploymentsChanged = () => undefined,
 ): ActionService {
+  const { guard } = gates;
   const runResolutions = createReadCache<ResolvedAction>({ ttlMs: runResolutionCacheMs });
   const changed = (workspaceId: string) => runResolutions.invalidate(`${workspaceId}:`);
 
@@ -210,6 +232,53 @@ export function createActionService(
       authorId: version.savedById,
       deployedVersion,
     });
+  }
+
+  /** 403 when a saver without `manage` takes a slug another Action gave up within the reservation. */
+  async function assertSlugAvailable(
+    workspaceId: string,
+    slug: string,
+    actionId: string | undefined,
+    saver: Saver,
+  ): Promise<void> {
+    if (saver.manages) return;
+    const since = new Date(Date.now() - releasedSlugReservationMs);
+    if (await repository.slugReleasedSince(workspaceId, slug, since, actionId))
+      throw new ForbiddenError(
+        `slug: "${slug}" was given up by another Action within 30 days; only an admin or an owner may reuse it sooner`,
+      );
+  }
+
+  /** A free slug from the name that no other Action gave up lately (for a saver without `manage`). */
+  async function newSlug(workspaceId: string, name: string, saver: Saver): Promise<string> {
+    const since = new Date(Date.now() - releasedSlugReservationMs);
+    for (let attempt = 1; ; attempt += 1) {
+      const slug = await repository.freeSlug(workspaceId, attempt === 1 ? name : `${name} ${attempt}`);
+      const reserved =
+        !saver.manages && (await repository.slugReleasedSince(workspaceId, slug, since, undefined));
+      if (!reserved || attempt >= 50) return slug;
+    }
+  }
+
+  /** The changes that could route calls around a release gate need the `manage` right. */
+  async function assertMayRoute(current: ActionWithVersion, changes: Partial<ActionFields>, saver: Saver) {
+    if (saver.manages) return;
+    const movesDefault =
+      changes.defaultEnvironment !== undefined &&
+      changes.defaultEnvironment !== current.action.defaultEnvironment;
+    const renames = changes.slug !== undefined && changes.slug !== current.action.slug;
+    if (!movesDefault && !renames) return;
+    const gated = await gates.gatedEnvironments(current.action.id);
+    if (movesDefault && gated.includes(current.action.defaultEnvironment))
+      throw new ForbiddenError(
+        `default_environment: "${current.action.defaultEnvironment}" has a release gate; only an admin or an owner moves this Action's default environment`,
+      );
+    if (renames && gated.length > 0)
+      throw new ForbiddenError(
+        'slug: this Action has a release gate, and applications call it by its slug; only an admin or an owner renames it',
+      );
+    if (renames)
+      await assertSlugAvailable(current.action.workspaceId, changes.slug!, current.action.id, saver);
   }
 
   async function validateVersion(workspaceId: string, version: VersionContent): Promise<void> {
@@ -244,10 +313,12 @@ export function createActionService(
   }
 
   return {
-    async create(workspaceId, input, by) {
+    async create(workspaceId, input, saver = { manages: false }) {
+      const by = saver.by;
       await apps.require(workspaceId, input.appId);
       const version = firstVersion(input.version);
       await validateVersion(workspaceId, version);
+      if (input.slug !== undefined) await assertSlugAvailable(workspaceId, input.slug, undefined, saver);
       const id = randomUUID();
       await repository
         .insert(
@@ -255,7 +326,7 @@ export function createActionService(
             id,
             workspaceId,
             appId: input.appId,
-            slug: input.slug ?? (await repository.freeSlug(workspaceId, input.name)),
+            slug: input.slug ?? (await newSlug(workspaceId, input.name, saver)),
             name: input.name,
             description: input.description ?? '',
             actionType: input.actionType ?? 'prompt',
@@ -307,8 +378,10 @@ export function createActionService(
       };
     },
 
-    async update(workspaceId, id, { version: versionChanges, ...actionChanges }, by) {
+    async update(workspaceId, id, { version: versionChanges, ...actionChanges }, saver = { manages: false }) {
+      const by = saver.by;
       const current = await requireById(workspaceId, id);
+      await assertMayRoute(current, actionChanges, saver);
       if (actionChanges.appId !== undefined) await apps.require(workspaceId, actionChanges.appId);
       const merged = mergeVersion(current.version, versionChanges);
       await validateVersion(workspaceId, merged);

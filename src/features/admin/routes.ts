@@ -4,6 +4,7 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { requireAdminToken } from '../../http/authentication.js';
+import { describeChange } from '../../http/authorization.js';
 import {
   type AccountService,
   memberBody,
@@ -12,7 +13,7 @@ import {
   presentUser,
   userChangesBody,
 } from '../people/index.js';
-import { memberResponse, userSummary } from '../people/responses.js';
+import { memberResponse, passwordResetResponse, userSummary } from '../people/responses.js';
 import {
   presentApiKey,
   presentNewApiKey,
@@ -163,6 +164,24 @@ export function adminRoutes(
       async (request) => {
         const user = await accounts.updateUser(request.params.guid, request.body);
         return { ...presentUser(user), active: user.active };
+      },
+    );
+
+    // The operator may issue a reset link for anyone, owners included (members may not: see
+    // POST /v1/members/{guid}/password_reset); the record names every workspace it lets into.
+    app.post(
+      '/users/:guid/password_reset',
+      {
+        schema: { 'x-right': 'operator', tags, params: guidParams, response: { 201: passwordResetResponse } },
+      },
+      async (request, reply) => {
+        const user = await accounts.findUser(request.params.guid);
+        const { workspaceIds } = await accounts.standingOf(user.email);
+        describeChange(request, { user: user.id, workspaces: workspaceIds });
+        const reset = await accounts.issuePasswordReset(user);
+        return reply
+          .status(201)
+          .send({ reset_url: reset.url, expires_at: reset.expiresAt.toISOString(), emailed: reset.emailed });
       },
     );
 

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { rowsOf } from '../../platform/database/connection.js';
 import { consoleSessions } from '../../platform/database/schema.js';
@@ -73,6 +73,30 @@ export function createConsoleSessionRepository(database: Database) {
         .update(consoleSessions)
         .set({ revokedAt: at })
         .where(and(heldBy(holder), isNull(consoleSessions.revokedAt)))
+        .returning({ id: consoleSessions.id });
+      return ended.length;
+    },
+
+    /**
+     * Ends a person's live sessions: those in one workspace, or all of them, but the one whose
+     * token hash is `exceptHash` (the session that asked). How many were ended.
+     */
+    async revokeOfPerson(
+      userId: string,
+      scope: { workspaceId?: string; exceptHash?: string },
+      at: Date,
+    ): Promise<number> {
+      const ended = await database
+        .update(consoleSessions)
+        .set({ revokedAt: at })
+        .where(
+          and(
+            eq(consoleSessions.userId, userId),
+            isNull(consoleSessions.revokedAt),
+            scope.workspaceId === undefined ? undefined : eq(consoleSessions.workspaceId, scope.workspaceId),
+            scope.exceptHash === undefined ? undefined : ne(consoleSessions.tokenHash, scope.exceptHash),
+          ),
+        )
         .returning({ id: consoleSessions.id });
       return ended.length;
     },

@@ -5,7 +5,7 @@ import type { ConsoleSignIns } from '../../http/authentication.js';
 import { recordConsoleEvent } from '../../http/authorization.js';
 import { assertSameOrigin, sessionCookies, sessionTokenOf } from '../../http/session-cookie.js';
 import { type AuditActor, type AuditService, actorOf } from '../audit/index.js';
-import type { AccountService } from '../people/index.js';
+import { type AccountService, recordInWorkspacesOf, statusOf } from '../people/index.js';
 import { presentSignIn } from './presenters.js';
 import { signedInResponse, signedOutResponse, signInOptionsResponse } from './responses.js';
 import { signInBody, switchWorkspaceBody } from './schemas.js';
@@ -66,8 +66,12 @@ export function consoleSessionRoutes(
           try {
             user = await accounts.verifySignIn(email, password, request.ip);
           } catch (error) {
-            const status = (error as { status?: number }).status ?? 500;
-            await record(request, status, attempt, null);
+            // In each workspace of the address: its admins see the attempts on their people.
+            await recordInWorkspacesOf({ audit, accounts }, request, {
+              status: statusOf(error),
+              email,
+              resource: 'session',
+            });
             throw error;
           }
           // A person lands in the first workspace they belong to; the switcher moves them.

@@ -29,6 +29,11 @@ export interface ConsoleSessionService {
   signOut(token: string): Promise<void>;
   /** Ends every session of the same key or person as this one's; how many ended (0: not signed in). */
   signOutEverywhere(token: string): Promise<number>;
+  /**
+   * Ends a person's sessions for good: in one workspace or all, but the one of `exceptToken` (the
+   * browser that changed its own password stays signed in).
+   */
+  endSessionsOf(userId: string, scope: { workspaceId?: string; exceptToken?: string }): Promise<void>;
   /** How long a session lasts without a request. */
   readonly idleMs: number;
 }
@@ -171,6 +176,11 @@ export function createConsoleSessionService(dependencies: {
 
     async signOut(token) {
       await repository.revoke(hashOf(token), now());
+    },
+
+    async endSessionsOf(userId, { workspaceId, exceptToken }) {
+      const exceptHash = exceptToken === undefined ? undefined : hashOf(exceptToken);
+      await repository.revokeOfPerson(userId, { workspaceId, exceptHash }, now());
     },
 
     async signOutEverywhere(token) {

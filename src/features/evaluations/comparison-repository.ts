@@ -2,7 +2,12 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { rowsOf } from '../../platform/database/connection.js';
 import { newestFirst } from '../../platform/database/pages.js';
-import { datasetItems, evaluationResults, evaluations } from '../../platform/database/schema.js';
+import {
+  datasetItems,
+  evaluationResults,
+  evaluations,
+  type PinnedEvaluator,
+} from '../../platform/database/schema.js';
 import type { EvaluationRow } from './repository.js';
 
 /** One item's scores in two evaluations (the comparison reads these for every item). */
@@ -86,7 +91,7 @@ export function createComparisonRepository(database: Database) {
       version: number,
       datasetId: string,
       datasetVersion: number,
-      evaluatorIds: string[],
+      evaluators: Pick<PinnedEvaluator, 'id' | 'type' | 'config'>[],
     ): Promise<EvaluationRow | undefined> {
       const [row] = await database
         .select()
@@ -99,11 +104,15 @@ export function createComparisonRepository(database: Database) {
             eq(evaluations.datasetVersion, datasetVersion),
             eq(evaluations.status, 'SUCCESS'),
             isNull(evaluations.model),
+            // Each evaluator scored as pinned: the same GUID, type and config.
             sql`(SELECT count(*) FROM jsonb_array_elements(${evaluations.evaluators}) pinned
-                 WHERE pinned ->> 'id' IN (${sql.join(
-                   evaluatorIds.map((id) => sql`${id}`),
-                   sql`, `,
-                 )})) = ${evaluatorIds.length}`,
+                 WHERE ${sql.join(
+                   evaluators.map(
+                     ({ id, type, config }) =>
+                       sql`(pinned ->> 'id' = ${id} AND pinned ->> 'type' = ${type} AND pinned -> 'config' = ${JSON.stringify(config)}::jsonb)`,
+                   ),
+                   sql` OR `,
+                 )}) = ${evaluators.length}`,
           ),
         )
         .orderBy(...newestFirst(evaluations))

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { MemberRole } from '../../core/roles.js';
-import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
+import {
+  ConflictError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../errors.js';
 import type { AttemptCounter } from '../../platform/attempt-counter.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { Mailer } from '../../platform/mailer.js';
@@ -25,9 +31,24 @@ export const wrongSignInMessage = 'Wrong e-mail address or password';
 
 export type NewUser = { email: string; name?: string; password?: string; verified?: boolean };
 
+/** Who issues a reset link in a workspace: revoked with their right to issue it there (none: the operator). */
+export type ResetIssuer = { userId: string | undefined; workspaceId: string };
+
+/**
+ * What ends with a person's standing (src/services.ts wires the features that hold them): their
+ * console sessions (all, or those in one workspace, or all but one) and the API keys they made.
+ */
+export type PersonCredentials = {
+  endSessions(userId: string, scope: { workspaceId?: string; exceptToken?: string }): Promise<void>;
+  revokeKeys(userId: string, workspaceId: string | undefined): Promise<void>;
+};
+
 export interface AccountService {
   createUser(input: NewUser): Promise<UserRow>;
-  /** Deactivates or reactivates a person, or renames them. A deactivated person's sessions and keys stop. */
+  /**
+   * Deactivates or reactivates a person, or renames them. Deactivating ends their sessions, keys,
+   * pending invitations and reset links for good: reactivating brings none of them back.
+   */
   updateUser(userId: string, changes: { active?: boolean; name?: string }): Promise<UserRow>;
   findUser(userId: string): Promise<UserRow>;
   /** The person behind an address and password; 401 (one message) or 429 after too many failures. */
@@ -41,12 +62,36 @@ export interface AccountService {
   acceptInvitation(
     token: string,
     person: { name?: string; password?: string },
-    signedInUserId: string | undefined,
+    signedIn: { userId: string | undefined; address: string },
   ): Promise<{ user: UserRow; workspaceId: string }>;
-  changePassword(userId: string, currentPassword: string | undefined, newPassword: string): Promise<void>;
-  /** A single-use reset link for a member (24 hours), e-mailed when a mailer is set. */
-  issuePasswordReset(user: UserRow): Promise<{ url: string; expiresAt: Date; emailed: boolean }>;
+  /** The address and workspace of an invitation (any state): whose records a refused acceptance is. */
+  invitationOf(token: string): Promise<{ email: string; workspaceId: string } | undefined>;
+  /**
+   * Sets a new password given the current one (failures limited as sign-ins are), and ends every
+   * other console session of the person: all but `keepSessionToken`'s.
+   */
+  changePassword(
+    userId: string,
+    passwords: { current: string | undefined; new: string },
+    from: { address: string; keepSessionToken: string | undefined },
+  ): Promise<void>;
+  /**
+   * A single-use reset link for a person (24 hours), e-mailed when a mailer is set. Who may issue it
+   * is the caller's to check (`MemberService.authorizeReset`); `issuer` undefined: the operator.
+   */
+  issuePasswordReset(
+    user: UserRow,
+    issuer?: ResetIssuer,
+  ): Promise<{ url: string; expiresAt: Date; emailed: boolean }>;
+  /**
+   * The forgotten-password flow: a reset link e-mailed to the address when it has an active
+   * account and a mailer is set; nothing is said either way. Limited per address and per client.
+   */
+  requestPasswordReset(email: string, address: string): Promise<void>;
+  /** Uses a reset link: the new password, and every console session of the person ends. */
   resetPassword(token: string, password: string): Promise<UserRow>;
+  /** The person with this address and the workspaces they belong to (none for an unknown address). */
+  standingOf(email: string): Promise<{ user: UserRow | undefined; workspaceIds: string[] }>;
   /**
    * On an instance without people: the first owner of `workspaceId`, from the given address and
    * password, or else a setup link (24 hours, single use) to print once.
@@ -79,12 +124,14 @@ export function createAccountService(dependencies: {
   afterCommit: (callback: () => unknown) => Promise<void>;
   /** Called when a person's standing changes: cached key authentications must not outlive it. */
   membershipChanged: () => void;
+  credentials: PersonCredentials;
   /** The workspace a setup link makes its owner in (`default`, the bootstrap's). */
   firstWorkspaceId: () => Promise<string | undefined>;
   logger: { warn(object: object, message: string): void };
   now?: () => Date;
 }): AccountService {
-  const { repository, attempts, baseUrl, mailer, afterCommit, membershipChanged, logger } = dependencies;
+  const { repository, attempts, baseUrl, mailer, afterCommit, membershipChanged, credentials, logger } =
+    dependencies;
   const now = dependencies.now ?? (() => new Date());
 
   async function requireUser(userId: string): Promise<UserRow> {
@@ -119,6 +166,57 @@ export function createAccountService(dependencies: {
     `sign-in-failures:email:${hashLinkToken(email)}`,
   ];
 
+  /**
+   * Every check of a password a caller typed (a sign-in, an invitation taken by an existing
+   * account, a password change) shares one limit: refused with 429 once the address or the client
+   * has failed `signInFailureLimit` times in the window, and each failure counted.
+   */
+  async function checkTypedPassword(
+    email: string,
+    address: string,
+    check: () => Promise<boolean>,
+  ): Promise<boolean> {
+    const keys = throttleKeys(normalEmail(email), address);
+    await refuseWhenThrottled(keys);
+    const matches = await check();
+    if (!matches) await Promise.all(keys.map((key) => attempts.count(key, signInWindowMs)));
+    return matches;
+  }
+
+  function sendResetMail(to: string, url: string, asked: 'admin' | 'self'): Promise<void> {
+    if (!mailer) return Promise.resolve();
+    const why =
+      asked === 'admin'
+        ? 'An administrator issued you a link to set a new Lectern password.'
+        : 'Someone (we hope you) asked to set a new Lectern password for this address.';
+    return afterCommit(() =>
+      mailer
+        .send({
+          to,
+          subject: 'Set a new Lectern password',
+          text: `${why} It works once, within 24 hours:\n\n${url}\n\nIf you did not ask for it, ignore this e-mail and tell your administrator.`,
+        })
+        .catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'reset e-mail failed')),
+    );
+  }
+
+  async function insertResetLink(userId: string, issuer: ResetIssuer | undefined) {
+    const token = newLinkToken('lpr');
+    const at = now();
+    const expiresAt = new Date(at.getTime() + resetLifetimeMs);
+    await repository.insertSingleUseToken({
+      id: randomUUID(),
+      purpose: 'password_reset',
+      userId,
+      tokenHash: hashLinkToken(token),
+      issuedBy: issuer?.userId ?? null,
+      workspaceId: issuer?.workspaceId ?? null,
+      createdAt: at,
+      expiresAt,
+    });
+    return { url: linkTo(baseUrl, 'reset-password', token), expiresAt };
+  }
+
   async function refuseWhenThrottled(keys: string[]): Promise<void> {
     const counts = await Promise.all(keys.map((key) => attempts.peek(key)));
     const over = counts.filter((count) => count.attempts >= signInFailureLimit);
@@ -139,25 +237,29 @@ export function createAccountService(dependencies: {
     findUser: requireUser,
 
     async updateUser(userId, changes) {
-      await requireUser(userId);
+      const before = await requireUser(userId);
       const updated = await repository.updateUser(userId, {
         ...(changes.active !== undefined && { active: changes.active }),
         ...(changes.name !== undefined && { name: changes.name.trim() }),
       });
+      if (before.active && changes.active === false) {
+        // For good: a reactivated person signs in afresh and makes new keys.
+        await credentials.endSessions(userId, {});
+        await credentials.revokeKeys(userId, undefined);
+        await repository.revokeIssuedBy(userId, undefined, now());
+      }
       membershipChanged();
       return updated!;
     },
 
     async verifySignIn(email, password, address) {
-      const keys = throttleKeys(normalEmail(email), address);
-      await refuseWhenThrottled(keys);
       const user = await repository.findUserByEmail(normalEmail(email));
       // The decoy makes an unknown address as slow as a wrong password.
-      const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
-      if (!user?.passwordHash || !matches || !user.active) {
-        await Promise.all(keys.map((key) => attempts.count(key, signInWindowMs)));
-        throw new UnauthorizedError(wrongSignInMessage);
-      }
+      const matches = await checkTypedPassword(email, address, async () => {
+        const verified = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+        return verified && user?.passwordHash !== undefined && user.passwordHash !== null && user.active;
+      });
+      if (!matches || !user) throw new UnauthorizedError(wrongSignInMessage);
       return user;
     },
 
@@ -171,26 +273,31 @@ export function createAccountService(dependencies: {
       return user;
     },
 
-    async acceptInvitation(token, person, signedInUserId) {
+    async acceptInvitation(token, person, signedIn) {
       const invitation = await repository.acceptInvitation(hashLinkToken(token), now());
       if (!invitation) throw new NotFoundError('This invitation is unknown, used, revoked or expired');
       const existing = await repository.findUserByEmail(invitation.email);
+      // Without a signed-in browser, a password is needed whether or not the address has an account
+      // (the same answer either way).
+      const signedInAsInvitee = existing !== undefined && existing.id === signedIn.userId;
+      if (person.password === undefined && !signedInAsInvitee)
+        throw new ValidationError('password', 'is required: sign in first, or give a password');
       let user: UserRow;
       if (existing) {
         // The link is shown to the inviter too: joining as an existing person takes their password
-        // (or their signed-in browser), never the link alone.
+        // (or their signed-in browser), never the link alone; and a wrong one counts as a failed sign-in.
         const proven =
-          existing.id === signedInUserId ||
-          (person.password !== undefined &&
-            existing.passwordHash !== null &&
-            (await verifyPassword(person.password, existing.passwordHash)));
-        if (!proven || !existing.active)
-          throw new UnauthorizedError(
-            'This address already has an account: sign in first, or give its password to accept',
-          );
+          signedInAsInvitee ||
+          (await checkTypedPassword(
+            existing.email,
+            signedIn.address,
+            async () =>
+              existing.passwordHash !== null &&
+              (await verifyPassword(person.password!, existing.passwordHash)),
+          ));
+        if (!proven || !existing.active) throw new UnauthorizedError(wrongSignInMessage);
         user = existing;
       } else {
-        if (person.password === undefined) checkPasswordStrength('', 'password');
         user = await createUser({
           email: invitation.email,
           name: person.name,
@@ -204,41 +311,40 @@ export function createAccountService(dependencies: {
       return { user, workspaceId: invitation.workspaceId };
     },
 
-    async changePassword(userId, currentPassword, newPassword) {
+    invitationOf: (token) => repository.findInvitation(hashLinkToken(token)),
+
+    async changePassword(userId, passwords, from) {
       const user = await requireUser(userId);
       if (user.passwordHash !== null) {
-        const matches =
-          currentPassword !== undefined && (await verifyPassword(currentPassword, user.passwordHash));
+        const stored = user.passwordHash;
+        const matches = await checkTypedPassword(
+          user.email,
+          from.address,
+          async () => passwords.current !== undefined && (await verifyPassword(passwords.current, stored)),
+        );
         if (!matches) throw new UnauthorizedError('The current password is wrong');
       }
-      checkPasswordStrength(newPassword, 'new_password');
-      await repository.updateUser(userId, { passwordHash: await hashPassword(newPassword) });
+      checkPasswordStrength(passwords.new, 'new_password');
+      await repository.updateUser(userId, { passwordHash: await hashPassword(passwords.new) });
+      // Whoever else held a session (a stolen cookie, a forgotten browser) is signed out.
+      await credentials.endSessions(userId, { exceptToken: from.keepSessionToken });
     },
 
-    async issuePasswordReset(user) {
-      const token = newLinkToken('lpr');
-      const at = now();
-      const expiresAt = new Date(at.getTime() + resetLifetimeMs);
-      await repository.insertSingleUseToken({
-        id: randomUUID(),
-        purpose: 'password_reset',
-        userId: user.id,
-        tokenHash: hashLinkToken(token),
-        createdAt: at,
-        expiresAt,
-      });
-      const url = linkTo(baseUrl, 'reset-password', token);
-      if (mailer)
-        await afterCommit(() =>
-          mailer
-            .send({
-              to: user.email,
-              subject: 'Set a new Lectern password',
-              text: `An administrator issued you a link to set a new Lectern password. It works once, within 24 hours:\n\n${url}\n\nIf you did not ask for it, tell your administrator.`,
-            })
-            .catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'reset e-mail failed')),
-        );
+    async issuePasswordReset(user, issuer) {
+      const { url, expiresAt } = await insertResetLink(user.id, issuer);
+      await sendResetMail(user.email, url, 'admin');
       return { url, expiresAt, emailed: mailer !== undefined };
+    },
+
+    async requestPasswordReset(email, address) {
+      const keys = throttleKeys(normalEmail(email), address);
+      await refuseWhenThrottled(keys);
+      // Every request counts: the flow sends e-mail, so it may not be a way to flood a mailbox.
+      await Promise.all(keys.map((key) => attempts.count(key, signInWindowMs)));
+      const user = await repository.findUserByEmail(normalEmail(email));
+      if (!user?.active || !mailer) return;
+      const { url } = await insertResetLink(user.id, undefined);
+      await sendResetMail(user.email, url, 'self');
     },
 
     async resetPassword(token, password) {
@@ -247,7 +353,15 @@ export function createAccountService(dependencies: {
       if (!used?.userId) throw new NotFoundError('This reset link is unknown, used or expired');
       const user = await repository.updateUser(used.userId, { passwordHash: await hashPassword(password) });
       if (!user) throw new NotFoundError('User not found');
+      await credentials.endSessions(user.id, {});
       return user;
+    },
+
+    async standingOf(email) {
+      const user = await repository.findUserByEmail(normalEmail(email));
+      if (!user) return { user: undefined, workspaceIds: [] };
+      const workspaces = await repository.workspacesOf(user.id);
+      return { user, workspaceIds: workspaces.map(({ workspace }) => workspace.id) };
     },
 
     async bootstrapOwner(workspaceId, owner) {

@@ -9,8 +9,9 @@ import type { AuditService } from '../audit/index.js';
 import { presentSignIn } from '../console-sessions/index.js';
 import { setupStateResponse, signedInResponse } from '../console-sessions/responses.js';
 import type { AccountService } from './accounts.js';
+import { recordInWorkspacesOf, statusOf } from './refused-attempts.js';
 import type { UserRow } from './repository.js';
-import { acceptInvitationBody, resetBody, setupBody } from './schemas.js';
+import { acceptInvitationBody, resetBody, resetRequestBody, setupBody } from './schemas.js';
 
 /**
  * The console's pages reached by a single-use link (docs/api.md#people-and-roles): accepting an
@@ -66,10 +67,24 @@ export function consolePeopleRoutes(
         const token = sessionTokenOf(request);
         const current = token ? await sessions.authenticate(token) : undefined;
         const { token: invitation, ...person } = request.body;
+        const proof = { userId: current?.principal.user?.id, address: request.ip };
         const { user, workspaceId } = await inTransaction(async () => {
-          const accepted = await accounts.acceptInvitation(invitation, person, current?.principal.user?.id);
+          const accepted = await accounts.acceptInvitation(invitation, person, proof);
           await record(request, 201, accepted.user, accepted.workspaceId, 'member');
           return accepted;
+        }).catch(async (error: unknown) => {
+          // A wrong password is a failed sign-in of the invited address: recorded where it belongs.
+          const status = statusOf(error);
+          const invited =
+            status === 401 || status === 429 ? await accounts.invitationOf(invitation) : undefined;
+          if (invited)
+            await recordInWorkspacesOf({ audit, accounts }, request, {
+              status,
+              email: invited.email,
+              resource: 'member',
+              alsoIn: invited.workspaceId,
+            });
+          throw error;
         });
         const { signedIn, cookie } = await signInAs(user, workspaceId);
         return reply.status(201).header('set-cookie', cookie).send(presentSignIn(signedIn));
@@ -113,9 +128,31 @@ export function consolePeopleRoutes(
         assertSameOrigin(request, publicOrigin);
         await inTransaction(async () => {
           const user = await accounts.resetPassword(request.body.token, request.body.password);
-          await record(request, 200, user, null, 'user');
+          await recordInWorkspacesOf({ audit, accounts }, request, {
+            status: 200,
+            email: user.email,
+            resource: 'user',
+          });
         });
         return { status: 'success' as const };
+      },
+    );
+
+    // The forgotten-password flow: the same answer whether or not the address has an account.
+    app.post(
+      '/password_reset/request',
+      {
+        schema: {
+          'x-right': 'public',
+          tags,
+          body: resetRequestBody,
+          response: { 202: successResponse },
+        },
+      },
+      async (request, reply) => {
+        assertSameOrigin(request, publicOrigin);
+        await inTransaction(() => accounts.requestPasswordReset(request.body.email, request.ip));
+        return reply.status(202).send({ status: 'success' as const });
       },
     );
   };

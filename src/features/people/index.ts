@@ -2,10 +2,16 @@ import { rightsOf } from '../../core/roles.js';
 import type { SignedRequest } from '../workspaces/index.js';
 import type { Membership } from './repository.js';
 
-export { type AccountService, createAccountService, wrongSignInMessage } from './accounts.js';
+export {
+  type AccountService,
+  createAccountService,
+  type PersonCredentials,
+  wrongSignInMessage,
+} from './accounts.js';
 export { createMemberService, type MemberService } from './members.js';
 export { maximumPasswordLength } from './passwords.js';
 export { presentMember, presentUser } from './presenters.js';
+export { recordInWorkspacesOf, statusOf } from './refused-attempts.js';
 export {
   createPeopleRepository,
   type Membership,

@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { type MemberRole, mayGrant, type Principal } from '../../core/roles.js';
+import {
+  type MemberRole,
+  mayGrant,
+  memberRoles,
+  type Principal,
+  rightsOf,
+  roleRank,
+} from '../../core/roles.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import type { Mailer } from '../../platform/mailer.js';
+import type { PersonCredentials } from './accounts.js';
 import {
   type InvitationRow,
   LastOwnerRefusal,
@@ -35,12 +43,36 @@ export interface MemberService {
     userId: string,
     role: MemberRole,
   ): Promise<{ user: UserRow; role: MemberRole }>;
-  /** Removes a member (their keys stop working): 403 beyond the remover's rights, 409 for the last owner. */
+  /**
+   * Removes a member: 403 beyond the remover's rights, 409 for the last owner. The keys they made
+   * there are revoked and their sessions there end, for good (re-adding them brings neither back),
+   * and so do the invitations and reset links they issued there.
+   */
   remove(
     workspaceId: string,
     remover: Principal,
     userId: string,
   ): Promise<{ user: UserRow; role: MemberRole }>;
+  /**
+   * Who a reset link may be issued for (docs/security.md#password-resets): a person the issuer
+   * outranks in every workspace the person belongs to, else 403 (they reset their own password
+   * from the sign-in page). The person and those workspaces, for the audit record.
+   */
+  authorizeReset(
+    workspaceId: string,
+    issuer: Principal,
+    userId: string,
+  ): Promise<{ user: UserRow; workspaceIds: string[] }>;
+}
+
+/**
+ * The highest member role whose every right the principal holds: a person's own role, a key's role
+ * as cut down to its creator's (an admin key made by a developer stands as a developer).
+ */
+function standingOf(principal: Principal): MemberRole | undefined {
+  return [...memberRoles]
+    .reverse()
+    .find((role) => [...rightsOf(role)].every((right) => principal.rights.has(right)));
 }
 
 /** Only an owner makes, changes or removes owners; an admin manages the roles below. */
@@ -59,10 +91,11 @@ export function createMemberService(dependencies: {
   afterCommit: (callback: () => unknown) => Promise<void>;
   /** Called when a membership ends or changes: cached key authentications must not outlive it. */
   membershipChanged: () => void;
+  credentials: PersonCredentials;
   logger: { warn(object: object, message: string): void };
   now?: () => Date;
 }): MemberService {
-  const { repository, baseUrl, mailer, afterCommit, membershipChanged, logger } = dependencies;
+  const { repository, baseUrl, mailer, afterCommit, membershipChanged, credentials, logger } = dependencies;
   const now = dependencies.now ?? (() => new Date());
 
   async function requireMember(workspaceId: string, userId: string) {
@@ -123,6 +156,8 @@ export function createMemberService(dependencies: {
         if (error instanceof LastOwnerRefusal) throw new ConflictError(lastOwnerMessage);
         throw error;
       }
+      // Invitations and reset links live only as long as their issuer's right to issue them.
+      if (!rightsOf(role).has('manage')) await repository.revokeIssuedBy(userId, workspaceId, now());
       membershipChanged();
       return { user: member.user, role };
     },
@@ -136,8 +171,30 @@ export function createMemberService(dependencies: {
         if (error instanceof LastOwnerRefusal) throw new ConflictError(lastOwnerMessage);
         throw error;
       }
+      await credentials.revokeKeys(userId, workspaceId);
+      await credentials.endSessions(userId, { workspaceId });
+      await repository.revokeIssuedBy(userId, workspaceId, now());
       membershipChanged();
       return { user: member.user, role: member.role };
+    },
+
+    async authorizeReset(workspaceId, issuer, userId) {
+      const { user } = await requireMember(workspaceId, userId);
+      const theirs = await repository.workspacesOf(userId);
+      const refusal = new ForbiddenError(
+        'A reset link is issued only for a person you outrank in every workspace they belong to; they can reset their own password from the sign-in page, or the operator can issue one',
+      );
+      for (const { workspace, role } of theirs) {
+        // A key stands only in its own workspace; a person stands wherever they are a member.
+        const issuerRole =
+          workspace.id === workspaceId
+            ? standingOf(issuer)
+            : issuer.type === 'user' && issuer.user
+              ? (await repository.findMembership(workspace.id, issuer.user.id))?.role
+              : undefined;
+        if (issuerRole === undefined || roleRank(issuerRole) <= roleRank(role)) throw refusal;
+      }
+      return { user, workspaceIds: theirs.map(({ workspace }) => workspace.id) };
     },
   };
 }

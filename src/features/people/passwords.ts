@@ -23,10 +23,16 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-/** Refuses a password that is too short or too long (400 naming `field`). */
+/**
+ * Refuses a password that is too short or too long (400 naming `field`). White space at its ends
+ * does not count towards the length: twelve spaces are no password.
+ */
 export function checkPasswordStrength(password: string, field = 'password'): void {
-  if (password.length < minimumPasswordLength)
-    throw new ValidationError(field, `must be at least ${minimumPasswordLength} characters`);
+  if (password.trim().length < minimumPasswordLength)
+    throw new ValidationError(
+      field,
+      `must be at least ${minimumPasswordLength} characters, not counting spaces at its ends`,
+    );
   if (password.length > maximumPasswordLength)
     throw new ValidationError(field, `must be at most ${maximumPasswordLength} characters`);
 }

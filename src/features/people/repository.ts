@@ -30,8 +30,12 @@ const liveToken = (purpose: 'setup' | 'password_reset', at: Date) =>
   and(
     eq(singleUseTokens.purpose, purpose),
     isNull(singleUseTokens.usedAt),
+    isNull(singleUseTokens.revokedAt),
     gt(singleUseTokens.expiresAt, at),
   );
+
+/** An invitation nobody accepted or revoked (expired ones included: revoking them costs nothing). */
+const pendingInvitation = and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
 
 export function createPeopleRepository(database: Database) {
   /** Locks the workspace's memberships and fails when `change` would leave no owner. */
@@ -185,14 +189,7 @@ export function createPeopleRepository(database: Database) {
       const [invitation] = await database
         .update(invitations)
         .set({ acceptedAt: at })
-        .where(
-          and(
-            eq(invitations.tokenHash, tokenHash),
-            isNull(invitations.acceptedAt),
-            isNull(invitations.revokedAt),
-            gt(invitations.expiresAt, at),
-          ),
-        )
+        .where(and(eq(invitations.tokenHash, tokenHash), pendingInvitation, gt(invitations.expiresAt, at)))
         .returning();
       return invitation;
     },
@@ -202,12 +199,7 @@ export function createPeopleRepository(database: Database) {
         .select()
         .from(invitations)
         .where(
-          and(
-            eq(invitations.workspaceId, workspaceId),
-            isNull(invitations.acceptedAt),
-            isNull(invitations.revokedAt),
-            gt(invitations.expiresAt, at),
-          ),
+          and(eq(invitations.workspaceId, workspaceId), pendingInvitation, gt(invitations.expiresAt, at)),
         )
         .orderBy(asc(invitations.createdAt))
         .limit(500);
@@ -217,16 +209,48 @@ export function createPeopleRepository(database: Database) {
       const [invitation] = await database
         .update(invitations)
         .set({ revokedAt: at })
-        .where(
-          and(
-            eq(invitations.workspaceId, workspaceId),
-            eq(invitations.id, id),
-            isNull(invitations.acceptedAt),
-            isNull(invitations.revokedAt),
-          ),
-        )
+        .where(and(eq(invitations.workspaceId, workspaceId), eq(invitations.id, id), pendingInvitation))
         .returning();
       return invitation;
+    },
+
+    /** The address and workspace of an invitation by its token's hash, whatever its state. */
+    async findInvitation(
+      tokenHash: string,
+    ): Promise<Pick<InvitationRow, 'email' | 'workspaceId'> | undefined> {
+      const [row] = await database
+        .select({ email: invitations.email, workspaceId: invitations.workspaceId })
+        .from(invitations)
+        .where(eq(invitations.tokenHash, tokenHash));
+      return row;
+    },
+
+    /**
+     * Revokes the pending invitations and live reset links a person issued: in one workspace, or in
+     * all of them (`workspaceId` undefined). How many were revoked.
+     */
+    async revokeIssuedBy(userId: string, workspaceId: string | undefined, at: Date): Promise<number> {
+      const invitationScope =
+        workspaceId === undefined ? undefined : eq(invitations.workspaceId, workspaceId);
+      const linkScope = workspaceId === undefined ? undefined : eq(singleUseTokens.workspaceId, workspaceId);
+      const invited = await database
+        .update(invitations)
+        .set({ revokedAt: at })
+        .where(and(eq(invitations.invitedBy, userId), pendingInvitation, invitationScope))
+        .returning({ id: invitations.id });
+      const links = await database
+        .update(singleUseTokens)
+        .set({ revokedAt: at })
+        .where(
+          and(
+            eq(singleUseTokens.issuedBy, userId),
+            isNull(singleUseTokens.usedAt),
+            isNull(singleUseTokens.revokedAt),
+            linkScope,
+          ),
+        )
+        .returning({ id: singleUseTokens.id });
+      return invited.length + links.length;
     },
 
     async insertSingleUseToken(row: typeof singleUseTokens.$inferInsert): Promise<void> {

@@ -5,6 +5,9 @@ import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, successResponse } from '../../core/wire.js';
 import { NotFoundError } from '../../errors.js';
 import { principalOf, workspaceOf } from '../../http/authentication.js';
+import { describeChange, recordChangeOf } from '../../http/authorization.js';
+import { sessionTokenOf } from '../../http/session-cookie.js';
+import type { AuditService } from '../audit/index.js';
 import type { AccountService } from './accounts.js';
 import type { MemberService } from './members.js';
 import {
@@ -14,6 +17,7 @@ import {
   presentNewInvitation,
   presentUser,
 } from './presenters.js';
+import { recordInWorkspacesOf, statusOf } from './refused-attempts.js';
 import {
   memberResponse,
   memberWorkspaceResponse,
@@ -26,7 +30,11 @@ import {
 import { inviteBody, passwordChangeBody, profileBody, roleBody } from './schemas.js';
 
 /** The caller, the workspace's members and invitations (docs/api.md#people-and-roles). */
-export function peopleRoutes(accounts: AccountService, members: MemberService): FastifyPluginAsyncZod {
+export function peopleRoutes(
+  accounts: AccountService,
+  members: MemberService,
+  audit: AuditService,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['people'];
 
@@ -66,7 +74,8 @@ export function peopleRoutes(accounts: AccountService, members: MemberService): 
         schema: {
           tags,
           'x-right': 'read_runs',
-          'x-audit': true,
+          // In the handler: a refused attempt is recorded too, outside the change's transaction.
+          'x-audit': 'in-handler',
           body: passwordChangeBody,
           response: { 200: successResponse },
         },
@@ -75,11 +84,25 @@ export function peopleRoutes(accounts: AccountService, members: MemberService): 
         const principal = principalOf(request);
         if (principal.type !== 'user' || !principal.user)
           throw new NotFoundError('An API key has no password');
-        await accounts.changePassword(
-          principal.user.id,
-          request.body.current_password,
-          request.body.new_password,
-        );
+        const person = principal.user;
+        const change = () =>
+          accounts.changePassword(
+            person.id,
+            { current: request.body.current_password, new: request.body.new_password },
+            { address: request.ip, keepSessionToken: sessionTokenOf(request) },
+          );
+        try {
+          await recordChangeOf(request)(change);
+        } catch (error) {
+          const status = statusOf(error);
+          if (status === 401 || status === 429)
+            await recordInWorkspacesOf({ audit, accounts }, request, {
+              status,
+              email: person.email,
+              resource: 'user',
+            });
+          throw error;
+        }
         return { status: 'success' as const };
       },
     );
@@ -151,9 +174,16 @@ export function peopleRoutes(accounts: AccountService, members: MemberService): 
       '/members/:guid/password_reset',
       { schema: { tags, 'x-right': 'manage', params: guidParams, response: { 201: passwordResetResponse } } },
       async (request, reply) => {
-        const membership = await accounts.membership(workspaceOf(request).id, request.params.guid);
-        if (!membership) throw new NotFoundError('Member not found');
-        const reset = await accounts.issuePasswordReset(membership.user);
+        const workspaceId = workspaceOf(request).id;
+        const principal = principalOf(request);
+        const { user, workspaceIds } = await members.authorizeReset(
+          workspaceId,
+          principal,
+          request.params.guid,
+        );
+        // The record names every workspace whose member the link lets in.
+        describeChange(request, { user: user.id, workspaces: workspaceIds });
+        const reset = await accounts.issuePasswordReset(user, { userId: principal.user?.id, workspaceId });
         return reply
           .status(201)
           .send({ reset_url: reset.url, expires_at: reset.expiresAt.toISOString(), emailed: reset.emailed });

@@ -27,6 +27,7 @@ export const setupBody = z.strictObject({
   password,
 });
 export const resetBody = z.strictObject({ token: z.string().min(1).max(200), password });
+export const resetRequestBody = z.strictObject({ email });
 
 /** Admin API. */
 export const newUserBody = z.strictObject({

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TooManyRequestsError } from '../../errors.js';
-import { workspaceOf } from '../../http/authentication.js';
+import { stillSignedIn, workspaceOf } from '../../http/authentication.js';
 import { openEventStream } from '../../http/event-stream.js';
 import { guidOrSlugParams } from '../actions/index.js';
 import { presentDeployedPrompt } from './presenters.js';
@@ -11,6 +11,11 @@ import type { DeploymentEvent, PromptService } from './service.js';
 
 /** How often an idle event stream sends a comment, so proxies and clients see it is alive. */
 const keepAliveMs = 15_000;
+/**
+ * How often an open stream asks whether its key or sign-in still stands, from the database on every
+ * node: a revoked key's or a removed member's stream ends within this (and the query's) time.
+ */
+const credentialCheckMs = 2_000;
 
 function frame(event: DeploymentEvent): string {
   const data =
@@ -100,9 +105,16 @@ export function promptRoutes(prompts: PromptService, streamsPerWorkspace: number
         });
         response.on('close', end);
         openStreams.add(end);
+        const credentialCheck = setInterval(() => {
+          stillSignedIn(request).then(
+            (signedIn) => signedIn || end(),
+            () => undefined,
+          );
+        }, credentialCheckMs);
         await finished;
         openStreams.delete(end);
         clearInterval(keepAlive);
+        clearInterval(credentialCheck);
         stopListening();
         response.end();
       },

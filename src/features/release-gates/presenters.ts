@@ -6,6 +6,7 @@ export function presentGate(row: GateRow): GateResponse {
     action: row.actionId,
     environment: row.environment,
     dataset: row.datasetId,
+    dataset_version: row.datasetVersion,
     evaluators: row.evaluatorIds,
     min_mean: row.minMean,
     max_regressions: row.maxRegressions,

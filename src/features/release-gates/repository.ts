@@ -34,6 +34,14 @@ export function createReleaseGateRepository(database: Database) {
       return row;
     },
 
+    async environmentsOf(actionId: string): Promise<string[]> {
+      const rows = await database
+        .select({ environment: releaseGates.environment })
+        .from(releaseGates)
+        .where(eq(releaseGates.actionId, actionId));
+      return rows.map((row) => row.environment);
+    },
+
     async remove(actionId: string, environment: string): Promise<boolean> {
       const rows = await database.delete(releaseGates).where(gateOf(actionId, environment)).returning();
       return rows.length > 0;

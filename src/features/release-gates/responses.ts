@@ -6,6 +6,12 @@ export const gateResponse = z
     action: guid,
     environment: z.string(),
     dataset: guid,
+    dataset_version: z
+      .number()
+      .int()
+      .describe(
+        'The dataset version the gate pinned when it was set: the evaluation it reads ran on it, with each evaluator as it was then',
+      ),
     evaluators: z.array(guid),
     min_mean: z.record(guid, z.number()),
     max_regressions: z.number().int().nullable(),

@@ -1,5 +1,6 @@
 import type { Principal } from '../../core/roles.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
+import type { PinnedEvaluator } from '../../platform/database/schema.js';
 import type { ActionService, DeployGuard, GateCondition } from '../actions/index.js';
 import { type ComparisonRepository, compare, type EvaluationRow } from '../evaluations/index.js';
 import type { ApprovalRow, GateRow, ReleaseGateRepository } from './repository.js';
@@ -17,6 +18,8 @@ export interface ReleaseGateService {
   remove(workspaceId: string, actionId: string, environment: string): Promise<void>;
   /** What a deploy reads (src/features/actions): every condition of the gate, or none without one. */
   guard: DeployGuard;
+  /** The environments of an Action that have a gate. */
+  gatedEnvironments(actionId: string): Promise<string[]>;
   approve(
     workspaceId: string,
     actionId: string,
@@ -40,8 +43,11 @@ export function createReleaseGateService(dependencies: {
   actions: Pick<ActionService, 'require' | 'savedBy'>;
   /** The dataset's newest version (a 404 for a missing one). */
   datasetVersion: (workspaceId: string, id: string) => Promise<number>;
-  /** A 404 unless the workspace has this evaluator. */
-  requireEvaluator: (workspaceId: string, id: string) => Promise<unknown>;
+  /** The workspace's evaluator as it is now (a 404 for a missing one): the gate pins it. */
+  requireEvaluator: (
+    workspaceId: string,
+    id: string,
+  ) => Promise<{ name: string; type: string; config: Record<string, unknown> }>;
   evidence: GateEvidence;
 }): ReleaseGateService {
   const { repository, actions, datasetVersion, requireEvaluator, evidence } = dependencies;
@@ -74,7 +80,7 @@ export function createReleaseGateService(dependencies: {
       deployedVersion,
       gate.datasetId,
       candidate.datasetVersion,
-      gate.evaluatorIds,
+      gate.evaluatorPins,
     );
     if (!baseline) return unmet;
     const pairs = await evidence.paired(baseline.id, candidate.id);
@@ -93,13 +99,22 @@ export function createReleaseGateService(dependencies: {
   return {
     async set(workspaceId, actionId, environment, settings, by) {
       await actions.require(workspaceId, actionId);
-      await datasetVersion(workspaceId, settings.dataset);
-      for (const evaluator of settings.evaluators) await requireEvaluator(workspaceId, evaluator);
+      // The gate pins the dataset's version and each evaluator as they are now: a developer who
+      // changes items or an evaluator's config makes evidence this gate does not read, until an
+      // admin sets the gate again.
+      const pinnedDatasetVersion = await datasetVersion(workspaceId, settings.dataset);
+      const evaluatorPins: PinnedEvaluator[] = [];
+      for (const id of settings.evaluators) {
+        const { name, type, config } = await requireEvaluator(workspaceId, id);
+        evaluatorPins.push({ id, name, type, config });
+      }
       return repository.save({
         actionId,
         environment,
         datasetId: settings.dataset,
+        datasetVersion: pinnedDatasetVersion,
         evaluatorIds: settings.evaluators,
+        evaluatorPins,
         minMean: settings.min_mean,
         maxRegressions: settings.max_regressions ?? null,
         approvals: settings.approvals ?? null,
@@ -108,6 +123,8 @@ export function createReleaseGateService(dependencies: {
     },
 
     get: require,
+
+    gatedEnvironments: (actionId) => repository.environmentsOf(actionId),
 
     async remove(workspaceId, actionId, environment) {
       await actions.require(workspaceId, actionId);
@@ -120,27 +137,29 @@ export function createReleaseGateService(dependencies: {
       if (!gate) return undefined;
       const conditions: GateCondition[] = [];
       // A deleted dataset leaves no evidence a deploy could meet: only force deploys then.
-      const currentVersion = await datasetVersion(workspaceId, gate.datasetId).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
-      });
-      const evaluation =
-        currentVersion === undefined
-          ? undefined
-          : await evidence.latestSuccess(
-              actionId,
-              version,
-              gate.datasetId,
-              currentVersion,
-              gate.evaluatorIds,
-            );
+      const datasetExists = await datasetVersion(workspaceId, gate.datasetId).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof NotFoundError) return false;
+          throw error;
+        },
+      );
+      const evaluation = datasetExists
+        ? await evidence.latestSuccess(
+            actionId,
+            version,
+            gate.datasetId,
+            gate.datasetVersion,
+            gate.evaluatorPins,
+          )
+        : undefined;
       if (!evaluation) {
         conditions.push({
           condition: 'evaluation_missing',
           met: false,
           required: {
             dataset: gate.datasetId,
-            dataset_version: currentVersion ?? null,
+            dataset_version: datasetExists ? gate.datasetVersion : null,
             evaluators: gate.evaluatorIds,
           },
         });

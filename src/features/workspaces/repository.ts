@@ -169,6 +169,22 @@ export function createWorkspaceRepository(database: Database) {
       return key;
     },
 
+    /** Revokes the live keys a person made: in one workspace, or everywhere (`workspaceId` undefined). */
+    async revokeApiKeysOf(userId: string, workspaceId: string | undefined): Promise<number> {
+      const revoked = await database
+        .update(apiKeys)
+        .set({ revokedAt: new Date() })
+        .where(
+          and(
+            eq(apiKeys.createdBy, userId),
+            isNull(apiKeys.revokedAt),
+            workspaceId === undefined ? undefined : eq(apiKeys.workspaceId, workspaceId),
+          ),
+        )
+        .returning({ id: apiKeys.id });
+      return revoked.length;
+    },
+
     async findApiKey(id: string): Promise<ApiKeyRow | undefined> {
       const [key] = await database.select().from(apiKeys).where(eq(apiKeys.id, id));
       return key;

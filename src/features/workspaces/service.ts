@@ -93,6 +93,8 @@ export interface WorkspaceService {
    * another workspace is as missing as an unknown one.
    */
   revokeApiKey(keyGuid: string, workspaceId?: string): Promise<ApiKey>;
+  /** Revokes every key a person made, in one workspace or in all (`workspaceId` undefined). */
+  revokeApiKeysOf(userId: string, workspaceId: string | undefined): Promise<void>;
   /**
    * The workspace and principal of an API key, or undefined for an unknown or revoked key, or one
    * whose creator has left the workspace or been deactivated (cached 5 s).
@@ -208,6 +210,11 @@ export function createWorkspaceService(
       const existing = await repository.findApiKey(keyGuid);
       if (!existing) throw new NotFoundError('API key not found');
       return existing;
+    },
+
+    async revokeApiKeysOf(userId, workspaceId) {
+      await repository.revokeApiKeysOf(userId, workspaceId);
+      authenticated.invalidate();
     },
 
     async authenticate(apiKey) {

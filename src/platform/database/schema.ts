@@ -146,11 +146,21 @@ export const singleUseTokens = pgTable(
     purpose: text('purpose').$type<'setup' | 'password_reset'>().notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
+    /**
+     * A reset link's issuer and the workspace they issued it in: the link is revoked when they lose
+     * the right to issue it there. Null for the operator's, a self-service one and a setup link.
+     */
+    issuedBy: uuid('issued_by').references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
   },
-  (table) => [uniqueIndex('single_use_tokens_token_hash_unique').on(table.tokenHash)],
+  (table) => [
+    uniqueIndex('single_use_tokens_token_hash_unique').on(table.tokenHash),
+    index('single_use_tokens_issuer_index').on(table.issuedBy),
+  ],
 );
 
 /** The audit chain's head: one row holding the newest record's hash; each append locks and moves it. */
@@ -250,6 +260,26 @@ export const actions = pgTable(
     uniqueIndex('actions_workspace_slug_unique').on(table.workspaceId, table.slug),
     index('actions_workspace_index').on(table.workspaceId, table.createdAt),
   ],
+);
+
+/**
+ * A slug an Action gave up by a rename. Applications call Actions by slug, so for 30 days only an
+ * admin may give it to another Action (docs/security.md#release-gates-and-slugs): a developer cannot
+ * free a gated Action's slug and put an ungated impostor behind it.
+ */
+export const releasedActionSlugs = pgTable(
+  'released_action_slugs',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => actions.id, { onDelete: 'cascade' }),
+    releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('released_action_slugs_slug_index').on(table.workspaceId, table.slug, table.releasedAt)],
 );
 
 export const actionVersions = pgTable(
@@ -982,7 +1012,11 @@ export const releaseGates = pgTable(
     datasetId: uuid('dataset_id')
       .notNull()
       .references(() => datasets.id, { onDelete: 'cascade' }),
+    /** The dataset version a gate's evaluation must have run on: a new item changes no gate. */
+    datasetVersion: integer('dataset_version').notNull(),
     evaluatorIds: jsonb('evaluator_ids').$type<string[]>().notNull(),
+    /** Each evaluator as it was when the gate was set: an evaluation scored otherwise is no evidence. */
+    evaluatorPins: jsonb('evaluator_pins').$type<PinnedEvaluator[]>().notNull(),
     minMean: jsonb('min_mean').$type<Record<string, number>>().notNull().default({}),
     maxRegressions: integer('max_regressions'),
     approvals: integer('approvals'),
