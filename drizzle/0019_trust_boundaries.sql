@@ -5,6 +5,7 @@ CREATE TABLE "released_action_slugs" (
 	"released_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "context_sources" ADD COLUMN "generation" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "release_gates" ADD COLUMN "dataset_version" integer;--> statement-breakpoint
 ALTER TABLE "release_gates" ADD COLUMN "evaluator_pins" jsonb;--> statement-breakpoint
 -- Gates set before pins existed pin what they read today: the dataset's current version and each evaluator as it is.

@@ -187,6 +187,7 @@ export function createServices(platform: Platform) {
   });
   const contextSources = createContextSourceService({
     repository: createContextSourceRepository(database),
+    inTransaction: platform.transactions.run,
     requireContext: contexts.require,
     fetch: shared.outboundFetch(fileLimitBytes),
     documents,

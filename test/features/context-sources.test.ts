@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contextSources, documents } from '../../src/platform/database/schema.js';
 import { buildDocx, buildPdf } from '../helpers/documents.js';
 import { eventually, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
@@ -173,6 +175,48 @@ describe('Context Sources', () => {
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.message).toContain('name');
   });
+
+  it('keeps exactly one complete set of Documents when a second processing overlaps the first, 50 times', async () => {
+    const library = await createLibrary('Overlapping');
+    const uploaded = await context.client.post('/v1/files/upload', { data: docx.toString('base64') });
+    const { database } = context.test.platform.database;
+    const documentsOf = async (source: string) =>
+      (await database.select({ id: documents.id }).from(documents).where(eq(documents.sourceId, source)))
+        .length;
+    // Once processed alone, the file makes this many Documents.
+    const single = (
+      await context.client.post(`/v1/contexts/${library}/add_files`, { files: [uploaded.body.url] })
+    ).body.created[0] as string;
+    expect((await settled(library, single)).indexing_status).toBe('INDEXED');
+    const expected = await documentsOf(single);
+    expect(expected).toBeGreaterThan(0);
+
+    for (let round = 0; round < 50; round += 1) {
+      const added = await context.client.post(`/v1/contexts/${library}/add_files`, {
+        files: [uploaded.body.url],
+      });
+      const source = added.body.created[0] as string;
+      // At once, before the first processing has ended: a second one is queued beside it.
+      const again = await context.client.post(`/v1/context_sources/${source}/process`, {
+        contextGuid: library,
+      });
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      // Both processings have begun, the newer one has settled the source, and the older one's
+      // Documents, if it made any, are gone: the newer one's stay (it never removes them), so this
+      // count holds from then on. Before, the two removed each other's and the source stayed empty.
+      await eventually(async () => {
+        const [row] = await database
+          .select({ generation: contextSources.generation, status: contextSources.indexingStatus })
+          .from(contextSources)
+          .where(eq(contextSources.id, source));
+        const settledOnce =
+          row?.generation === 2 && row.status === 'INDEXED' && (await documentsOf(source)) === expected;
+        return settledOnce ? row : undefined;
+      }, 20_000);
+    }
+    const hits = await context.client.post(`/v1/contexts/${library}/search`, { prompt: 'bakery revenue' });
+    expect(hits.body.length).toBeGreaterThan(0);
+  }, 120_000);
 
   it('reprocessing replaces the earlier Documents; delete removes them', async () => {
     const library = await createLibrary();

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { contextSources } from '../../platform/database/schema.js';
 
@@ -17,6 +17,33 @@ export function createContextSourceRepository(database: Database) {
     async find(workspaceId: string, id: string): Promise<ContextSourceRow | undefined> {
       const [row] = await database.select().from(contextSources).where(owned(workspaceId, id));
       return row;
+    },
+
+    /** Begins a processing: the source is PROCESSING and its generation counted up; the new generation. */
+    async beginProcessing(workspaceId: string, id: string): Promise<number | undefined> {
+      const [row] = await database
+        .update(contextSources)
+        .set({
+          indexingStatus: 'PROCESSING',
+          generation: sql`${contextSources.generation} + 1`,
+          updatedAt: new Date(),
+        })
+        .where(owned(workspaceId, id))
+        .returning({ generation: contextSources.generation });
+      return row?.generation;
+    },
+
+    /**
+     * The source's newest generation, its row locked until the transaction ends: a processing that
+     * begins meanwhile waits (beginProcessing updates the row).
+     */
+    async lockedGeneration(workspaceId: string, id: string): Promise<number | undefined> {
+      const [row] = await database
+        .select({ generation: contextSources.generation })
+        .from(contextSources)
+        .where(owned(workspaceId, id))
+        .for('update');
+      return row?.generation;
     },
 
     async findMany(workspaceId: string, ids: string[]): Promise<ContextSourceRow[]> {

@@ -82,6 +82,8 @@ export interface ContextSourceService {
 
 export type ContextSourceServiceDependencies = {
   repository: ContextSourceRepository;
+  /** Runs work in one transaction (a source's settling: the generation check and the removal). */
+  inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
   requireContext: (workspaceId: string, contextId: string) => Promise<Context>;
   documents: DocumentService;
   files: FileService;
@@ -95,7 +97,8 @@ export type ContextSourceServiceDependencies = {
 export function createContextSourceService(
   dependencies: ContextSourceServiceDependencies,
 ): ContextSourceService {
-  const { repository, requireContext, documents, files, fetch, indexer, jobs, logger } = dependencies;
+  const { repository, inTransaction, requireContext, documents, files, fetch, indexer, jobs, logger } =
+    dependencies;
 
   async function require(workspaceId: string, contextId: string, id: string): Promise<ContextSourceRow> {
     await requireContext(workspaceId, contextId);
@@ -190,7 +193,29 @@ export function createContextSourceService(
     return { bytes: fetched.bytes, hint: { mimeType: fetched.contentType, filename: row.name } };
   }
 
-  async function process(row: ContextSourceRow, signal: AbortSignal): Promise<IndexingMetadata> {
+  /**
+   * Keeps one complete set of Documents when processings overlap: under the source's row lock, the
+   * newest processing removes every other Document of the source, and an older one removes only
+   * its own (a newer one is under way or done). A processing that begins later waits for the lock,
+   * so it cannot add Documents that this removal misses.
+   */
+  async function settle(row: ContextSourceRow, generation: number, created: string[]): Promise<boolean> {
+    return inTransaction(async () => {
+      const newest = await repository.lockedGeneration(row.workspaceId, row.id);
+      if (newest !== generation) {
+        await documents.removeMany(row.workspaceId, row.contextId, created);
+        return false;
+      }
+      await documents.removeOfSource(row.workspaceId, row.contextId, row.id, created);
+      return true;
+    });
+  }
+
+  async function process(
+    row: ContextSourceRow,
+    generation: number,
+    signal: AbortSignal,
+  ): Promise<IndexingMetadata | undefined> {
     const { bytes, hint } = await load(row, signal);
     const type = await detectFileType(bytes, hint);
     if (!type)
@@ -202,10 +227,12 @@ export function createContextSourceService(
       content,
       metadata: { source: row.id, filename: row.name, ...(page !== undefined && { page }) },
     }));
+    // Overtaken while reading and splitting: the newer processing makes the Documents.
+    if ((await repository.find(row.workspaceId, row.id))?.generation !== generation) return undefined;
     // New Documents first, then the old ones go: a search never finds the source empty.
     const created = await documents.addFromSource(row.workspaceId, row.contextId, row.id, chunks);
-    await documents.removeOfSource(row.workspaceId, row.contextId, row.id, created);
-    return { documents: split.documents, chunks: chunks.length };
+    const newest = await settle(row, generation, created);
+    return newest ? { documents: split.documents, chunks: chunks.length } : undefined;
   }
 
   return {
@@ -213,14 +240,20 @@ export function createContextSourceService(
       async process(payload, context) {
         const row = await repository.find(payload.workspaceId, payload.sourceId);
         if (!row) return; // Deleted meanwhile.
-        await repository.update(row.workspaceId, row.id, { indexingStatus: 'PROCESSING' });
+        const generation = await repository.beginProcessing(row.workspaceId, row.id);
+        if (generation === undefined) return;
         try {
-          await finish(row, 'INDEXED', await process(row, context.signal));
+          const indexed = await process(row, generation, context.signal);
+          // A newer processing overtook this one: it records the outcome.
+          if (indexed) await finish(row, 'INDEXED', indexed);
         } catch (error) {
           const retryable = isRetryable(error);
           if (retryable && context.attempt < processContextSourceJob.attempts) throw error;
           const message = failureText(error);
           logger.info({ sourceId: row.id, err: error }, 'context source failed');
+          // A newer processing under way records its own outcome.
+          const current = await repository.find(row.workspaceId, row.id);
+          if (current?.generation !== generation) return;
           await finish(row, 'FAILED', { documents: 0, chunks: 0, error: message });
         }
       },

@@ -56,6 +56,8 @@ export interface DocumentService {
   remove(workspaceId: string, contextId: string, id: string): Promise<void>;
   /** Every Document of the Context, or those with this legacy `filter`. */
   removeAll(workspaceId: string, contextId: string, filter?: string): Promise<void>;
+  /** Removes the given Documents of the Context (a processing's, when a newer one overtook it). */
+  removeMany(workspaceId: string, contextId: string, ids: string[]): Promise<number>;
   /** Removes a Context Source's Documents but those in `keep` (the ones its latest processing made). */
   removeOfSource(workspaceId: string, contextId: string, sourceId: string, keep?: string[]): Promise<number>;
   /** Embeds one batch of Documents (the job `embedDocumentsJob`), wired in `src/jobs.ts`. */
@@ -246,6 +248,10 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     async removeAll(workspaceId, contextId, filter) {
       await requireContext(workspaceId, contextId);
       await repository.deleteAll(workspaceId, contextId, filter);
+    },
+
+    async removeMany(workspaceId, contextId, ids) {
+      return ids.length === 0 ? 0 : repository.delete(workspaceId, contextId, ids);
     },
 
     async removeOfSource(workspaceId, contextId, sourceId, keep) {

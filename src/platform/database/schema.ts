@@ -644,6 +644,11 @@ export const contextSources = pgTable(
     loaderConfig: jsonb('loader_config').$type<LoaderConfigItem[]>().notNull().default([]),
     splitterConfig: jsonb('splitter_config').$type<SplitterConfig>().notNull(),
     indexingStatus: text('indexing_status').$type<IndexingStatus>().notNull().default('PENDING'),
+    /**
+     * Counts the processings begun: when two overlap (add_files, then /process at once), only the
+     * newest keeps its Documents, so the source holds exactly one complete set.
+     */
+    generation: integer('generation').notNull().default(0),
     indexedAt: timestamp('indexed_at', { withTimezone: true, mode: 'date' }),
     indexingMetadata: jsonb('indexing_metadata').$type<IndexingMetadata>(),
     createdById: text('created_by_id').notNull(),
