@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config.js';
+import { withoutQueryCredentials } from '../core/query-credentials.js';
 
 // Secrets that may pass through objects we log; pino replaces them before anything is written.
 export const redactedPaths = [
@@ -28,14 +29,6 @@ export const redactedPaths = [
 ];
 
 /**
- * Query parameters that carry a credential: signed URLs' tokens, and keys some clients put in the URL
- * (`?api_key=`, `?key=`, `?access_token=`…). Matched by name, with any case or separator, and by
- * suffix (`service_key`, `x-svc-api-key`).
- */
-const credentialInQuery =
-  /([?&](?:[\w.-]*[-_.])?(?:token|accesstoken|authtoken|signature|sig|key|apikey|secret|password|passwd|auth|authorization|credentials?)=)[^&#]*/gi;
-
-/**
  * Logs go to stdout asynchronously: a request's log lines no longer wait for a write system call,
  * and lines written while one is in flight go out together. `flushLogs` before exiting.
  */
@@ -52,7 +45,7 @@ export function createLogger(
         req: (request: { method: string; url: string; id?: string }) => ({
           id: request.id,
           method: request.method,
-          url: request.url.replace(credentialInQuery, '$1[redacted]'),
+          url: withoutQueryCredentials(request.url),
         }),
       },
     },

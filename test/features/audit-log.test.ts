@@ -225,9 +225,14 @@ describe('the audit log’s guarantees', () => {
       name: 'with headers',
       type: 'http_request',
       metadata: [
-        { name: 'url', value: 'https://api.example.com/{{input}}' },
+        { name: 'url', value: `https://api.example.com/{{input}}?units=metric&api_key=k-${canary}` },
         { name: 'headers', value: { 'X-Weather': `h-${canary}` } },
       ],
+    });
+    // A presigned URL's signature and a token in a query string are credentials too.
+    const library = await client.post('/v1/contexts', { name: 'signed', description: 'urls' });
+    await client.post(`/v1/contexts/${library.body.guid}/context_sources`, {
+      url: `https://bucket.example.com/report.pdf?X-Amz-Credential=c&X-Amz-Signature=s-${canary}&token=t-${canary}`,
     });
     await client.put('/v1/me/password', { current_password: person.password, new_password: `p-${canary}` });
     const invited = await client.post('/v1/members', { email: `${Date.now()}@example.com`, role: 'viewer' });
@@ -245,6 +250,7 @@ describe('the audit log’s guarantees', () => {
       (await context.test.platform.database.database.select().from(auditLog)) as unknown[],
     );
     expect(everything).toContain('POST /v1/providers');
+    expect(everything).toContain('units=metric&api_key=[redacted]');
     for (const secret of [canary, key.body.api_key, workspaceKey.body.api_key, token])
       expect(everything).not.toContain(secret);
     expect(context.test.logs.join('\n')).not.toContain(canary);

@@ -168,8 +168,16 @@ describe('datasets', () => {
       '',
       JSON.stringify({ input: 'Plain text', metadata: { source: 'chat' } }),
     ].join('\n');
-    const jsonl = await upload(dataset.guid, lines, 'application/x-ndjson');
-    expect(jsonl.status).toBe(201);
+    // Written by an editor that starts UTF-8 with a byte-order mark: the mark is no part of line 1.
+    const jsonl = await upload(dataset.guid, `\uFEFF${lines}`, 'application/x-ndjson');
+    // The export's line is declared in the OpenAPI document, not left as any JSON.
+    const openapi = (await context.test.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const line =
+      openapi.paths['/v1/datasets/{guid}/items/export'].get.responses['200'].content['application/x-ndjson']
+        .schema;
+    expect(JSON.stringify(line)).toContain('ChatFineTuningExample');
+    expect(JSON.stringify(line)).toContain('#/components/schemas/DatasetItem');
+    expect(jsonl.status, JSON.stringify(jsonl.body)).toBe(201);
     expect(jsonl.body).toEqual({ added: 2, version: 2 });
 
     const csv = [

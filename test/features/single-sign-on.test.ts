@@ -23,6 +23,8 @@ const accounts: Record<string, Account> = {
   },
   mallory: { email: 'mallory@example.com', emailVerified: false, name: 'Mallory' },
   eve: { email: 'eve@elsewhere.org', emailVerified: true, name: 'Eve' },
+  // An address with two @ whose last part is an allowed domain: still not an address of it.
+  smuggler: { email: 'mallory@evil.net@example.com', emailVerified: true, name: 'Smuggler' },
 };
 let provider: IdentityProvider;
 
@@ -97,6 +99,9 @@ describe('single sign-on', () => {
     expect(decodeURIComponent(String(foreign.back.headers.location))).toMatch(
       /elsewhere\.org may not sign in/,
     );
+    const smuggled = await signInAs('smuggler');
+    expect(smuggled.cookie).toBeUndefined();
+    expect(decodeURIComponent(String(smuggled.back.headers.location))).toMatch(/no valid e-mail address/);
   });
 
   it('refuses a callback without the flow that started it (a forged or replayed redirect)', async () => {

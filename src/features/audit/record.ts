@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withoutQueryCredentials } from '../../core/query-credentials.js';
 import type { AuditActorType } from '../../core/roles.js';
 
 /** One audit record as it is chained: every field the hash covers. */
@@ -57,14 +58,18 @@ const secretName =
 /**
  * What a change's body may say in the log: the same shape with every secret replaced. A value is
  * secret when its key says so (`api_key`, `password`, `Authorization`…) or when it is the `value`
- * of an entry whose `name` or `key` says so (a Skill's settings, a header list).
+ * of an entry whose `name` or `key` says so (a Skill's settings, a header list); in any text, a
+ * credential-named query parameter's value is too.
  */
 export function withoutSecrets(value: unknown, depth = 0): unknown {
   if (depth > 20) return '[too deep]';
   if (Array.isArray(value)) return value.slice(0, 200).map((each) => withoutSecrets(each, depth + 1));
-  if (!value || typeof value !== 'object') {
-    return typeof value === 'string' && value.length > 2_000 ? `${value.slice(0, 2_000)}…` : value;
+  if (typeof value === 'string') {
+    // A URL's query may carry a credential (a signed URL's signature, `?api_key=`).
+    const text = withoutQueryCredentials(value);
+    return text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text;
   }
+  if (!value || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
   const namesSecret = [object.name, object.key].some(
     (name) => typeof name === 'string' && secretName.test(name),

@@ -54,8 +54,10 @@ function limited(stream: Readable, limit: number): Readable {
 
 async function jsonLines(stream: Readable, items: NewItem[]): Promise<void> {
   let line = 0;
-  for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
+  for await (const read of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
     line += 1;
+    // Editors on Windows start a UTF-8 file with a byte-order mark: it is no part of the JSON.
+    const text = line === 1 ? read.replace(/^\uFEFF/, '') : read;
     if (text.trim() === '') continue;
     let value: unknown;
     try {

@@ -34,4 +34,18 @@ export const itemRemovedResponse = z.strictObject({
 });
 
 export type DatasetResponse = z.output<typeof datasetResponse>;
+/** A line of OpenAI's chat fine-tuning format: the messages, the last the assistant's answer. */
+const chatFineTuningExample = z
+  .strictObject({
+    messages: z.array(z.object({ role: z.string(), content: z.unknown() })),
+  })
+  .meta({ id: 'ChatFineTuningExample' });
+
+/** One line of a dataset's export: an item, or with `format=openai_chat` a fine-tuning example. */
+export const exportLineResponse = z
+  .union([datasetItemResponse, chatFineTuningExample])
+  .describe(
+    'One line of the export (JSON Lines): a DatasetItem, or with format=openai_chat a ChatFineTuningExample',
+  );
+
 export type DatasetItemResponse = z.output<typeof datasetItemResponse>;

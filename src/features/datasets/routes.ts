@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { chatExample, chatMessagesOf } from '../../core/fine-tuning.js';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
@@ -15,6 +14,7 @@ import { presentDataset, presentDatasetItem } from './presenters.js';
 import {
   datasetItemResponse,
   datasetResponse,
+  exportLineResponse,
   itemChangedResponse,
   itemRemovedResponse,
   itemsAddedResponse,
@@ -190,7 +190,7 @@ export function datasetRoutes(
           response: {
             200: {
               description: 'The items of the version, one DatasetItem (or one fine-tuning example) per line',
-              content: { 'application/x-ndjson': { schema: z.unknown() } },
+              content: { 'application/x-ndjson': { schema: exportLineResponse } },
             },
           },
         },

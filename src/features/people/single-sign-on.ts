@@ -120,7 +120,10 @@ export function createSingleSignOn(settings: OidcConfig, baseUrl: string, signer
       if (!email) throw new ForbiddenError('The identity provider gave no e-mail address');
       if (claims.email_verified !== true && claims.email_verified !== 'true')
         throw new ForbiddenError('The identity provider has not verified this e-mail address');
-      const domain = email.split('@').at(-1) ?? '';
+      // One `@` exactly: `mallory@evil.net@example.com` is no address of example.com.
+      const parts = email.split('@');
+      const domain = parts.length === 2 && parts[0] !== '' ? parts[1]! : '';
+      if (!domain) throw new ForbiddenError('The identity provider gave no valid e-mail address');
       if (settings.allowedDomains.length > 0 && !settings.allowedDomains.includes(domain))
         throw new ForbiddenError(`Addresses of ${domain} may not sign in here`);
       const name = typeof claims.name === 'string' ? claims.name : '';
