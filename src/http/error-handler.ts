@@ -105,10 +105,9 @@ export function registerErrorHandling(app: FastifyInstance, notFoundFallback?: N
     // Answered before its body arrived (over the limit, or refused before it was read): the client
     // may still be sending it. The connection is closed after the answer, never kept for the rest.
     if (!request.raw.complete) {
-      await drainRequest(
-        request.raw,
-        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? tooLargeDrain : refusedDrain,
-      );
+      const tooLarge =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (error instanceof AppError && error.status === 413);
+      await drainRequest(request.raw, tooLarge ? tooLargeDrain : refusedDrain);
       reply.header('connection', 'close');
     }
     if (error instanceof AppError) {

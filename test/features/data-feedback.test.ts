@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAction, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
+import { clientFor, createAction, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
 const context = useTestWorkspace();
 
@@ -10,6 +10,40 @@ async function generation() {
 }
 
 describe('feedback', () => {
+  it('lets only its author change or delete feedback, or an admin, whose change is an audit record', async () => {
+    const { client, test } = context;
+    const { dataGuid } = await generation();
+    const keyOf = async (role: string) =>
+      clientFor(
+        test.app,
+        (await client.post('/v1/api_keys', { name: role, role })).body.api_key,
+        client.workspaceGuid,
+      );
+    const author = await keyOf('runner');
+    const otherRunner = await keyOf('runner');
+    const viewer = await keyOf('viewer');
+    const given = await author.post(`/v1/feedback/${dataGuid}`, { type: 'rating', value: 'positive' });
+    expect(given.status).toBe(201);
+    const path = `/v1/feedback/${given.body.guid}`;
+    for (const other of [otherRunner, viewer]) {
+      const overwritten = await other.put(path, { value: 'negative' });
+      expect(overwritten.status).toBe(403);
+      expect(overwritten.body.message).toMatch(/Only its author/);
+      expect((await other.delete(path)).status).toBe(403);
+    }
+    expect((await client.get(path)).body).toMatchObject({ value: 'positive', deleted: false });
+    // The author changes their own, unrecorded like the feedback itself.
+    expect((await author.put(path, { value: 'neutral' })).body.value).toBe('neutral');
+    // An admin (here the workspace's creator-less key) moderates it, and that is recorded.
+    expect((await client.put(path, { value: 'flagged' })).body.value).toBe('flagged');
+    expect((await client.delete(path)).body.deleted).toBe(true);
+    const records = await client.get(`/v1/audit_log?resource=${given.body.guid}`);
+    expect(records.body.data.map((record: any) => [record.action, record.status])).toEqual([
+      ['DELETE /v1/feedback/{guid}', 200],
+      ['PUT /v1/feedback/{guid}', 200],
+    ]);
+  });
+
   it('creates one record per request, keeps type and value as strings, and shows them on the data record', async () => {
     const { client } = context;
     const { dataGuid } = await generation();

@@ -12,13 +12,21 @@ beforeAll(async () => {
   address = await listen(context.test);
 });
 
-/** POSTs `size` bytes to a run route, declared or chunked, and reports the answer or the failure. */
+/**
+ * POSTs `size` bytes (of `fill`) to a route, a run route by default, declared or chunked, and
+ * reports the answer or the failure.
+ */
 function postLarge(
   size: number,
   declared: boolean,
+  target: { path: string; contentType: string; fill: number } = {
+    path: `/v1/actions/${unknownGuid}/prompt`,
+    contentType: 'application/json',
+    fill: 32,
+  },
 ): Promise<{ status?: number; body?: string; error?: string }> {
   return new Promise((resolve) => {
-    const url = new URL(`${address}/v1/actions/${unknownGuid}/prompt`);
+    const url = new URL(`${address}${target.path}`);
     const outgoing = http.request(
       {
         host: url.hostname,
@@ -26,7 +34,7 @@ function postLarge(
         path: url.pathname,
         method: 'POST',
         headers: {
-          'content-type': 'application/json',
+          'content-type': target.contentType,
           authorization: `Bearer ${context.client.apiKey}`,
           ...(declared && { 'content-length': String(size) }),
         },
@@ -38,7 +46,7 @@ function postLarge(
       },
     );
     outgoing.on('error', (error) => resolve({ error: error.message }));
-    const chunk = Buffer.alloc(1024 * 1024, 32);
+    const chunk = Buffer.alloc(1024 * 1024, target.fill);
     let sent = 0;
     const write = () => {
       while (sent < size) {
@@ -59,6 +67,23 @@ describe('edges of HTTP', () => {
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.body!).error.code).toBe('payload_too_large');
     }
+  }, 120_000);
+
+  it('answers a dataset import over the limit with its 413, never a reset', async () => {
+    const dataset = (await context.client.post('/v1/datasets', { name: 'Too large' })).body.guid;
+    // Blank lines (each skipped), so that only the size can refuse it.
+    const target = {
+      path: `/v1/datasets/${dataset}/items/import`,
+      contentType: 'application/x-ndjson',
+      fill: 10,
+    };
+    for (const declared of [true, false]) {
+      const answer = await postLarge(50 * 1024 * 1024, declared, target);
+      expect(answer.error, `declared: ${declared}`).toBeUndefined();
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body!).error.code).toBe('payload_too_large');
+    }
+    expect((await context.client.get(`/v1/datasets/${dataset}`)).body.item_count).toBe(0);
   }, 120_000);
 
   it('keeps credentials in a query string out of the access log', async () => {

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '../../errors.js';
@@ -41,15 +41,22 @@ function checked(line: number, value: unknown, items: NewItem[]): void {
   items.push(item);
 }
 
-/** Stops reading past `limit` bytes: an upload is read as it arrives, so Fastify's body limit does not apply. */
+/**
+ * Stops reading past `limit` bytes: an upload is read as it arrives, so Fastify's body limit does
+ * not apply. The request itself is left whole (unpiped, not destroyed), so the error handler reads
+ * and drops the rest and the client hears the 413 rather than a reset connection.
+ */
 function limited(stream: Readable, limit: number): Readable {
   let received = 0;
-  stream.on('data', (chunk: Buffer) => {
-    received += chunk.length;
-    if (received > limit)
-      stream.destroy(new PayloadTooLargeError(`The upload is larger than ${limit} bytes`));
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      received += chunk.length;
+      if (received > limit) callback(new PayloadTooLargeError(`The upload is larger than ${limit} bytes`));
+      else callback(null, chunk);
+    },
   });
-  return stream;
+  stream.pipe(counted);
+  return counted;
 }
 
 async function jsonLines(stream: Readable, items: NewItem[]): Promise<void> {

@@ -1,12 +1,30 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
-import { creatorOf, workspaceOf } from '../../http/authentication.js';
+import { ForbiddenError } from '../../errors.js';
+import { creatorOf, principalOf, workspaceOf } from '../../http/authentication.js';
+import { recordChangeOf } from '../../http/authorization.js';
 import { feedbackChangesFromWire, presentFeedback } from './presenters.js';
 import { feedbackResponse } from './responses.js';
 import { dataGuidParams, feedbackBody, legacyFeedbackBody, updateFeedbackBody } from './schemas.js';
 import type { FeedbackService } from './service.js';
 
 export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod {
+  /**
+   * A change of a feedback record: its author's own, unrecorded like the feedback itself; someone
+   * else's only by an admin or an owner (moderation), and then an audit record.
+   */
+  async function changeOf<Result>(
+    request: FastifyRequest<{ Params: { guid: string } }>,
+    work: () => Promise<Result>,
+  ): Promise<Result> {
+    const stored = await feedback.get(workspaceOf(request).id, request.params.guid);
+    if (stored.createdById === creatorOf(request)) return work();
+    if (!principalOf(request).rights.has('manage'))
+      throw new ForbiddenError('Only its author, an admin or an owner may change or delete this feedback');
+    return recordChangeOf(request)(work);
+  }
+
   return async (app) => {
     const tags = ['feedback'];
 
@@ -47,6 +65,7 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
       {
         schema: {
           'x-right': 'feedback',
+          'x-audit': 'in-handler',
           tags,
           params: guidParams,
           body: updateFeedbackBody,
@@ -55,20 +74,31 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
       },
       async (request) =>
         presentFeedback(
-          await feedback.update(
-            workspaceOf(request).id,
-            request.params.guid,
-            feedbackChangesFromWire(request.body),
+          await changeOf(request, () =>
+            feedback.update(
+              workspaceOf(request).id,
+              request.params.guid,
+              feedbackChangesFromWire(request.body),
+            ),
           ),
         ),
     );
 
     app.delete(
       '/feedback/:guid',
-      { schema: { 'x-right': 'feedback', tags, params: guidParams, response: { 200: feedbackResponse } } },
-      async (request) => {
-        return presentFeedback(await feedback.remove(workspaceOf(request).id, request.params.guid));
+      {
+        schema: {
+          'x-right': 'feedback',
+          'x-audit': 'in-handler',
+          tags,
+          params: guidParams,
+          response: { 200: feedbackResponse },
+        },
       },
+      async (request) =>
+        presentFeedback(
+          await changeOf(request, () => feedback.remove(workspaceOf(request).id, request.params.guid)),
+        ),
     );
 
     // Older clients post to the collection with the data GUID in the body (docs/sdk-compatibility.md).
