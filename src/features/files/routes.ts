@@ -52,12 +52,14 @@ export function signedFileRoutes(files: FileService, maximumBytes: number): Fast
             field && !Array.isArray(field) && field.type === 'field' ? [[name, String(field.value)]] : [],
           ),
         );
+        // The form's fields come before its file: a forged or used form is refused before the file is read.
+        const target = await files.authorizeForm(fields);
         const bytes = await part.toBuffer().catch((error: unknown) => {
           if (error instanceof app.multipartErrors.RequestFileTooLargeError)
             throw new PayloadTooLargeError(`The file is larger than the limit of ${maximumBytes} bytes`);
           throw error;
         });
-        await files.uploadForm(fields, { bytes, mimeType: part.mimetype, filename: part.filename });
+        await files.uploadForm(target, { bytes, mimeType: part.mimetype, filename: part.filename });
         return reply.status(204).send(null);
       },
     );

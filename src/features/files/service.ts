@@ -56,8 +56,14 @@ export interface FileService {
    */
   presign(workspaceId: string, fileName: string, now?: number): PresignedUpload;
   /** The upload of a presigned form: authorised by its signed `key`, once per key. */
+  /**
+   * Checks a presigned upload form's fields before its file is read (403 for a forged or expired
+   * form, 409 for a used one): the file's bytes are read only for a form this service signed.
+   */
+  authorizeForm(fields: { key?: string; token?: string }): Promise<UploadTarget>;
+  /** Stores the file of a form `authorizeForm` accepted. */
   uploadForm(
-    fields: { key?: string; token?: string },
+    target: UploadTarget,
     file: { bytes: Buffer; mimeType?: string; filename?: string },
   ): Promise<void>;
   /** The bytes behind a signed URL (no API key needed); 403 when the token is forged or expired. */
@@ -70,6 +76,11 @@ export interface FileService {
   /** A file of the workspace straight from the blob store (Context Sources, docs/api.md#how-the-parts-behave). */
   read(workspaceId: string, id: string): Promise<FileContent | undefined>;
 }
+
+/** Where a presigned upload form's file goes: the workspace and file GUID its signed key names. */
+export type UploadTarget = { workspaceId: string; id: string };
+
+const usedForm = () => new ConflictError('This upload form was used already');
 
 export function createFileService(dependencies: {
   repository: FileRepository;
@@ -134,7 +145,7 @@ export function createFileService(dependencies: {
       };
     },
 
-    async uploadForm(fields, file) {
+    async authorizeForm(fields) {
       const { key = '', token = '' } = fields;
       const verdict = signer.verify(uploadPurpose, key, token);
       if (verdict !== 'valid') {
@@ -143,10 +154,13 @@ export function createFileService(dependencies: {
         );
       }
       const [workspaceId, id] = key.split('/') as [string, string];
-      const used = () => new ConflictError('This upload form was used already');
-      if (await repository.find(workspaceId, id)) throw used();
+      if (await repository.find(workspaceId, id)) throw usedForm();
+      return { workspaceId, id };
+    },
+
+    async uploadForm({ workspaceId, id }, file) {
       await store(workspaceId, id, file.bytes, file).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? used() : error;
+        throw isUniqueViolation(error) ? usedForm() : error;
       });
     },
 
