@@ -6,6 +6,7 @@ CREATE TABLE "released_action_slugs" (
 );
 --> statement-breakpoint
 ALTER TABLE "context_sources" ADD COLUMN "generation" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "documents" ADD COLUMN "published" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "release_gates" ADD COLUMN "dataset_version" integer;--> statement-breakpoint
 ALTER TABLE "release_gates" ADD COLUMN "evaluator_pins" jsonb;--> statement-breakpoint
 -- Gates set before pins existed pin what they read today: the dataset's current version and each evaluator as it is.
@@ -26,4 +27,5 @@ ALTER TABLE "released_action_slugs" ADD CONSTRAINT "released_action_slugs_action
 CREATE INDEX "released_action_slugs_slug_index" ON "released_action_slugs" USING btree ("workspace_id","slug","released_at");--> statement-breakpoint
 ALTER TABLE "single_use_tokens" ADD CONSTRAINT "single_use_tokens_issued_by_users_id_fk" FOREIGN KEY ("issued_by") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "single_use_tokens" ADD CONSTRAINT "single_use_tokens_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "documents_unpublished_index" ON "documents" USING btree ("context_id","created_at") WHERE NOT "documents"."published";--> statement-breakpoint
 CREATE INDEX "single_use_tokens_issuer_index" ON "single_use_tokens" USING btree ("issued_by");

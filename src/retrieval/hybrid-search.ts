@@ -152,7 +152,8 @@ export function candidatesStatement(vectors: VectorStore, request: HybridSearchR
            (SELECT sum(query_frequency * idf) * ${maximumTermWeight} FROM term_weights) AS lexical_maximum,
            ${similarity} AS similarity
     FROM candidate_ids c
-    JOIN documents d ON d.id = c.id
+    -- A Document still being written (unpublished) is never an answer.
+    JOIN documents d ON d.id = c.id AND d.published
     LEFT JOIN exact_lexical e ON e.document_id = c.id`;
 }
 

@@ -1,6 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asBulkWork } from '../../src/platform/database/bulk-work.js';
 import { type EmbeddedClient, startEmbeddedClient } from '../../src/platform/database/embedded-client.js';
+import { createTurns } from '../../src/platform/database/embedded-turns.js';
 import { isUniqueViolation } from '../../src/platform/database/errors.js';
 import { startModuleWorker } from '../../src/platform/module-worker.js';
 
@@ -86,6 +88,51 @@ describe('the embedded database on its own thread', () => {
       ),
     );
     expect(rowsOf(await database.query('SELECT value FROM counter'))).toEqual([{ value: 40 }]);
+  });
+
+  it('runs waiting interactive statements before waiting bulk work, and bulk work still in turn', async () => {
+    const finished: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // An open transaction holds the database while the others queue up behind it.
+    const holder = database.transaction(async (transaction) => {
+      await transaction.query('SELECT 1');
+      await held;
+    });
+    const bulk = Array.from({ length: 6 }, (_, index) =>
+      asBulkWork(() =>
+        database.transaction(async (transaction) => {
+          await transaction.query('SELECT 1');
+        }),
+      ).then(() => finished.push(`bulk ${index}`)),
+    );
+    const interactive = Array.from({ length: 2 }, (_, index) =>
+      database.query('SELECT 1').then(() => finished.push(`interactive ${index}`)),
+    );
+    // Sent last, answered before the bulk work queued ahead of them.
+    release();
+    await Promise.all([holder, ...bulk, ...interactive]);
+    expect(finished.slice(0, 2).sort()).toEqual(['interactive 0', 'interactive 1']);
+    expect(finished).toHaveLength(8);
+  });
+
+  it('keeps bulk work moving while interactive statements keep coming', () => {
+    const turns = createTurns<string>(4);
+    for (let index = 0; index < 3; index += 1) turns.add('bulk', `bulk ${index}`);
+    for (let index = 0; index < 10; index += 1) turns.add('interactive', `interactive ${index}`);
+    const order = Array.from({ length: 13 }, () => turns.next());
+    // Every fifth turn is bulk while both wait; then the rest in their order.
+    expect(order.slice(0, 5)).toEqual([
+      'interactive 0',
+      'interactive 1',
+      'interactive 2',
+      'interactive 3',
+      'bulk 0',
+    ]);
+    expect(order.filter((work) => work?.startsWith('bulk'))).toEqual(['bulk 0', 'bulk 1', 'bulk 2']);
+    expect(turns.next()).toBeUndefined();
   });
 
   it('carries PostgreSQL’s error fields across, and answers rows in either row mode', async () => {

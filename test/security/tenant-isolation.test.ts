@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/platform/database/connection.js';
 import { prose } from '../helpers/documents.js';
 import { createAction, eventually, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 
@@ -42,5 +44,53 @@ describe('one workspace’s bulk work and another’s runs', () => {
     expect(newest.body.data[0].embedding_status).toBe('pending');
     console.info(`  B's async run behind ${chunks} chunks of A's: SUCCESS in ${elapsedMs.toFixed(0)} ms`);
     expect(elapsedMs).toBeLessThan(2_000);
+  }, 180_000);
+
+  it('answers B’s reads while A’s 4 MB Document is written, and shows A’s Document whole or not at all', async () => {
+    const heavy = context.client;
+    const light = await newWorkspace(context.test);
+    await light.post('/v1/apps', { name: 'B’s own' });
+    const library = await heavy.post('/v1/contexts', { name: 'one large text', description: '' });
+    const documentsPath = `/v1/contexts/${library.body.guid}/documents?limit=1`;
+    let written = false;
+    const add = heavy
+      .post(`/v1/contexts/${library.body.guid}/documents`, { content: prose(4_000_000) })
+      .finally(() => {
+        written = true;
+      });
+    // The chunks stored so far, published or not, as the database holds them.
+    const stored = async () => {
+      const [row] = rowsOf<{ chunks: number }>(
+        await context.test.platform.database.database.execute(
+          sql`SELECT count(*)::int AS chunks FROM documents WHERE context_id = ${library.body.guid}`,
+        ),
+      );
+      return row!.chunks;
+    };
+    // B reads and A looks at its own Context, one request after another, until A's add is answered.
+    let answeredWhileWriting = 0;
+    const seenTotals = new Set<number>();
+    while (!written) {
+      const [apps, own, chunks] = await Promise.all([
+        light.get('/v1/apps'),
+        heavy.get(documentsPath),
+        stored(),
+      ]);
+      expect(apps.status).toBe(200);
+      // Counted once A's chunks are being stored and until the add is answered.
+      if (chunks > 0 && !written) answeredWhileWriting += 1;
+      seenTotals.add(own.body.total_count);
+    }
+    const added = await add;
+    expect(added.status).toBe(200);
+    const total = (await heavy.get(documentsPath)).body.total_count;
+    expect(total).toBe(added.body.docs.length);
+    // Before, one transaction wrote all 4,400 chunks and held every other tenant's statement for
+    // seconds: B got no answer while it ran. Now the chunks go a slice a transaction, unpublished,
+    // and B's statements take their turn first.
+    console.info(`  B answered ${answeredWhileWriting} times while A's ${total} chunks were written`);
+    expect(answeredWhileWriting).toBeGreaterThanOrEqual(5);
+    // A saw its Context empty or whole, never a part of the Document.
+    expect([...seenTotals].every((seen) => seen === 0 || seen === total)).toBe(true);
   }, 180_000);
 });

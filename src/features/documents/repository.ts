@@ -1,6 +1,7 @@
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { nextTurn } from '../../core/next-turn.js';
 import { slicesOf } from '../../core/slices.js';
+import { asBulkWork } from '../../platform/database/bulk-work.js';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
 import { contexts, documents } from '../../platform/database/schema.js';
@@ -43,8 +44,12 @@ const publicColumns = {
 
 export type DocumentSummary = Pick<DocumentRow, keyof typeof publicColumns>;
 
-/** Documents written (or indexed) by one statement: ~64 KB of text at the default chunk size. */
-const documentsPerStatement = 64;
+/**
+ * Documents one transaction writes: a write of more is staged unpublished, a transaction a slice.
+ * 16 (~16 KB of text) keep a slice's transaction, which every other statement on the embedded
+ * database waits for, at a few tens of milliseconds (bench/tenant-database.ts).
+ */
+export const documentsPerTransaction = 16;
 
 /**
  * Documents and their BM25 postings. Every write keeps the Context's statistics (N, total length)
@@ -111,55 +116,84 @@ export function createDocumentRepository(database: Database) {
 
   return {
     /** Stores Documents (lexically searchable at once, embedding pending). */
-    async insertMany(
+    /**
+     * Writes Documents, one slice (and its postings and statistics) a transaction: on the embedded
+     * database a transaction holds every other tenant's statements, and one transaction for a 4 MB
+     * Document (4,400 chunks) held them for seconds. Unpublished, no read sees them until `publish`.
+     */
+    async stage(
       workspaceId: string,
       contextId: string,
       sourceId: string | null,
       rows: NewDocument[],
+      published: boolean,
     ): Promise<void> {
-      if (rows.length === 0) return;
-      await writeToContext(contextId, async (transaction) => {
-        // Statements of a bounded size, with a turn of the event loop between them: on the embedded
-        // database each statement runs on the request thread, and one statement for a 4 MB Document
-        // (4,400 chunks) held every other request for seconds. Still one transaction: all or nothing.
-        let terms = 0;
-        for (const slice of slicesOf(rows, documentsPerStatement)) {
-          await nextTurn();
-          const inserted = rowsOf<{ term_count: number }>(
-            await transaction.execute(sql`
-              INSERT INTO documents (id, workspace_id, context_id, source_id, content, filter, metadata, term_count)
+      for (const slice of slicesOf(rows, documentsPerTransaction)) {
+        await nextTurn();
+        // Bulk: another tenant's interactive statements go first on the embedded database.
+        await asBulkWork(() =>
+          writeToContext(contextId, async (transaction) => {
+            const inserted = rowsOf<{ term_count: number }>(
+              await transaction.execute(sql`
+              INSERT INTO documents (id, workspace_id, context_id, source_id, content, filter, metadata, term_count, published)
               SELECT r.id, ${workspaceId}, ${contextId}, ${sourceId}, r.content, r.filter, r.metadata,
-                     ${termCountOf(sql`r.content`)}
+                     ${termCountOf(sql`r.content`)}, ${published}
               FROM json_to_recordset(${JSON.stringify(slice)}::json)
                 AS r(id uuid, content text, filter text, metadata jsonb)
               RETURNING term_count`),
-          );
-          terms += inserted.reduce((total, row) => total + Number(row.term_count), 0);
-        }
-        await adjustStatistics(transaction, contextId, rows.length, terms);
-        // Every slice's postings weigh against the same average length: the one after this add.
-        for (const slice of slicesOf(rows, documentsPerStatement)) {
-          await nextTurn();
-          await indexDocuments(
-            transaction,
-            contextId,
-            slice.map((row) => row.id),
-          );
-        }
-      });
+            );
+            const terms = inserted.reduce((total, row) => total + Number(row.term_count), 0);
+            await adjustStatistics(transaction, contextId, slice.length, terms);
+            await indexDocuments(
+              transaction,
+              contextId,
+              slice.map((row) => row.id),
+            );
+          }),
+        );
+      }
+    },
+
+    /** Makes staged Documents visible, all at once (one short statement). */
+    async publish(contextId: string, ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await database
+        .update(documents)
+        .set({ published: true })
+        .where(and(eq(documents.contextId, contextId), inArray(documents.id, ids)));
+    },
+
+    /**
+     * The unpublished Documents of a Context staged before `before`: a write that never published
+     * them (its process died) left them, and they are to be removed.
+     */
+    async abandoned(contextId: string, before: Date): Promise<string[]> {
+      const rows = await database
+        .select({ id: documents.id })
+        .from(documents)
+        .where(
+          and(
+            eq(documents.contextId, contextId),
+            eq(documents.published, false),
+            lt(documents.createdAt, before),
+          ),
+        )
+        .limit(10_000);
+      return rows.map((row) => row.id);
     },
 
     async find(workspaceId: string, contextId: string, id: string): Promise<DocumentSummary | undefined> {
       const [row] = await database
         .select(publicColumns)
         .from(documents)
-        .where(and(owned(workspaceId, contextId), eq(documents.id, id)));
+        .where(and(owned(workspaceId, contextId), eq(documents.id, id), eq(documents.published, true)));
       return row;
     },
 
     async list(workspaceId: string, contextId: string, skip: number, limit: number, query?: string) {
       const scope = and(
         owned(workspaceId, contextId),
+        eq(documents.published, true),
         query ? sql`${documents.content} ILIKE ${containingPattern(query)}` : undefined,
       );
       const rows = await database
@@ -225,16 +259,19 @@ export function createDocumentRepository(database: Database) {
       return deleteWhere(workspaceId, contextId, inArray(documents.id, ids));
     },
 
-    /** All of the Context's Documents, or those whose legacy `filter` equals the given one. */
+    /**
+     * All of the Context's published Documents, or those whose legacy `filter` equals the given one
+     * (a write still staging its chunks publishes them whole afterwards, never half of them).
+     */
     async deleteAll(workspaceId: string, contextId: string, filter?: string): Promise<number> {
       return deleteWhere(
         workspaceId,
         contextId,
-        filter === undefined ? undefined : eq(documents.filter, filter),
+        and(eq(documents.published, true), filter === undefined ? undefined : eq(documents.filter, filter)),
       );
     },
 
-    /** A Context Source's Documents, except those just made by its latest processing. */
+    /** A Context Source's published Documents, except those just made by its latest processing. */
     async deleteOfSource(
       workspaceId: string,
       contextId: string,
@@ -244,7 +281,11 @@ export function createDocumentRepository(database: Database) {
       return deleteWhere(
         workspaceId,
         contextId,
-        and(eq(documents.sourceId, sourceId), keep.length > 0 ? notInArray(documents.id, keep) : undefined),
+        and(
+          eq(documents.sourceId, sourceId),
+          eq(documents.published, true),
+          keep.length > 0 ? notInArray(documents.id, keep) : undefined,
+        ),
       );
     },
 

@@ -15,7 +15,7 @@ import type { VectorStore } from '../../retrieval/vector-store.js';
  * selected table unqualified, which the subquery would take for its own `id`).
  */
 export const everyDocumentEmbedded = sql<boolean>`NOT EXISTS (
-  SELECT 1 FROM documents d WHERE d.context_id = contexts.id AND d.embedding_status = 'pending')`;
+  SELECT 1 FROM documents d WHERE d.context_id = contexts.id AND d.embedding_status = 'pending' AND d.published)`;
 
 /**
  * The search side of the `documents`, `document_terms` and `context_terms` tables (the documents

@@ -11,9 +11,17 @@ import { createWriteCoalescer } from '../../platform/write-coalescer.js';
 import type { Embedder } from '../../retrieval/embedders/embedder.js';
 import type { TextIndexer } from '../../retrieval/text-indexer.js';
 import { type EmbedDocumentsPayload, embedDocumentsJob, embeddingBatchSize } from './embedding-job.js';
-import type { DocumentRepository, DocumentSummary, NewDocument } from './repository.js';
+import {
+  type DocumentRepository,
+  type DocumentSummary,
+  documentsPerTransaction,
+  type NewDocument,
+} from './repository.js';
 import type { AddDocumentInput, UpdateDocumentInput } from './schemas.js';
 import type { DocumentSearchRepository } from './search-repository.js';
+
+/** Unpublished Documents this old belong to a write whose process died: no write takes this long. */
+const abandonedAfterMs = 60 * 60_000;
 
 /** A chunk of a Context's text with its metadata and embedding status (never its vector). */
 export type Document = DocumentSummary;
@@ -99,22 +107,53 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     await jobs.enqueueMany(embedDocumentsJob, payloads);
   }
 
-  /** Stores Documents and queues their embedding; if the job cannot be queued nothing stays stored. */
+  /** A write runs here; an audited one passes its recorder, so the change and its record are one. */
+  type Within = <Result>(work: () => Promise<Result>) => Promise<Result>;
+  const directly: Within = (work) => work();
+
+  /**
+   * Stores Documents and queues their embedding; if anything fails, nothing stays stored. A write of
+   * more than one slice is staged unpublished outside `within` (a transaction a slice, so no tenant
+   * waits for the whole write), and only its publication and the embedding jobs run within it.
+   */
   async function store(
     workspaceId: string,
     contextId: string,
     sourceId: string | null,
     rows: NewDocument[],
+    within: Within = directly,
   ): Promise<string[]> {
-    await repository.insertMany(workspaceId, contextId, sourceId, rows);
     const ids = rows.map((row) => row.id);
+    const whole = rows.length <= documentsPerTransaction;
     try {
-      await queueEmbedding(workspaceId, contextId, ids);
+      if (whole)
+        await within(async () => {
+          await repository.stage(workspaceId, contextId, sourceId, rows, true);
+          await queueEmbedding(workspaceId, contextId, ids);
+        });
+      else {
+        await removeAbandoned(workspaceId, contextId);
+        await repository.stage(workspaceId, contextId, sourceId, rows, false);
+        await within(async () => {
+          await repository.publish(contextId, ids);
+          await queueEmbedding(workspaceId, contextId, ids);
+        });
+      }
     } catch (error) {
-      await repository.delete(workspaceId, contextId, ids);
+      await repository
+        .delete(workspaceId, contextId, ids)
+        .catch((cleanup: unknown) =>
+          logger.warn({ contextId, err: cleanup }, 'a failed write left unpublished Documents'),
+        );
       throw error;
     }
     return ids;
+  }
+
+  /** Unpublished Documents of a write whose process died before it published them. */
+  async function removeAbandoned(workspaceId: string, contextId: string): Promise<void> {
+    const abandoned = await repository.abandoned(contextId, new Date(Date.now() - abandonedAfterMs));
+    if (abandoned.length > 0) await repository.delete(workspaceId, contextId, abandoned);
   }
 
   async function embedPending(payload: EmbedDocumentsPayload, signal: AbortSignal) {
@@ -196,8 +235,7 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
     async addWithin(workspaceId, contextId, input, write) {
       const context = await requireContext(workspaceId, contextId);
       const rows = await rowsOf(input, context.splitterConfig);
-      await write(() => store(workspaceId, contextId, null, rows));
-      return rows.map((row) => row.id);
+      return store(workspaceId, contextId, null, rows, write);
     },
 
     async addFromSource(workspaceId, contextId, sourceId, chunks) {

@@ -1,9 +1,11 @@
 import { startModuleWorker } from '../module-worker.js';
 import { createWorkerCalls, type Unnumbered } from '../worker-calls.js';
+import { isBulkWork } from './bulk-work.js';
 import {
   type EmbeddedAnswer,
   type EmbeddedDatabaseSettings,
   type EmbeddedRequest,
+  type Lane,
   type RowMode,
   rebuildError,
 } from './embedded-protocol.js';
@@ -84,12 +86,16 @@ export async function startEmbeddedClient(
     return answer.result;
   }
 
+  /** The lane of a statement or transaction begun now (bulk-work.ts). */
+  const lane = (): Lane => (isBulkWork() ? 'bulk' : 'interactive');
+
   return {
-    query: (text, params, options) => send({ type: 'query', text, params, rowMode: options?.rowMode }),
+    query: (text, params, options) =>
+      send({ type: 'query', text, params, rowMode: options?.rowMode, lane: lane() }),
     async transaction(callback) {
       const transaction = ++lastTransaction;
       // Not awaited before the first statement: the worker runs that statement once BEGIN has.
-      const begun = send({ type: 'begin', transaction });
+      const begun = send({ type: 'begin', transaction, lane: lane() });
       begun.catch(() => undefined);
       let result: Awaited<ReturnType<typeof callback>>;
       try {
@@ -108,7 +114,7 @@ export async function startEmbeddedClient(
       return result;
     },
     async exec(text) {
-      await send({ type: 'exec', text });
+      await send({ type: 'exec', text, lane: lane() });
     },
     async dump() {
       return new Blob([(await send({ type: 'dump' })) as ArrayBuffer]);

@@ -17,10 +17,25 @@ export type EmbeddedDatabaseSettings = {
 
 export type RowMode = 'array' | 'object';
 
+/**
+ * Which queue a statement or a transaction waits in: a bulk one runs only when no interactive one
+ * waits (but at least one in every few, so bulk work always moves). A transaction's statements
+ * follow its `begin`.
+ */
+export type Lane = 'interactive' | 'bulk';
+
 export type EmbeddedRequest =
-  | { id: number; type: 'query'; text: string; params?: unknown[]; rowMode?: RowMode; transaction?: number }
-  | { id: number; type: 'exec'; text: string }
-  | { id: number; type: 'begin'; transaction: number }
+  | {
+      id: number;
+      type: 'query';
+      text: string;
+      params?: unknown[];
+      rowMode?: RowMode;
+      transaction?: number;
+      lane?: Lane;
+    }
+  | { id: number; type: 'exec'; text: string; lane?: Lane }
+  | { id: number; type: 'begin'; transaction: number; lane?: Lane }
   | { id: number; type: 'end'; transaction: number; commit: boolean }
   | { id: number; type: 'dump' }
   | { id: number; type: 'close' };

@@ -2,11 +2,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import {
+  type CarriedError,
   carryError,
   type EmbeddedAnswer,
   type EmbeddedDatabaseSettings,
   type EmbeddedRequest,
 } from './embedded-protocol.js';
+import { createTurns } from './embedded-turns.js';
 
 /**
  * The embedded database's thread: PGlite (PostgreSQL compiled to WebAssembly) runs every statement
@@ -29,82 +31,123 @@ const drizzleTextParsers = Object.fromEntries(
 );
 
 type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
-type OpenTransaction = { transaction: Transaction; end(commit: boolean, answerId: number): void };
 
 /** Rejects a transaction's callback so that PGlite rolls it back; not an error to report. */
 const rollback = Symbol('rollback');
 
-/** Transactions by the service's number, settled once open (their first statements may arrive first). */
-const transactions = new Map<number, Promise<OpenTransaction>>();
+type Statement = Extract<EmbeddedRequest, { type: 'query' } | { type: 'end' }>;
 
-/**
- * Each open transaction's last statement to arrive, settled when it has run: a commit may arrive
- * before its transaction's last statement has answered (transaction-scope.ts sends an audit record
- * and the commit together), and must run after it.
- */
-const lastStatements = new Map<number, Promise<unknown>>();
+/** The transaction the database is running: its statements run in order as they arrive. */
+type Running = {
+  id: number;
+  open?: { transaction: Transaction; finish(commit: boolean): void };
+  /** The `end` request's id, once it has come. */
+  endId?: number;
+  draining: boolean;
+};
+
+/** What waits for a turn: a plain statement, a transaction (its `begin`), a dump or the close. */
+type TurnRequest = Exclude<EmbeddedRequest, { type: 'end' }>;
+
+/** Plain statements and transactions waiting for their turn (embedded-turns.ts). */
+const turns = createTurns<TurnRequest>();
+/** Whether a statement or a transaction is running: the next waits until it is done. */
+let busy = false;
+let running: Running | undefined;
+/** The statements (and `end`) of each transaction, by the service's number, in the order they came. */
+const statementsOf = new Map<number, Statement[]>();
+/** Transactions that could not begin: their statements are answered with why. */
+const failedTransactions = new Map<number, CarriedError>();
 
 function answer(message: EmbeddedAnswer, transfer: ArrayBuffer[] = []) {
   port.postMessage(message, transfer);
 }
 
-function begin(client: PGlite, id: number, transactionId: number) {
-  let opened!: (open: OpenTransaction) => void;
-  let failed!: (error: unknown) => void;
-  const opening = new Promise<OpenTransaction>((resolve, reject) => {
-    opened = resolve;
-    failed = reject;
-  });
-  // Its statements see the failure themselves; nothing else must report it.
-  opening.catch(() => undefined);
-  transactions.set(transactionId, opening);
-  let endAnswerId: number | undefined;
+function queueOf(transactionId: number): Statement[] {
+  let queue = statementsOf.get(transactionId);
+  if (!queue) {
+    queue = [];
+    statementsOf.set(transactionId, queue);
+  }
+  return queue;
+}
+
+/** Runs the running transaction's statements that have come, in order, until its `end`. */
+async function drain(transaction: Running): Promise<void> {
+  if (transaction.draining || !transaction.open) return;
+  transaction.draining = true;
+  const queue = queueOf(transaction.id);
+  while (queue.length > 0 && transaction.endId === undefined) {
+    const request = queue.shift()!;
+    if (request.type === 'end') {
+      transaction.endId = request.id;
+      transaction.open.finish(request.commit);
+      break;
+    }
+    try {
+      const result = await transaction.open.transaction.query(request.text, request.params, {
+        rowMode: request.rowMode,
+      });
+      answer({ type: 'answer', id: request.id, result });
+    } catch (error) {
+      answer({ type: 'answer', id: request.id, error: carryError(error) });
+    }
+  }
+  transaction.draining = false;
+}
+
+function begin(client: PGlite, request: Extract<EmbeddedRequest, { type: 'begin' }>, done: () => void) {
+  const transaction: Running = { id: request.transaction, draining: false };
+  running = transaction;
+  queueOf(transaction.id);
   let started = false;
   client
     .transaction(
-      (transaction) =>
+      (open) =>
         new Promise<void>((resolve, reject) => {
           started = true;
-          opened({
-            transaction,
-            end(commit, answerId) {
-              endAnswerId = answerId;
-              if (commit) resolve();
-              else reject(rollback);
-            },
-          });
-          answer({ type: 'answer', id, result: transactionId });
+          transaction.open = {
+            transaction: open,
+            finish: (commit) => (commit ? resolve() : reject(rollback)),
+          };
+          answer({ type: 'answer', id: request.id, result: transaction.id });
+          void drain(transaction);
         }),
     )
     .then(
-      () => answer({ type: 'answer', id: endAnswerId!, result: null }),
+      () => answer({ type: 'answer', id: transaction.endId!, result: null }),
       (error) => {
         if (!started) {
-          failed(error);
-          return answer({ type: 'answer', id, error: carryError(error) });
+          const carried = carryError(error);
+          failedTransactions.set(transaction.id, carried);
+          answer({ type: 'answer', id: request.id, error: carried });
+          for (const waiting of queueOf(transaction.id)) refuse(waiting, carried);
+          return;
         }
         answer({
           type: 'answer',
-          id: endAnswerId!,
+          id: transaction.endId!,
           ...(error === rollback ? { result: null } : { error: carryError(error) }),
         });
       },
     )
-    .finally(() => transactions.delete(transactionId));
+    .finally(() => {
+      statementsOf.delete(transaction.id);
+      running = undefined;
+      done();
+    });
 }
 
-function openTransaction(transactionId: number): Promise<OpenTransaction> {
-  return (
-    transactions.get(transactionId) ?? Promise.reject(new Error(`Transaction ${transactionId} is not open`))
-  );
+/** Answers a statement of a transaction that could not begin. */
+function refuse(request: Statement, error: CarriedError) {
+  if (request.type === 'end') failedTransactions.delete(request.transaction);
+  answer({ type: 'answer', id: request.id, error });
 }
 
-async function perform(client: PGlite, request: EmbeddedRequest): Promise<unknown> {
+async function perform(client: PGlite, request: Exclude<TurnRequest, { type: 'begin' }>): Promise<unknown> {
   switch (request.type) {
-    case 'query': {
-      const target = request.transaction ? (await openTransaction(request.transaction)).transaction : client;
-      return target.query(request.text, request.params, { rowMode: request.rowMode });
-    }
+    case 'query':
+      return client.query(request.text, request.params, { rowMode: request.rowMode });
     case 'exec':
       await client.exec(request.text);
       return null;
@@ -120,29 +163,37 @@ async function perform(client: PGlite, request: EmbeddedRequest): Promise<unknow
   }
 }
 
+/** Starts the next waiting statement or transaction, once the database is free. */
+function pump(client: PGlite) {
+  if (busy) return;
+  const next = turns.next();
+  if (!next) return;
+  busy = true;
+  const done = () => {
+    busy = false;
+    pump(client);
+  };
+  if (next.type === 'begin') return begin(client, next, done);
+  perform(client, next)
+    .then(
+      (result) =>
+        answer({ type: 'answer', id: next.id, result }, result instanceof ArrayBuffer ? [result] : []),
+      (error) => answer({ type: 'answer', id: next.id, error: carryError(error) }),
+    )
+    .finally(done);
+}
+
 function receive(client: PGlite, request: EmbeddedRequest) {
-  if (request.type === 'begin') return begin(client, request.id, request.transaction);
-  if (request.type === 'end') {
-    const { id, commit, transaction } = request;
-    const last = lastStatements.get(transaction);
-    lastStatements.delete(transaction);
-    Promise.all([openTransaction(transaction), last]).then(
-      ([open]) => open.end(commit, id),
-      (error) => answer({ type: 'answer', id, error: carryError(error) }),
-    );
+  if (request.type === 'end' || (request.type === 'query' && request.transaction !== undefined)) {
+    const statement = request as Statement & { transaction: number };
+    const failure = failedTransactions.get(statement.transaction);
+    if (failure) return refuse(statement, failure);
+    queueOf(statement.transaction).push(statement);
+    if (running?.id === statement.transaction) void drain(running);
     return;
   }
-  const performed = perform(client, request);
-  if (request.type === 'query' && request.transaction)
-    lastStatements.set(
-      request.transaction,
-      performed.catch(() => undefined),
-    );
-  performed.then(
-    (result) =>
-      answer({ type: 'answer', id: request.id, result }, result instanceof ArrayBuffer ? [result] : []),
-    (error) => answer({ type: 'answer', id: request.id, error: carryError(error) }),
-  );
+  turns.add('lane' in request && request.lane === 'bulk' ? 'bulk' : 'interactive', request as TurnRequest);
+  pump(client);
 }
 
 try {

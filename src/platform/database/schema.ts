@@ -679,11 +679,20 @@ export const documents = pgTable(
     embedding: real('embedding').array(),
     embeddingDimensions: integer('embedding_dimensions'),
     embeddingStatus: text('embedding_status').$type<EmbeddingStatus>().notNull().default('pending'),
+    /**
+     * False while a large write is still adding the Document's chunks, in transactions of one slice
+     * each (so the embedded database is never held for a whole write); no read sees it until the
+     * write's last step publishes every chunk at once.
+     */
+    published: boolean('published').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     index('documents_context_index').on(table.contextId, table.createdAt, table.id),
+    index('documents_unpublished_index')
+      .on(table.contextId, table.createdAt)
+      .where(sql`NOT ${table.published}`),
     index('documents_pending_index').on(table.contextId).where(sql`${table.embeddingStatus} = 'pending'`),
     index('documents_source_index').on(table.sourceId).where(sql`${table.sourceId} is not null`),
   ],

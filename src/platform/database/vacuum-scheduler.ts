@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { asBulkWork } from './bulk-work.js';
 import { type DatabaseHandle, rowsOf } from './connection.js';
 
 /** Tables whose statistics decide search plans (HNSW or a scan; index-only reads of postings). */
@@ -51,7 +52,8 @@ export function createVacuumScheduler(handle: DatabaseHandle, logger: Logger): V
       settleAgain = true;
       return;
     }
-    running = refresh().finally(() => {
+    // Bulk: a VACUUM of a large table runs for half a second, after interactive statements.
+    running = asBulkWork(refresh).finally(() => {
       running = undefined;
       if (settleAgain && changed > 0) schedule();
       settleAgain = false;

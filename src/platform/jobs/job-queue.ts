@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { asBulkWork } from '../database/bulk-work.js';
 
 /**
  * Which capacity a job runs on. Interactive work (an async run, a workflow block) is what a person or
@@ -160,8 +161,11 @@ export async function runAttempt(
   let timeout: NodeJS.Timeout | undefined;
   let onRelease: (() => void) | undefined;
   try {
+    const run = () =>
+      processor(parsed, { jobId: context.jobId, attempt: context.attempt, signal: controller.signal });
     await Promise.race([
-      processor(parsed, { jobId: context.jobId, attempt: context.attempt, signal: controller.signal }),
+      // A bulk job's statements wait behind interactive ones on the embedded database.
+      definition.lane === 'bulk' ? asBulkWork(run) : run(),
       new Promise<never>((_, reject) => {
         timeout = setTimeout(() => {
           controller.abort();
