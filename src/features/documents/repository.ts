@@ -115,9 +115,8 @@ export function createDocumentRepository(database: Database) {
   }
 
   return {
-    /** Stores Documents (lexically searchable at once, embedding pending). */
     /**
-     * Writes Documents, one slice (and its postings and statistics) a transaction: on the embedded
+     * Writes Documents (lexically searchable once published, embedding pending), one slice (and its postings and statistics) a transaction: on the embedded
      * database a transaction holds every other tenant's statements, and one transaction for a 4 MB
      * Document (4,400 chunks) held them for seconds. Unpublished, no read sees them until `publish`.
      */

@@ -55,9 +55,8 @@ export interface FileService {
    * `object_url` (this service's signed file URL, valid once the upload is done) to `add_files`.
    */
   presign(workspaceId: string, fileName: string, now?: number): PresignedUpload;
-  /** The upload of a presigned form: authorised by its signed `key`, once per key. */
   /**
-   * Checks a presigned upload form's fields before its file is read (403 for a forged or expired
+   * The upload of a presigned form, authorised by its signed `key`, once per key: checks the form's fields before its file is read (403 for a forged or expired
    * form, 409 for a used one): the file's bytes are read only for a form this service signed.
    */
   authorizeForm(fields: { key?: string; token?: string }): Promise<UploadTarget>;
