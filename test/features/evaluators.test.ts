@@ -90,6 +90,47 @@ describe('evaluators', () => {
     expect((await context.client.get('/v1/evaluators')).status).toBe(200);
   });
 
+  it('refuses a schema that takes seconds to compile, on a check thread, never the request thread', async () => {
+    // 1,300 properties, each a choice with a pattern: under 100,000 characters, seconds for Ajv.
+    const properties = Object.fromEntries(
+      Array.from({ length: 1_300 }, (_, index) => [
+        `p${index}`,
+        { anyOf: [{ type: 'string', pattern: '^a+$' }, { type: 'number' }] },
+      ]),
+    );
+    const schema = { type: 'object', properties };
+    expect(JSON.stringify(schema).length).toBeLessThan(100_000);
+    const refused = await context.client.post('/v1/evaluators', {
+      name: 'slow to compile',
+      type: 'json_valid',
+      config: { schema },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('config.schema: compiling took longer than 1000 ms');
+    expect((await context.client.get('/v1/evaluators')).status).toBe(200);
+  });
+
+  it('gives each workspace its turn on the check threads: another’s backtracking voids none of its scores', async () => {
+    const { test } = context;
+    const other = await newWorkspace(test);
+    const stuckPattern = { pattern: '^(a+)+$' };
+    // A's backtracking checks are queued first, B's after them; B's are still scored, every one.
+    const stuck = Array.from({ length: 12 }, () =>
+      other.post('/v1/evaluators/test', {
+        type: 'regex',
+        config: stuckPattern,
+        output: `${'a'.repeat(40)}b`,
+      }),
+    );
+    const fine = Array.from({ length: 30 }, (_, index) =>
+      score('regex', { pattern: '^ok \\d+$' }, { output: `ok ${index}` }),
+    );
+    const scores = await Promise.all(fine);
+    expect(scores.every((each) => each.score === 1 && each.error === null)).toBe(true);
+    const voided = await Promise.all(stuck);
+    expect(voided.every((each) => each.body.error === 'the check took longer than 100 ms')).toBe(true);
+  }, 60_000);
+
   it('scores json_valid with and without a JSON Schema', async () => {
     expect((await score('json_valid', {}, { output: '{"a": 1}' })).score).toBe(1);
     expect((await score('json_valid', {}, { output: 'not json' })).score).toBe(0);

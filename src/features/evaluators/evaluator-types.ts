@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Unnumbered } from '../../platform/worker-calls.js';
 import type { CheckRequest } from './check-protocol.js';
 import { ScoringTimedOut } from './check-runner.js';
-import { compiledSchema } from './schema-cache.js';
 
 /** What one score is computed from: a run's output and what is known of the run. */
 export type ScoringCase = {
@@ -32,7 +31,8 @@ export type ScoringTools = {
   /** Whether the workspace has this Action (a judge is checked when the evaluator is saved). */
   hasAction(workspaceId: string, action: string): Promise<boolean>;
   /** Runs a pattern or a schema on the check worker (check-runner.ts); throws ScoringTimedOut. */
-  check(request: Unnumbered<CheckRequest>): Promise<boolean>;
+  /** A pattern or schema check on the check threads, in `workspaceId`'s turn (check-runner.ts). */
+  check(workspaceId: string, request: Unnumbered<CheckRequest>): Promise<boolean>;
 };
 
 /** An item's input as a judge reads it: text as it is, anything else as JSON. */
@@ -76,15 +76,22 @@ const scored = (passed: boolean): Score => ({ score: passed ? 1 : 0, error: null
 const notScored = (error: string): Score => ({ score: null, error });
 const noExpectedOutput = notScored('the item has no expected_output to compare with');
 
+/** A `json_valid` schema's size at most: a larger one is refused when the evaluator is saved. */
+const maximumSchemaCharacters = 100_000;
+
 const patternFlags = z
   .string()
   .regex(/^[imsu]*$/, 'takes the flags i, m, s and u only')
   .optional();
 
 /** A pattern or schema check on the check worker: a check out of time is a null score with why. */
-async function checked(tools: ScoringTools, request: Parameters<ScoringTools['check']>[0]): Promise<Score> {
+async function checked(
+  tools: ScoringTools,
+  workspaceId: string,
+  request: Parameters<ScoringTools['check']>[1],
+): Promise<Score> {
   try {
-    return scored(await tools.check(request));
+    return scored(await tools.check(workspaceId, request));
   } catch (error) {
     if (error instanceof ScoringTimedOut) return notScored(`the check ${error.message}`);
     throw error;
@@ -139,8 +146,8 @@ const types = {
         }
       }),
     needsExpectedOutput: false,
-    score(config, { output }, tools) {
-      return checked(tools, {
+    score(config, { output }, tools, workspaceId) {
+      return checked(tools, workspaceId, {
         kind: 'regex',
         pattern: config.pattern,
         flags: config.flags ?? '',
@@ -155,21 +162,16 @@ const types = {
         schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema the output must meet'),
       })
       .superRefine((config, context) => {
-        if (!config.schema) return;
-        if (JSON.stringify(config.schema).length > 100_000)
-          return context.addIssue({
+        // Compiled when saved, on a check thread with a time limit (compileSchemaOf), never here.
+        if (config.schema && JSON.stringify(config.schema).length > maximumSchemaCharacters)
+          context.addIssue({
             code: 'custom',
             path: ['schema'],
-            message: 'is larger than 100,000 characters',
+            message: `is larger than ${maximumSchemaCharacters.toLocaleString('en')} characters`,
           });
-        try {
-          compiledSchema(config.schema);
-        } catch (error) {
-          context.addIssue({ code: 'custom', path: ['schema'], message: (error as Error).message });
-        }
       }),
     needsExpectedOutput: false,
-    score(config, { output }, tools) {
+    score(config, { output }, tools, workspaceId) {
       let value: unknown;
       try {
         value = JSON.parse(output);
@@ -177,7 +179,7 @@ const types = {
         return scored(false);
       }
       if (!config.schema) return scored(true);
-      return checked(tools, { kind: 'schema', schema: config.schema, value });
+      return checked(tools, workspaceId, { kind: 'schema', schema: config.schema, value });
     },
   } satisfies EvaluatorType<{ schema?: Record<string, unknown> }>,
 
@@ -237,6 +239,14 @@ export type EvaluatorTypeName = keyof typeof types;
 export const evaluatorTypeNames = Object.keys(types) as [EvaluatorTypeName, ...EvaluatorTypeName[]];
 
 /** The type's checked settings; the zod error names the field inside `config`. */
+/** What a saved evaluator's config must compile on a check thread: a `json_valid` schema. */
+export function schemaToCompile(
+  type: EvaluatorTypeName,
+  config: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  return type === 'json_valid' ? (config.schema as Record<string, unknown> | undefined) : undefined;
+}
+
 export function parseConfig(type: EvaluatorTypeName, config: unknown) {
   return (types[type].config as z.ZodType<Record<string, unknown>>).safeParse(config ?? {});
 }

@@ -8,6 +8,7 @@ import {
   type Score,
   type ScoringCase,
   type ScoringTools,
+  schemaToCompile,
   scoreCase,
 } from './evaluator-types.js';
 import type { EvaluatorRepository, EvaluatorRow } from './repository.js';
@@ -37,8 +38,12 @@ function checkedConfig(type: EvaluatorTypeName, config: unknown): Record<string,
   return parsed.data;
 }
 
-/** A judge Action of another workspace, or none, is refused when the evaluator is saved. */
-async function checkJudge(
+/**
+ * What a config names must hold when the evaluator is saved: a judge Action of the workspace, and a
+ * JSON Schema that compiles, on a check thread within its time limit (a schema written to compile
+ * for seconds holds that thread only, and is refused).
+ */
+async function checkReferences(
   tools: ScoringTools,
   workspaceId: string,
   type: EvaluatorTypeName,
@@ -47,6 +52,11 @@ async function checkJudge(
   const action = judgeActionOf(type, config);
   if (action && !(await tools.hasAction(workspaceId, action)))
     throw new ValidationError('config.action', `Action ${action} not found`);
+  const schema = schemaToCompile(type, config);
+  if (schema)
+    await tools.check(workspaceId, { kind: 'compile', schema }).catch((error: unknown) => {
+      throw new ValidationError('config.schema', (error as Error).message);
+    });
 }
 
 export function createEvaluatorService(dependencies: {
@@ -64,7 +74,7 @@ export function createEvaluatorService(dependencies: {
   return {
     async create(workspaceId, creatorId, fields) {
       const config = checkedConfig(fields.type, fields.config);
-      await checkJudge(tools, workspaceId, fields.type, config);
+      await checkReferences(tools, workspaceId, fields.type, config);
       return repository.insert({
         id: randomUUID(),
         workspaceId,
@@ -85,7 +95,7 @@ export function createEvaluatorService(dependencies: {
       const current = await require(workspaceId, id);
       const type = current.type as EvaluatorTypeName;
       const config = fields.config === undefined ? undefined : checkedConfig(type, fields.config);
-      if (config) await checkJudge(tools, workspaceId, type, config);
+      if (config) await checkReferences(tools, workspaceId, type, config);
       const evaluator = await repository.update(workspaceId, id, {
         ...(fields.name !== undefined && { name: fields.name }),
         ...(config && { config }),
@@ -101,6 +111,7 @@ export function createEvaluatorService(dependencies: {
 
     async score(workspaceId, evaluator, scoring) {
       const config = checkedConfig(evaluator.type, evaluator.config);
+      await checkReferences(tools, workspaceId, evaluator.type, config);
       return scoreCase({ type: evaluator.type, config }, scoring, tools, workspaceId);
     },
   };
