@@ -238,7 +238,6 @@ const types = {
 export type EvaluatorTypeName = keyof typeof types;
 export const evaluatorTypeNames = Object.keys(types) as [EvaluatorTypeName, ...EvaluatorTypeName[]];
 
-/** The type's checked settings; the zod error names the field inside `config`. */
 /** What a saved evaluator's config must compile on a check thread: a `json_valid` schema. */
 export function schemaToCompile(
   type: EvaluatorTypeName,
@@ -247,6 +246,7 @@ export function schemaToCompile(
   return type === 'json_valid' ? (config.schema as Record<string, unknown> | undefined) : undefined;
 }
 
+/** The type's checked settings; the zod error names the field inside `config`. */
 export function parseConfig(type: EvaluatorTypeName, config: unknown) {
   return (types[type].config as z.ZodType<Record<string, unknown>>).safeParse(config ?? {});
 }
