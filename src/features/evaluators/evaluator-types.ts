@@ -30,8 +30,10 @@ export type ScoringTools = {
   ): Promise<{ reply: string; costUsd: number | null }>;
   /** Whether the workspace has this Action (a judge is checked when the evaluator is saved). */
   hasAction(workspaceId: string, action: string): Promise<boolean>;
-  /** Runs a pattern or a schema on the check worker (check-runner.ts); throws ScoringTimedOut. */
-  /** A pattern or schema check on the check threads, in `workspaceId`'s turn (check-runner.ts). */
+  /**
+   * Runs a pattern or a schema on the check threads, in `workspaceId`'s turn (check-runner.ts);
+   * throws ScoringTimedOut.
+   */
   check(workspaceId: string, request: Unnumbered<CheckRequest>): Promise<boolean>;
 };
 
