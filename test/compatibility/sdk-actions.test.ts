@@ -78,9 +78,17 @@ describe.each(sdkKinds)('with the %s SDK', (kind) => {
       expect((await sdk.klu.actions.prompt(action.guid, { x: 'v2' })).msg).toBe('Tell v2');
       await sdk.klu.actions.disable(action.guid);
       await expect(sdk.klu.actions.prompt(action.guid, { x: 'off' })).rejects.toThrow(/400/);
+      // Errors carry the SDK's names; the drop-in's keep Lectern's status and code too.
+      await expect(sdk.klu.actions.prompt(action.guid, { x: 'off' })).rejects.toMatchObject({
+        name: 'BadRequestAPIError',
+      });
 
       expect(await sdk.klu.actions.delete(action.guid)).toMatchObject({ guid: action.guid, deleted: true });
       await expect(sdk.klu.actions.get(action.guid)).rejects.toThrow(/was not found/);
+      await expect(sdk.klu.actions.get(action.guid)).rejects.toMatchObject({ name: 'InstanceNotFoundError' });
+      const gone = await sdk.klu.actions.prompt(action.guid, { x: 'gone' }).catch((error: unknown) => error);
+      expect(gone).toMatchObject({ name: 'ActionNotFoundError' });
+      if (kind === 'lectern') expect(gone).toMatchObject({ status: 404, code: 'not_found' });
     });
 
     it('refuses a modelConfig field it has no use for, naming it', async () => {

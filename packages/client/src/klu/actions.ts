@@ -12,12 +12,12 @@ import { Paginator } from './paginator.js';
 import { KluResource } from './resource.js';
 import { asyncAnswer, readResult, startRun, streamingAnswer, syncAnswer } from './runs.js';
 import type {
-  Action,
   ActionPromptConfig,
   ActionRunConfig,
   AsyncPromptResponse,
   AsyncPromptResultResponse,
   Context,
+  NewAction,
   PersistedAction,
   PersistedData,
   PlaygroundPromptConfig,
@@ -29,7 +29,7 @@ import type {
 } from './types.js';
 
 /** `klu.actions`: Actions, their versions and deployments, and runs in the three modes. */
-export class Actions extends KluResource<PersistedAction, Action> {
+export class Actions extends KluResource<PersistedAction, NewAction> {
   readonly paginator: Paginator<PersistedAction>;
 
   constructor(http: HttpClient) {
@@ -42,7 +42,7 @@ export class Actions extends KluResource<PersistedAction, Action> {
     );
   }
 
-  override async create(data: Action): Promise<PersistedAction> {
+  override async create(data: NewAction): Promise<PersistedAction> {
     return super.create(data, 'create');
   }
 

@@ -40,13 +40,22 @@ export function renamingConverter(instanceName: string, renames: Record<string, 
 
 export const appConverter = renamingConverter('App', { appType: 'app_type', modelConfig: 'model_config' });
 
-export const actionConverter = renamingConverter('Action', {
+const actionRenames = renamingConverter('Action', {
   appId: 'app',
   modelId: 'model',
   actionType: 'action_type',
   modelConfig: 'model_config',
   systemMessage: 'system_message',
 });
+
+/** An Action of template messages has no `prompt` on the wire: the SDK's type says a string. */
+export const actionConverter: Converter = {
+  ...actionRenames,
+  fromWire(record) {
+    const sdk = actionRenames.fromWire(record);
+    return { ...sdk, prompt: sdk.prompt ?? '' };
+  },
+};
 
 export const feedbackConverter = renamingConverter('Feedback', { dataGuid: 'data', metadata: 'meta_data' });
 

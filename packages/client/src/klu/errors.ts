@@ -50,13 +50,55 @@ export class NotImplementedError extends NotSupportedError {
   }
 }
 
+/** Gives an error the SDK's name (Lectern's errors take theirs from their class otherwise). */
+function named<Failure extends Error>(error: Failure, name: string): Failure {
+  Object.defineProperty(error, 'name', { value: name, configurable: true });
+  return error;
+}
+
+/** The SDK's own error classes by record: the name a 404 of that record carries. */
+const notFoundNames: Record<string, string> = {
+  Action: 'ActionNotFoundError',
+  App: 'AppNotFoundError',
+  Context: 'ContextNotFoundError',
+  Experiment: 'ExperimentNotFoundError',
+  FineTune: 'FineTuneNotFoundError',
+  Workspace: 'WorkspaceOrUserNotFoundError',
+};
+
 /**
- * A 404 the way the SDK words it ("Action with id … was not found."), with the service's message
- * after it; other errors pass unchanged.
+ * The SDK's name for any other failure, as its API layer names it: 400, 401 and 422 by their own
+ * names, any other status UnknownKluAPIError, no answer NoResponseFromAPIError, a broken stream
+ * StreamingError.
  */
-export function notFoundAs(error: unknown, instanceName: string, id?: string): unknown {
-  if (!(error instanceof NotFoundError) || error.status !== 404) return error;
-  const named =
+function otherNameOf(error: LecternError): string {
+  if (error instanceof StreamError) return 'StreamingError';
+  if (error.status === undefined) return 'NoResponseFromAPIError';
+  return (
+    { 400: 'BadRequestAPIError', 401: 'UnauthorizedError', 422: 'InvalidDataSent' }[error.status] ??
+    'UnknownKluAPIError'
+  );
+}
+
+/**
+ * An error as the SDK names and words it: a 404 as "Action with id … was not found." followed by
+ * the service's message, named as the SDK names it: by a record's method (`actions.prompt`,
+ * `deploy`, …) its own (`ActionNotFoundError`), by the generic `get`, `update` and `delete`
+ * (`generic`) `InstanceNotFoundError`, and `InstanceRelationshipNotFoundError` for what a new record
+ * names; other failures by the SDK's names (`BadRequestAPIError`, `UnauthorizedError`, …). The
+ * class, and with it `status`, `code` and `instanceof`, stays Lectern's.
+ */
+export function notFoundAs(error: unknown, instanceName: string, id?: string, generic = false): unknown {
+  if (!(error instanceof LecternError)) return error;
+  if (!(error instanceof NotFoundError) || error.status !== 404) {
+    return named(error, otherNameOf(error));
+  }
+  const wording =
     id === undefined ? `${instanceName} was not found.` : `${instanceName} with id ${id} was not found.`;
-  return new NotFoundError(`${named} ${error.message}`, error);
+  return named(
+    new NotFoundError(`${wording} ${error.message}`, error),
+    instanceName.startsWith('One of the relationships')
+      ? 'InstanceRelationshipNotFoundError'
+      : (!generic && notFoundNames[instanceName]) || 'InstanceNotFoundError',
+  );
 }

@@ -30,18 +30,22 @@ export class KluResource<Persisted = Wire, Input = Wire> {
     return answer.body;
   }
 
-  /** The same request; a 404 is worded as the SDK words it for `instanceName` (and `id`). */
+  /**
+   * The same request; a 404 is worded and named as the SDK's method of that record does it for
+   * `instanceName` (and `id`), or, `generic`, as its generic get, update and delete do.
+   */
   protected async callFor<Body = Wire>(
     instanceName: string,
     id: string | undefined,
     method: HttpRequest['method'],
     relativePath: string,
     body?: unknown,
+    generic = false,
   ): Promise<Body> {
     try {
       return await this.call<Body>(method, relativePath, body);
     } catch (error) {
-      throw notFoundAs(error, instanceName, id);
+      throw notFoundAs(error, instanceName, id, generic);
     }
   }
 
@@ -56,19 +60,19 @@ export class KluResource<Persisted = Wire, Input = Wire> {
 
   async get(id: string): Promise<Persisted> {
     return this.converter.fromWire(
-      await this.callFor(this.converter.instanceName, id, 'GET', id),
+      await this.callFor(this.converter.instanceName, id, 'GET', id, undefined, true),
     ) as Persisted;
   }
 
   async update(id: string, data: Partial<Persisted>): Promise<Persisted> {
     const body = this.converter.toWire(data as Wire);
-    const answer = await this.callFor(this.converter.instanceName, id, 'PUT', id, body);
+    const answer = await this.callFor(this.converter.instanceName, id, 'PUT', id, body, true);
     return this.converter.fromWire(answer) as Persisted;
   }
 
   async delete(id: string): Promise<Persisted> {
     return this.converter.fromWire(
-      await this.callFor(this.converter.instanceName, id, 'DELETE', id),
+      await this.callFor(this.converter.instanceName, id, 'DELETE', id, undefined, true),
     ) as Persisted;
   }
 }

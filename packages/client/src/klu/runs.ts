@@ -28,7 +28,7 @@ export async function startRun(
       body,
       idempotencyKey: runIdempotencyKey(http.options),
     });
-    return runAnswerFromWire(answer.body) as PromptResponse;
+    return runAnswerFromWire(answer.body) as unknown as PromptResponse;
   } catch (error) {
     throw notFoundAs(error, notFound.instanceName, notFound.id);
   }

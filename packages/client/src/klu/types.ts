@@ -12,8 +12,12 @@ export type WithPersistedModelData<T extends KluModel> = T & {
   createdAt: string;
   updatedAt: string;
 } & BaseObject<unknown>;
-/** A run's input: a string, or the template's variables. */
-export type PromptInput = string | BaseObject<unknown>;
+/**
+ * A run's input: a string, or the template's variables. `any`, as the SDK's: its users pass
+ * `input as Object`, which no narrower index signature accepts.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's own type, which its callers rely on.
+export type PromptInput = string | BaseObject<any>;
 
 export enum TaskStatusEnum {
   PENDING = 'PENDING',
@@ -83,17 +87,25 @@ export interface ModelConfig {
   responseFormat?: string;
   logitBias?: unknown[];
 }
+/** An Action as the SDK reads it: every field the SDK's type has, typed as strictly. */
 export interface Action extends KluModel {
   name: string;
-  prompt?: string;
+  /** The template; `''` for an Action of template messages. */
+  prompt: string;
   systemMessage?: string;
   appId: string;
   modelId: string;
-  actionType?: string;
+  actionType: string;
   description?: string;
   experimentId?: number;
-  modelConfig?: ModelConfig | BaseObject<unknown>;
+  modelConfig?: ModelConfig;
 }
+/** What `actions.create` takes: the SDK's Action, with what Lectern fills in itself left optional. */
+export type NewAction = Omit<Action, 'prompt' | 'actionType' | 'modelConfig'> & {
+  prompt?: string;
+  actionType?: string;
+  modelConfig?: ModelConfig | BaseObject<unknown>;
+};
 export type PersistedAction = WithPersistedModelData<Action>;
 export interface Version extends KluModel {
   guid?: string;
@@ -115,13 +127,22 @@ export interface ActionRunConfig extends ActionPromptConfig {
   streaming?: boolean;
   asyncMode?: boolean;
 }
+/**
+ * A run's answer. No index signature: `Omit<PromptResponse, …>`, which the SDK's types and their
+ * users build, would turn every named field into `unknown`. Lectern's extra fields are named.
+ */
 export interface PromptResponse {
   msg: string;
   resultUrl?: string;
   data_guid?: string;
   feedbackUrl?: string;
   streamingUrl?: string;
-  [field: string]: unknown;
+  /** Lectern's: the messages sent to the model (`null` while an async run has not started). */
+  full_prompt_sent?: unknown[] | null;
+  /** Lectern's: the run's cost in USD, when the model's price is known. */
+  cost?: { input: number; output: number; generation: number };
+  /** Lectern's: whether the answer is a stream. */
+  streaming?: boolean;
 }
 export type SyncPromptResponse = Omit<PromptResponse, 'resultUrl' | 'streamingUrl'>;
 export type StreamingPromptResponse = SyncPromptResponse & {
