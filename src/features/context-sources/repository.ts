@@ -35,14 +35,16 @@ export function createContextSourceRepository(database: Database) {
 
     /**
      * The source's newest generation, its row locked until the transaction ends: a processing that
-     * begins meanwhile waits (beginProcessing updates the row).
+     * begins meanwhile waits (beginProcessing updates the row). `NO KEY UPDATE`, so that Documents
+     * written meanwhile, whose foreign key takes a KEY SHARE lock on the row, do not wait for it
+     * (with FOR UPDATE the two writes deadlocked on PostgreSQL).
      */
     async lockedGeneration(workspaceId: string, id: string): Promise<number | undefined> {
       const [row] = await database
         .select({ generation: contextSources.generation })
         .from(contextSources)
         .where(owned(workspaceId, id))
-        .for('update');
+        .for('no key update');
       return row?.generation;
     },
 
