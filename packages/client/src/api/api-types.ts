@@ -110,6 +110,12 @@ export interface Schemas {
     /** what changed; secrets never appear */
     changes: unknown | null;
   };
+  ChatFineTuningExample: {
+    messages: Array<{
+      role: string;
+      content: unknown;
+    }>;
+  };
   Context: {
     guid: string;
     name: string;
@@ -501,6 +507,8 @@ export interface Schemas {
     action: string;
     environment: string;
     dataset: string;
+    /** The dataset version the gate pinned when it was set: the evaluation it reads ran on it, with each evaluator as it was then */
+    dataset_version: number;
     evaluators: Array<string>;
     min_mean: {
       [field: string]: number;
@@ -2243,6 +2251,17 @@ export interface Routes {
     body: {
       token: string;
       password: string;
+    };
+    bodyRequired: true;
+    answer: ({
+      status: "success";
+    });
+  };
+  "POST /console/v1/password_reset/request": {
+    path: never;
+    query: never;
+    body: {
+      email: string;
     };
     bodyRequired: true;
     answer: ({
