@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createAuditRepository, createAuditService } from '../../src/features/audit/index.js';
+import { rowsOf } from '../../src/platform/database/connection.js';
 import { auditLog } from '../../src/platform/database/schema.js';
 import { ownAddressPerSignIn, sameOrigin, signedInPerson, signIn } from '../helpers/people.js';
 import { createAction, openEmptyDatabase, request, useTestWorkspace } from '../helpers/test-app.js';
@@ -210,6 +211,60 @@ describe('the audit log’s guarantees', () => {
       await database.execute(sql`UPDATE audit_log SET changes = '{"name":"forged"}' WHERE position = 3`);
       const check = await audit.verify();
       expect(check).toMatchObject({ intact: false, brokenAt: 3, records: 2 });
+    } finally {
+      await own.drop();
+    }
+  });
+
+  it('finds the newest records removed, and the oldest removed without a retention cut; a cut is a record', async () => {
+    const appendFive = async (audit: ReturnType<typeof createAuditService>, at: Date) => {
+      for (let index = 0; index < 5; index += 1)
+        await audit.append({
+          workspaceId: null,
+          actor: { type: 'system', id: null, label: 'test' },
+          action: 'POST /v1/apps',
+          status: 201,
+          changes: { name: `app ${index}`, at: at.toISOString() },
+        });
+    };
+    for (const removed of ['newest', 'oldest'] as const) {
+      const own = await openEmptyDatabase();
+      try {
+        const audit = createAuditService(createAuditRepository(own.handle.database));
+        await appendFive(audit, new Date());
+        const database = own.handle.database;
+        await database.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
+        const order = removed === 'newest' ? sql`DESC` : sql`ASC`;
+        await database.execute(
+          sql`DELETE FROM audit_log WHERE position IN (SELECT position FROM audit_log ORDER BY position ${order} LIMIT 2)`,
+        );
+        const check = await audit.verify();
+        expect(check.intact, removed).toBe(false);
+        expect(check.problem).toMatch(
+          removed === 'newest'
+            ? /newest records were removed/
+            : /oldest records were removed, and no retention cut/,
+        );
+      } finally {
+        await own.drop();
+      }
+    }
+    // Retention removes the oldest through the service: the cut is a record of its own, and the chain holds.
+    const own = await openEmptyDatabase();
+    try {
+      let clock = new Date('2026-01-01T00:00:00Z');
+      const audit = createAuditService(createAuditRepository(own.handle.database), () => clock);
+      await appendFive(audit, clock);
+      clock = new Date('2026-03-01T00:00:00Z');
+      await appendFive(audit, clock);
+      expect(await audit.prune(30)).toBe(5);
+      expect(await audit.verify()).toEqual({ records: 6, intact: true });
+      const [cut] = rowsOf<{ changes: Record<string, unknown> }>(
+        await own.handle.database.execute(
+          sql`SELECT changes FROM audit_log WHERE action = 'DELETE audit_log (retention)'`,
+        ),
+      );
+      expect(cut!.changes).toMatchObject({ removed: 5, removed_through_position: 5 });
     } finally {
       await own.drop();
     }

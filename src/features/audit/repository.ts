@@ -1,9 +1,12 @@
 import { and, desc, eq, gte, like, lt, lte, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../platform/database/connection.js';
-import { auditLog } from '../../platform/database/schema.js';
+import { type Database, rowsOf } from '../../platform/database/connection.js';
+import { auditChain, auditLog } from '../../platform/database/schema.js';
 import { type AuditRecord, canonicalRecord } from './record.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
+
+/** The action of a retention cut's own record. */
+export const pruneAction = 'DELETE audit_log (retention)';
 
 /** Which records: a workspace's, by actor, resource, action prefix and time. */
 export type AuditFilter = {
@@ -77,15 +80,52 @@ export function createAuditRepository(database: Database) {
         .limit(limit);
     },
 
-    /** Deletes records older than `before` (retention), oldest first; how many. */
-    async prune(before: Date, batch: number): Promise<number> {
+    /** The chain's head: the newest record's hash as the last append left it. */
+    async head(): Promise<string | undefined> {
+      const [row] = rowsOf<{ hash: string }>(
+        await database.execute(
+          sql`SELECT ${auditChain.hash} AS hash FROM ${auditChain} WHERE ${auditChain.id} = 1`,
+        ),
+      );
+      return row?.hash;
+    },
+
+    /** The hashes retention cuts say they removed the chain through (each cut is a record). */
+    async cuts(): Promise<string[]> {
+      const rows = await database
+        .select({ through: sql<string>`${auditLog.changes} ->> 'removed_through'` })
+        .from(auditLog)
+        .where(eq(auditLog.action, pruneAction));
+      return rows.map((row) => row.through).filter((through) => typeof through === 'string');
+    },
+
+    /**
+     * Deletes records older than `before` (retention), oldest first, and records the cut in the same
+     * transaction (`cut` builds its record from what was removed); how many were removed.
+     */
+    async prune(
+      before: Date,
+      batch: number,
+      cut: (removed: { count: number; throughHash: string; throughPosition: number }) => AuditRecord,
+    ): Promise<number> {
       return database.transaction(async (transaction) => {
         await transaction.execute(sql`SELECT set_config('lectern.audit_pruning', 'on', true)`);
-        const deleted = await transaction.execute(sql`
-          DELETE FROM ${auditLog} WHERE position IN (
-            SELECT position FROM ${auditLog} WHERE at < ${before.toISOString()} ORDER BY position LIMIT ${batch})
-          RETURNING position`);
-        return (deleted as unknown as { rows: unknown[] }).rows.length;
+        const deleted = rowsOf<{ position: number | string; hash: string }>(
+          await transaction.execute(sql`
+            DELETE FROM ${auditLog} WHERE position IN (
+              SELECT position FROM ${auditLog} WHERE at < ${before.toISOString()} ORDER BY position LIMIT ${batch})
+            RETURNING position, hash`),
+        );
+        if (deleted.length === 0) return 0;
+        const last = deleted.reduce((newest, row) =>
+          Number(row.position) > Number(newest.position) ? row : newest,
+        );
+        await transaction.execute(
+          this.appendStatement(
+            cut({ count: deleted.length, throughHash: last.hash, throughPosition: Number(last.position) }),
+          ),
+        );
+        return deleted.length;
       });
     },
   };

@@ -3,7 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Page, Pagination } from '../../core/pagination.js';
 import type { AuditActorType, Principal } from '../../core/roles.js';
 import { type AuditRecord, chainHash, genesisHash, withoutSecrets } from './record.js';
-import type { AuditFilter, AuditRepository, AuditRow } from './repository.js';
+import { type AuditFilter, type AuditRepository, type AuditRow, pruneAction } from './repository.js';
 
 export type AuditActor = { type: AuditActorType; id: string | null; label: string };
 
@@ -103,30 +103,47 @@ export function createAuditService(
     },
 
     async verify() {
+      // The first kept record follows genesis, or the records a retention cut says it removed.
+      const cuts = new Set(await repository.cuts());
       let after = 0;
       let previous: string | undefined;
       let records = 0;
+      let lastPosition = 0;
       for (;;) {
         const rows = await repository.chainAfter(after, verifyBatch);
         for (const row of rows) {
-          // The first kept record may follow pruned ones: its own previous hash starts the chain.
-          const expectedPrevious = previous ?? (records === 0 ? row.previousHash : genesisHash);
-          if (row.previousHash !== expectedPrevious)
+          const expected = previous ?? genesisHash;
+          const followsCut = previous === undefined && cuts.has(row.previousHash);
+          if (row.previousHash !== expected && !followsCut)
             return {
               records,
               intact: false,
               brokenAt: row.position,
-              problem: 'a record is missing before it',
+              problem:
+                previous === undefined
+                  ? 'the oldest records were removed, and no retention cut says so'
+                  : 'a record is missing before it',
             };
           const { position: _position, previousHash, hash, ...fields } = row;
           if (chainHash(previousHash, fields as AuditRecord) !== hash)
             return { records, intact: false, brokenAt: row.position, problem: 'its content was changed' };
           previous = hash;
+          lastPosition = row.position;
           records += 1;
         }
-        if (rows.length < verifyBatch) return { records, intact: true };
+        if (rows.length < verifyBatch) break;
         after = rows.at(-1)!.position;
       }
+      // The head is where the last append left the chain: records removed after it show here.
+      const head = await repository.head();
+      if ((head ?? genesisHash) !== (previous ?? genesisHash))
+        return {
+          records,
+          intact: false,
+          brokenAt: lastPosition + 1,
+          problem: 'the newest records were removed: the chain’s head is not the last record',
+        };
+      return { records, intact: true };
     },
 
     async prune(retentionDays) {
@@ -134,7 +151,24 @@ export function createAuditService(
       const before = new Date(now().getTime() - retentionDays * 24 * 60 * 60_000);
       let total = 0;
       for (;;) {
-        const deleted = await repository.prune(before, pruneBatch);
+        const deleted = await repository.prune(before, pruneBatch, (removed) =>
+          recordOf(
+            {
+              workspaceId: null,
+              actor: { type: 'system', id: null, label: 'audit retention' },
+              action: pruneAction,
+              resource: { type: 'audit_log', id: undefined },
+              status: 200,
+              changes: {
+                before: before.toISOString(),
+                removed: removed.count,
+                removed_through: removed.throughHash,
+                removed_through_position: removed.throughPosition,
+              },
+            },
+            now(),
+          ),
+        );
         total += deleted;
         if (deleted < pruneBatch) return total;
       }
