@@ -282,7 +282,7 @@ export function createServices(platform: Platform) {
     logger: logger('people'),
   });
   const members = createMemberService({ ...people, logger: logger('people') });
-  const audit = createAuditService(createAuditRepository(database));
+  const audit = createAuditService(createAuditRepository(database), { chainKey: platform.auditChainKey });
   const datasets = createDatasetService({
     repository: createDatasetRepository(database),
     async generations(workspaceId, ids) {

@@ -20,7 +20,7 @@ import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { createPayloadDecoder, type PayloadDecoder } from './payloads/payload-decoder.js';
-import { createSecretBox, loadOrCreateSecret, type SecretBox } from './secrets.js';
+import { createSecretBox, deriveKey, loadOrCreateSecret, type SecretBox } from './secrets.js';
 import { createSigner, type Signer } from './signing.js';
 import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
 import type { StreamBus } from './streams/stream-bus.js';
@@ -53,6 +53,8 @@ export type Platform = {
   blobs: BlobStore;
   signer: Signer;
   secretBox: SecretBox;
+  /** Keys the audit log's hash chain (features/audit): derived from the secret, never stored. */
+  auditChainKey: Buffer;
   /** Attempts per key and window (sign-in throttling), counted by every node together with Redis. */
   attempts: AttemptCounter;
   /** JSON bodies and Base64 contents, large ones decoded on a worker thread. */
@@ -151,6 +153,7 @@ export async function createPlatform(
     blobs,
     signer: createSigner(secret),
     secretBox: createSecretBox(secret),
+    auditChainKey: deriveKey(secret, 'audit-chain'),
     attempts,
     payloads,
     async checkReadiness() {

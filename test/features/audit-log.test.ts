@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createAuditRepository, createAuditService } from '../../src/features/audit/index.js';
+import { type AuditRecord, chainHash } from '../../src/features/audit/record.js';
 import { rowsOf } from '../../src/platform/database/connection.js';
 import { auditLog } from '../../src/platform/database/schema.js';
 import { ownAddressPerSignIn, sameOrigin, signedInPerson, signIn } from '../helpers/people.js';
@@ -11,6 +12,8 @@ import { createAction, openEmptyDatabase, request, useTestWorkspace } from '../h
 // the same transaction as the change; records are never changed (a trigger refuses it, the hash
 // chain shows it) and never hold a secret.
 const context = useTestWorkspace(ownAddressPerSignIn);
+/** The audit chain's key in the tests that make their own audit service. */
+const chainKey = Buffer.from('a test key for the audit chain, 32 b');
 
 async function records(client: { get(url: string): Promise<{ status: number; body: any }> }, query = '') {
   const answer = await client.get(`/v1/audit_log${query}`);
@@ -196,7 +199,7 @@ describe('the audit log’s guarantees', () => {
   it('chains every record to the one before: an edit made around the trigger is found', async () => {
     const own = await openEmptyDatabase();
     try {
-      const audit = createAuditService(createAuditRepository(own.handle.database));
+      const audit = createAuditService(createAuditRepository(own.handle.database), { chainKey });
       for (let index = 0; index < 5; index += 1)
         await audit.append({
           workspaceId: null,
@@ -216,6 +219,58 @@ describe('the audit log’s guarantees', () => {
     }
   });
 
+  it('keys the chain: an edit with every later hash recomputed, or a head moved back over deleted records, is found', async () => {
+    for (const tamper of ['recomputed unkeyed', 'recomputed under another key', 'head moved back'] as const) {
+      const own = await openEmptyDatabase();
+      try {
+        const repository = createAuditRepository(own.handle.database);
+        const audit = createAuditService(repository, { chainKey });
+        for (let index = 0; index < 5; index += 1)
+          await audit.append({
+            workspaceId: null,
+            actor: { type: 'system', id: null, label: 'test' },
+            action: 'POST /v1/apps',
+            status: 201,
+            changes: { name: `app ${index}` },
+          });
+        expect(await audit.verify()).toEqual({ records: 5, intact: true });
+        const database = own.handle.database;
+        await database.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
+        if (tamper === 'head moved back') {
+          // The newest two deleted, and the head set to the last record left: a consistent chain.
+          await database.execute(sql`DELETE FROM audit_log WHERE position > 3`);
+          await database.execute(
+            sql`UPDATE audit_chain SET hash = (SELECT hash FROM audit_log WHERE position = 3) WHERE id = 1`,
+          );
+        } else {
+          // Record 3 forged, and every hash from it on recomputed as the chain's own formula would.
+          const forgingKey = tamper === 'recomputed unkeyed' ? undefined : Buffer.from('not the chain key');
+          const rows = await repository.chainAfter(0, 10);
+          let previous = rows[1]!.hash;
+          for (const row of rows.slice(2)) {
+            const { position, previousHash: _previous, hash: _hash, keyed: _keyed, ...fields } = row;
+            const changes = position === 3 ? { name: 'forged' } : fields.changes;
+            const hash = chainHash(previous, { ...fields, changes } as AuditRecord, forgingKey);
+            await database.execute(sql`UPDATE audit_log SET changes = ${JSON.stringify(changes)}::jsonb,
+              previous_hash = ${previous}, hash = ${hash}, keyed = ${forgingKey !== undefined}
+              WHERE position = ${position}`);
+            previous = hash;
+          }
+          await database.execute(sql`UPDATE audit_chain SET hash = ${previous} WHERE id = 1`);
+        }
+        const check = await audit.verify();
+        expect(check.intact, tamper).toBe(false);
+        expect(check, tamper).toMatchObject(
+          tamper === 'head moved back'
+            ? { brokenAt: 4, problem: expect.stringMatching(/head was moved/) }
+            : { brokenAt: 3, problem: 'its content was changed' },
+        );
+      } finally {
+        await own.drop();
+      }
+    }
+  });
+
   it('finds the newest records removed, and the oldest removed without a retention cut; a cut is a record', async () => {
     const appendFive = async (audit: ReturnType<typeof createAuditService>, at: Date) => {
       for (let index = 0; index < 5; index += 1)
@@ -230,7 +285,7 @@ describe('the audit log’s guarantees', () => {
     for (const removed of ['newest', 'oldest'] as const) {
       const own = await openEmptyDatabase();
       try {
-        const audit = createAuditService(createAuditRepository(own.handle.database));
+        const audit = createAuditService(createAuditRepository(own.handle.database), { chainKey });
         await appendFive(audit, new Date());
         const database = own.handle.database;
         await database.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
@@ -253,7 +308,10 @@ describe('the audit log’s guarantees', () => {
     const own = await openEmptyDatabase();
     try {
       let clock = new Date('2026-01-01T00:00:00Z');
-      const audit = createAuditService(createAuditRepository(own.handle.database), () => clock);
+      const audit = createAuditService(createAuditRepository(own.handle.database), {
+        chainKey,
+        now: () => clock,
+      });
       await appendFive(audit, clock);
       clock = new Date('2026-03-01T00:00:00Z');
       await appendFive(audit, clock);

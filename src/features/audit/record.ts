@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { withoutQueryCredentials } from '../../core/query-credentials.js';
 import type { AuditActorType } from '../../core/roles.js';
 
@@ -41,11 +41,34 @@ export function canonicalRecord(record: AuditRecord): string {
 }
 
 /**
- * The record's hash: SHA-256 over the previous record's hash, a newline and the record's canonical
- * form (the database computes the same with `sha256()` when it appends).
+ * The chain's key (derived from LECTERN_SECRET), and HMAC's two padded keys, which the database's
+ * append function hashes with: HMAC(k, m) = SHA-256(outer ‖ SHA-256(inner ‖ m)).
  */
-export function chainHash(previousHash: string, record: AuditRecord): string {
-  return createHash('sha256').update(previousHash).update('\n').update(canonicalRecord(record)).digest('hex');
+export type ChainKey = { key: Buffer; inner: Buffer; outer: Buffer };
+
+export function chainKeyOf(key: Buffer): ChainKey {
+  const padded = Buffer.alloc(64);
+  key.copy(padded);
+  return {
+    key,
+    inner: Buffer.from(padded.map((byte) => byte ^ 0x36)),
+    outer: Buffer.from(padded.map((byte) => byte ^ 0x5c)),
+  };
+}
+
+/**
+ * The record's hash over the previous record's hash, a newline and the record's canonical form: an
+ * HMAC under the chain's key for a keyed record (the database's append function computes the same),
+ * plain SHA-256 for one appended before the chain was keyed.
+ */
+export function chainHash(previousHash: string, record: AuditRecord, key?: Buffer): string {
+  const digest = key ? createHmac('sha256', key) : createHash('sha256');
+  return digest.update(previousHash).update('\n').update(canonicalRecord(record)).digest('hex');
+}
+
+/** The head's HMAC: only the key's holder can move the head to a record of their choosing. */
+export function headMac(key: Buffer, headHash: string): string {
+  return createHmac('sha256', key).update('head\n').update(headHash).digest('hex');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, like, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { auditChain, auditLog } from '../../platform/database/schema.js';
-import { type AuditRecord, canonicalRecord } from './record.js';
+import { type AuditRecord, type ChainKey, canonicalRecord } from './record.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
@@ -35,20 +35,22 @@ export function createAuditRepository(database: Database) {
   return {
     /**
      * The statement that appends one record chained to the last (the `audit_log_append` function of
-     * the migrations): it locks the chain's head, hashes the record onto it (PostgreSQL's `sha256`, the
-     * same digest `chainHash` computes) and moves the head. Inside a request's transaction the lock is
+     * the migrations): it locks the chain's head, hashes the record onto it (an HMAC under the chain's
+     * key, made of PostgreSQL's `sha256` over the key's two padded forms: the same digest `chainHash`
+     * computes) and moves the head, with the head's own HMAC. Inside a request's transaction the lock is
      * held to its commit, so the change and its record land together, in chain order.
      */
-    appendStatement(record: AuditRecord): SQL {
+    appendStatement(record: AuditRecord, chainKey: ChainKey): SQL {
       return sql`SELECT audit_log_append(${record.id}, ${record.workspaceId},
         ${record.at.toISOString()}, ${record.actorType}, ${record.actorId}, ${record.actorLabel},
         ${record.action}, ${record.resourceType}, ${record.resourceId}, ${record.status}, ${record.requestId},
         ${record.ip}, ${record.userAgent},
-        ${record.changes === null ? null : JSON.stringify(record.changes)}::jsonb, ${canonicalRecord(record)})`;
+        ${record.changes === null ? null : JSON.stringify(record.changes)}::jsonb, ${canonicalRecord(record)},
+        decode(${chainKey.inner.toString('hex')}, 'hex'), decode(${chainKey.outer.toString('hex')}, 'hex'))`;
     },
 
-    async append(record: AuditRecord): Promise<void> {
-      await database.execute(this.appendStatement(record));
+    async append(record: AuditRecord, chainKey: ChainKey): Promise<void> {
+      await database.execute(this.appendStatement(record, chainKey));
     },
 
     /** A page of records, newest first; `before` continues after a position (the export's batches). */
@@ -80,14 +82,13 @@ export function createAuditRepository(database: Database) {
         .limit(limit);
     },
 
-    /** The chain's head: the newest record's hash as the last append left it. */
-    async head(): Promise<string | undefined> {
-      const [row] = rowsOf<{ hash: string }>(
-        await database.execute(
-          sql`SELECT ${auditChain.hash} AS hash FROM ${auditChain} WHERE ${auditChain.id} = 1`,
-        ),
-      );
-      return row?.hash;
+    /** The chain's head: the newest record's hash as the last append left it, and its HMAC. */
+    async head(): Promise<{ hash: string; mac: string | null } | undefined> {
+      const [row] = await database
+        .select({ hash: auditChain.hash, mac: auditChain.mac })
+        .from(auditChain)
+        .where(eq(auditChain.id, 1));
+      return row;
     },
 
     /** The hashes retention cuts say they removed the chain through (each cut is a record). */
@@ -107,6 +108,7 @@ export function createAuditRepository(database: Database) {
       before: Date,
       batch: number,
       cut: (removed: { count: number; throughHash: string; throughPosition: number }) => AuditRecord,
+      chainKey: ChainKey,
     ): Promise<number> {
       return database.transaction(async (transaction) => {
         await transaction.execute(sql`SELECT set_config('lectern.audit_pruning', 'on', true)`);
@@ -123,6 +125,7 @@ export function createAuditRepository(database: Database) {
         await transaction.execute(
           this.appendStatement(
             cut({ count: deleted.length, throughHash: last.hash, throughPosition: Number(last.position) }),
+            chainKey,
           ),
         );
         return deleted.length;

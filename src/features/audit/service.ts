@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import type { Page, Pagination } from '../../core/pagination.js';
 import type { AuditActorType, Principal } from '../../core/roles.js';
-import { type AuditRecord, chainHash, genesisHash, withoutSecrets } from './record.js';
+import { type AuditRecord, chainHash, chainKeyOf, genesisHash, headMac, withoutSecrets } from './record.js';
 import { type AuditFilter, type AuditRepository, type AuditRow, pruneAction } from './repository.js';
 
 export type AuditActor = { type: AuditActorType; id: string | null; label: string };
@@ -71,17 +71,24 @@ const exportBatch = 500;
 const verifyBatch = 1_000;
 const pruneBatch = 5_000;
 
+/**
+ * The audit log. `chainKey` (derived from LECTERN_SECRET) keys the chain: each record's hash is an
+ * HMAC under it, and so is the head's, so that nobody with the database alone can rewrite the
+ * records after an edit or move the head back over deleted ones.
+ */
 export function createAuditService(
   repository: AuditRepository,
-  now: () => Date = () => new Date(),
+  options: { chainKey: Buffer; now?: () => Date },
 ): AuditService {
+  const now = options.now ?? (() => new Date());
+  const chainKey = chainKeyOf(options.chainKey);
   return {
     async append(entry) {
-      await repository.append(recordOf(entry, now()));
+      await repository.append(recordOf(entry, now()), chainKey);
     },
 
     appendStatement(entry) {
-      return repository.appendStatement(recordOf(entry, now()));
+      return repository.appendStatement(recordOf(entry, now()), chainKey);
     },
 
     async list(filter, { skip, limit }) {
@@ -109,24 +116,31 @@ export function createAuditService(
       let previous: string | undefined;
       let records = 0;
       let lastPosition = 0;
+      let keyedSeen = false;
+      const broken = (position: number, problem: string): ChainCheck => ({
+        records,
+        intact: false,
+        brokenAt: position,
+        problem,
+      });
       for (;;) {
         const rows = await repository.chainAfter(after, verifyBatch);
         for (const row of rows) {
           const expected = previous ?? genesisHash;
           const followsCut = previous === undefined && cuts.has(row.previousHash);
           if (row.previousHash !== expected && !followsCut)
-            return {
-              records,
-              intact: false,
-              brokenAt: row.position,
-              problem:
-                previous === undefined
-                  ? 'the oldest records were removed, and no retention cut says so'
-                  : 'a record is missing before it',
-            };
-          const { position: _position, previousHash, hash, ...fields } = row;
-          if (chainHash(previousHash, fields as AuditRecord) !== hash)
-            return { records, intact: false, brokenAt: row.position, problem: 'its content was changed' };
+            return broken(
+              row.position,
+              previous === undefined
+                ? 'the oldest records were removed, and no retention cut says so'
+                : 'a record is missing before it',
+            );
+          // Once the chain is keyed, an unkeyed record is one rewritten without the key.
+          if (keyedSeen && !row.keyed) return broken(row.position, 'its content was changed');
+          keyedSeen ||= row.keyed;
+          const { position: _position, previousHash, hash, keyed, ...fields } = row;
+          if (chainHash(previousHash, fields as AuditRecord, keyed ? chainKey.key : undefined) !== hash)
+            return broken(row.position, 'its content was changed');
           previous = hash;
           lastPosition = row.position;
           records += 1;
@@ -134,15 +148,17 @@ export function createAuditService(
         if (rows.length < verifyBatch) break;
         after = rows.at(-1)!.position;
       }
-      // The head is where the last append left the chain: records removed after it show here.
+      // The head is where the last append left the chain: records removed after it show here, and a
+      // head moved back over them has no HMAC for where it now points.
       const head = await repository.head();
-      if ((head ?? genesisHash) !== (previous ?? genesisHash))
-        return {
-          records,
-          intact: false,
-          brokenAt: lastPosition + 1,
-          problem: 'the newest records were removed: the chain’s head is not the last record',
-        };
+      const headHash = head?.hash ?? genesisHash;
+      if (headHash !== (previous ?? genesisHash))
+        return broken(
+          lastPosition + 1,
+          'the newest records were removed: the chain’s head is not the last record',
+        );
+      if ((keyedSeen || head?.mac) && head?.mac !== headMac(chainKey.key, headHash))
+        return broken(lastPosition + 1, 'the chain’s head was moved: its HMAC does not match it');
       return { records, intact: true };
     },
 
@@ -151,23 +167,27 @@ export function createAuditService(
       const before = new Date(now().getTime() - retentionDays * 24 * 60 * 60_000);
       let total = 0;
       for (;;) {
-        const deleted = await repository.prune(before, pruneBatch, (removed) =>
-          recordOf(
-            {
-              workspaceId: null,
-              actor: { type: 'system', id: null, label: 'audit retention' },
-              action: pruneAction,
-              resource: { type: 'audit_log', id: undefined },
-              status: 200,
-              changes: {
-                before: before.toISOString(),
-                removed: removed.count,
-                removed_through: removed.throughHash,
-                removed_through_position: removed.throughPosition,
+        const deleted = await repository.prune(
+          before,
+          pruneBatch,
+          (removed) =>
+            recordOf(
+              {
+                workspaceId: null,
+                actor: { type: 'system', id: null, label: 'audit retention' },
+                action: pruneAction,
+                resource: { type: 'audit_log', id: undefined },
+                status: 200,
+                changes: {
+                  before: before.toISOString(),
+                  removed: removed.count,
+                  removed_through: removed.throughHash,
+                  removed_through_position: removed.throughPosition,
+                },
               },
-            },
-            now(),
-          ),
+              now(),
+            ),
+          chainKey,
         );
         total += deleted;
         if (deleted < pruneBatch) return total;

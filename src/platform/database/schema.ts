@@ -167,6 +167,11 @@ export const singleUseTokens = pgTable(
 export const auditChain = pgTable('audit_chain', {
   id: integer('id').primaryKey(),
   hash: text('hash').notNull(),
+  /**
+   * HMAC of the head under the chain's key (from LECTERN_SECRET): a head reset to an earlier record
+   * after the newest were deleted does not carry a valid one. Null before the chain was keyed.
+   */
+  mac: text('mac'),
 });
 
 /**
@@ -196,6 +201,12 @@ export const auditLog = pgTable(
     changes: jsonb('changes').$type<Record<string, unknown>>(),
     previousHash: text('previous_hash').notNull(),
     hash: text('hash').notNull(),
+    /**
+     * Whether `hash` is an HMAC under the chain's key (every record since the key came in): an edit
+     * whose later hashes were recomputed cannot be made without the key. Records from before are
+     * plain SHA-256, and none may follow a keyed one.
+     */
+    keyed: boolean('keyed').notNull().default(false),
   },
   (table) => [
     uniqueIndex('audit_log_id_unique').on(table.id),
