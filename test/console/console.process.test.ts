@@ -133,6 +133,28 @@ it('sets up the first owner from the printed link, then signs in with an e-mail 
   await context.close();
 }, 60_000);
 
+it('offers a forgotten-password form that answers alike for any address', async () => {
+  const context = await watchedContext();
+  const page = await context.newPage();
+  await page.goto(harness.server.baseUrl);
+  await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
+  await page.getByRole('button', { name: 'Forgot your password?' }).click();
+  await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
+  await expectAccessible(page, 'forgotten password');
+  await screenshot(page, 'forgot-password');
+  await page.getByLabel('E-mail address').fill('nobody-here@example.com');
+  await page.getByRole('button', { name: 'Send the link' }).click();
+  await page
+    .getByRole('status')
+    .getByText(/If an account has this address/)
+    .waitFor();
+  await expectAccessible(page, 'forgotten password (sent)');
+  await screenshot(page, 'forgot-password-sent');
+  await page.getByRole('button', { name: 'Back to sign-in' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
+  await context.close();
+}, 60_000);
+
 /** The visible text of the CodeMirror editor with this label, replaced by `text` as a person types it. */
 it('lets the owner invite a developer, who joins from the link and sees what a developer may do; the owner reads the audit log', async () => {
   const ownerContext = await watchedContext({ viewport: { width: 1400, height: 900 } });

@@ -153,7 +153,7 @@ function InvitationPage({ onSignedIn }: { onSignedIn: () => void }) {
   );
 }
 
-/** Sets a new password from an admin-issued reset link. */
+/** Sets a new password from a reset link (an admin's, the operator's, or the forgotten-password form's). */
 function ResetPage() {
   const token = tokenOfPage();
   const [password, setPassword] = useState('');

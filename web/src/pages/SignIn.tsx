@@ -24,14 +24,65 @@ function takeRedirectError(): string | undefined {
 }
 
 /**
- * The sign-in: a person's e-mail address and password, "Sign in with SSO" when the operator set up an
- * OpenID provider, and a workspace API key when still allowed. Neither the password nor the key is
+ * The forgotten-password form: a reset link is e-mailed when the address has an account and the
+ * service sends mail. The answer is the same for any address, so the page never says which exist.
+ */
+function ForgotPassword({ onBack }: { onBack: () => void }) {
+  const [email, setEmail] = useState('');
+  const request = useMutation({
+    mutationFn: () => api('POST', '/console/v1/password_reset/request', { email }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    request.mutate();
+  };
+  return (
+    <main className="sign-in">
+      <form onSubmit={submit} aria-labelledby="forgot-title">
+        <h1 id="forgot-title">Set a new password</h1>
+        {request.isSuccess ? (
+          <p role="status">
+            If an account has this address, a link to set a new password is on its way; it works once, within
+            24 hours. No e-mail? The service may not send mail: ask an administrator of your workspace for a
+            link.
+          </p>
+        ) : (
+          <>
+            <p>We e-mail a single-use link to the address of your account.</p>
+            <Field label="E-mail address" name="email" error={request.error}>
+              <input
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+            </Field>
+            <FormError error={request.error} fields={['email']} />
+            <button type="submit" disabled={request.isPending}>
+              {request.isPending ? 'Sending…' : 'Send the link'}
+            </button>
+          </>
+        )}
+        <button type="button" className="link-button" onClick={onBack}>
+          Back to sign-in
+        </button>
+      </form>
+    </main>
+  );
+}
+
+/**
+ * The sign-in: a person's e-mail address and password (and the forgotten-password form), "Sign in
+ * with SSO" when the operator set up an OpenID provider, and a workspace API key when still allowed. Neither the password nor the key is
  * kept by the browser: both are exchanged for an HttpOnly session cookie.
  */
 export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
   const options = useSignInOptions();
   const [redirectError] = useState(takeRedirectError);
   const [withKey, setWithKey] = useState(false);
+  const [forgot, setForgot] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -48,6 +99,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
     signIn.mutate(withKey ? { api_key: apiKey } : { email, password });
   };
   const fields = withKey ? ['api_key'] : ['email', 'password'];
+  if (forgot) return <ForgotPassword onBack={() => setForgot(false)} />;
   return (
     <main className="sign-in">
       <form onSubmit={submit} aria-labelledby="sign-in-title">
@@ -105,6 +157,11 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
           <a className="button secondary" href="/console/v1/oidc/start">
             Sign in with SSO
           </a>
+        )}
+        {!withKey && (
+          <button type="button" className="link-button" onClick={() => setForgot(true)}>
+            Forgot your password?
+          </button>
         )}
         {options.data?.api_key && (
           <button type="button" className="link-button" onClick={() => setWithKey(!withKey)}>
