@@ -12,6 +12,18 @@ import { createAction, openEmptyDatabase, request, useTestWorkspace } from '../h
 // the same transaction as the change; records are never changed (a trigger refuses it, the hash
 // chain shows it) and never hold a secret.
 const context = useTestWorkspace(ownAddressPerSignIn);
+/** Five records of a system actor, appended one after another. */
+async function appendFive(audit: ReturnType<typeof createAuditService>) {
+  for (let index = 0; index < 5; index += 1)
+    await audit.append({
+      workspaceId: null,
+      actor: { type: 'system', id: null, label: 'test' },
+      action: 'POST /v1/apps',
+      status: 201,
+      changes: { name: `app ${index}` },
+    });
+}
+
 /** The audit chain's key in the tests that make their own audit service. */
 const chainKey = Buffer.from('a test key for the audit chain, 32 b');
 
@@ -225,14 +237,7 @@ describe('the audit log’s guarantees', () => {
       try {
         const repository = createAuditRepository(own.handle.database);
         const audit = createAuditService(repository, { chainKey });
-        for (let index = 0; index < 5; index += 1)
-          await audit.append({
-            workspaceId: null,
-            actor: { type: 'system', id: null, label: 'test' },
-            action: 'POST /v1/apps',
-            status: 201,
-            changes: { name: `app ${index}` },
-          });
+        await appendFive(audit);
         expect(await audit.verify()).toEqual({ records: 5, intact: true });
         const database = own.handle.database;
         await database.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
@@ -272,21 +277,11 @@ describe('the audit log’s guarantees', () => {
   });
 
   it('finds the newest records removed, and the oldest removed without a retention cut; a cut is a record', async () => {
-    const appendFive = async (audit: ReturnType<typeof createAuditService>, at: Date) => {
-      for (let index = 0; index < 5; index += 1)
-        await audit.append({
-          workspaceId: null,
-          actor: { type: 'system', id: null, label: 'test' },
-          action: 'POST /v1/apps',
-          status: 201,
-          changes: { name: `app ${index}`, at: at.toISOString() },
-        });
-    };
     for (const removed of ['newest', 'oldest'] as const) {
       const own = await openEmptyDatabase();
       try {
         const audit = createAuditService(createAuditRepository(own.handle.database), { chainKey });
-        await appendFive(audit, new Date());
+        await appendFive(audit);
         const database = own.handle.database;
         await database.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
         const order = removed === 'newest' ? sql`DESC` : sql`ASC`;
@@ -312,9 +307,9 @@ describe('the audit log’s guarantees', () => {
         chainKey,
         now: () => clock,
       });
-      await appendFive(audit, clock);
+      await appendFive(audit);
       clock = new Date('2026-03-01T00:00:00Z');
-      await appendFive(audit, clock);
+      await appendFive(audit);
       expect(await audit.prune(30)).toBe(5);
       expect(await audit.verify()).toEqual({ records: 6, intact: true });
       const [cut] = rowsOf<{ changes: Record<string, unknown> }>(

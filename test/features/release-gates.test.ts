@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { evaluate } from '../helpers/evaluations.js';
 import { signedInPerson } from '../helpers/people.js';
-import {
-  type Client,
-  createAction,
-  eventually,
-  newWorkspace,
-  useTestWorkspace,
-} from '../helpers/test-app.js';
+import { type Client, createAction, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 
 // Release gates (docs/evaluations.md#release-gates): a deploy to a gated environment reads the
 // evidence (an evaluation of exactly that version on the dataset version the gate pinned, regressions
@@ -31,15 +26,6 @@ async function setUp(client: Client) {
   const exact = (await client.post('/v1/evaluators', { name: 'Exact', type: 'exact_match' })).body
     .guid as string;
   return { action: action.guid as string, dataset, exact };
-}
-
-async function evaluate(client: Client, body: Record<string, unknown>) {
-  const started = await client.post('/v1/evaluations', body);
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  return eventually(async () => {
-    const answer = await client.get(`/v1/evaluations/${started.body.guid}`);
-    return answer.body.status === 'SUCCESS' ? answer.body : undefined;
-  }, 30_000);
 }
 
 const deploy = (client: Client, action: string, body: Record<string, unknown>) =>

@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { evaluate } from '../helpers/evaluations.js';
 import { signedInPerson } from '../helpers/people.js';
-import { type Client, createAction, eventually, useTestWorkspace } from '../helpers/test-app.js';
+import { type Client, createAction, useTestWorkspace } from '../helpers/test-app.js';
 
 // A developer may not put a version the release gate refused in front of production by a side door:
 // moving the Action's default environment off the gated one, editing the gate's dataset or evaluator
 // and evaluating again, or renaming the gated Action and giving its slug to an ungated impostor.
 // Each of those needs an admin (docs/security.md#release-gates-and-slugs).
 const context = useTestWorkspace({}, { startJobs: true, ownJobQueue: true });
-
-async function evaluate(client: Client, body: Record<string, unknown>) {
-  const started = await client.post('/v1/evaluations', body);
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  return eventually(async () => {
-    const answer = await client.get(`/v1/evaluations/${started.body.guid}`);
-    return answer.body.status === 'SUCCESS' ? answer.body : undefined;
-  }, 30_000);
-}
 
 /** An Action whose version 2 answers "Lyon" where the dataset expects "Paris", gated on production. */
 async function gatedAction(client: Client, evaluator: { type: string; config?: Record<string, unknown> }) {

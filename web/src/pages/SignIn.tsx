@@ -23,6 +23,30 @@ function takeRedirectError(): string | undefined {
   return message;
 }
 
+/** A person's e-mail address, as the sign-in and the forgotten-password form ask for it. */
+function EmailField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: Error | null;
+}) {
+  return (
+    <Field label="E-mail address" name="email" error={error}>
+      <input
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </Field>
+  );
+}
+
 /**
  * The forgotten-password form: a reset link is e-mailed when the address has an account and the
  * service sends mail. The answer is the same for any address, so the page never says which exist.
@@ -49,16 +73,7 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
         ) : (
           <>
             <p>We e-mail a single-use link to the address of your account.</p>
-            <Field label="E-mail address" name="email" error={request.error}>
-              <input
-                name="email"
-                type="email"
-                autoComplete="username"
-                required
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-              />
-            </Field>
+            <EmailField value={email} onChange={setEmail} error={request.error} />
             <FormError error={request.error} fields={['email']} />
             <button type="submit" disabled={request.isPending}>
               {request.isPending ? 'Sending…' : 'Send the link'}
@@ -127,16 +142,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
           </>
         ) : (
           <>
-            <Field label="E-mail address" name="email" error={signIn.error}>
-              <input
-                name="email"
-                type="email"
-                autoComplete="username"
-                required
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-              />
-            </Field>
+            <EmailField value={email} onChange={setEmail} error={signIn.error} />
             <Field label="Password" name="password" error={signIn.error}>
               <input
                 name="password"
