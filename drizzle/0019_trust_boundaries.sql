@@ -6,6 +6,7 @@ CREATE TABLE "released_action_slugs" (
 );
 --> statement-breakpoint
 ALTER TABLE "audit_chain" ADD COLUMN "mac" text;--> statement-breakpoint
+ALTER TABLE "audit_chain" ADD COLUMN "key_check" text;--> statement-breakpoint
 ALTER TABLE "audit_log" ADD COLUMN "keyed" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "context_sources" ADD COLUMN "generation" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "documents" ADD COLUMN "published" boolean DEFAULT true NOT NULL;--> statement-breakpoint
@@ -57,7 +58,20 @@ BEGIN
     "record_actor_label", "record_action", "record_resource_type", "record_resource_id", "record_status",
     "record_request_id", "record_ip", "record_user_agent", "record_changes", "previous_hash", "next_hash", true);
   UPDATE "audit_chain" SET "hash" = "next_hash",
-    "mac" = encode(sha256("key_outer" || sha256("key_inner" || convert_to('head' || E'\n' || "next_hash", 'UTF8'))), 'hex')
+    "mac" = encode(sha256("key_outer" || sha256("key_inner" || convert_to('head' || E'\n' || "next_hash", 'UTF8'))), 'hex'),
+    "key_check" = encode(sha256("key_inner"), 'hex')
   WHERE "audit_chain"."id" = 1;
+END;
+$$;--> statement-breakpoint
+-- Only retention's prune deletes, and it proves it holds the chain's key: it names the key's inner pad
+-- in the transaction-local lectern.audit_pruning_key, whose SHA-256 the head keeps (key_check). A
+-- setting anyone could make (the former lectern.audit_pruning = on) no longer lets a record go.
+CREATE OR REPLACE FUNCTION "audit_log_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' AND (SELECT "audit_chain"."key_check" FROM "audit_chain" WHERE "audit_chain"."id" = 1)
+      = encode(sha256(decode(nullif(current_setting('lectern.audit_pruning_key', true), ''), 'hex')), 'hex') THEN
+    RETURN OLD;
+  END IF;
+  RAISE EXCEPTION 'the audit log is append-only: % is refused', TG_OP USING ERRCODE = 'insufficient_privilege';
 END;
 $$;

@@ -276,6 +276,31 @@ describe('the audit log’s guarantees', () => {
     }
   });
 
+  it('lets only retention’s prune delete: a setting anyone can make, or another key, deletes nothing', async () => {
+    const own = await openEmptyDatabase();
+    try {
+      const audit = createAuditService(createAuditRepository(own.handle.database), { chainKey });
+      await appendFive(audit);
+      const database = own.handle.database;
+      const attempts = [
+        sql`SELECT set_config('lectern.audit_pruning', 'on', true)`,
+        sql`SELECT set_config('lectern.audit_pruning_key', ${Buffer.alloc(64, 7).toString('hex')}, true)`,
+      ];
+      for (const setting of attempts) {
+        const refused = await database
+          .transaction(async (transaction) => {
+            await transaction.execute(setting);
+            await transaction.execute(sql`DELETE FROM audit_log WHERE position = 1`);
+          })
+          .catch((error: Error) => error);
+        expect(String((refused as Error).cause ?? refused)).toMatch(/append-only: DELETE is refused/);
+      }
+      expect(await audit.verify()).toEqual({ records: 5, intact: true });
+    } finally {
+      await own.drop();
+    }
+  });
+
   it('finds the newest records removed, and the oldest removed without a retention cut; a cut is a record', async () => {
     for (const removed of ['newest', 'oldest'] as const) {
       const own = await openEmptyDatabase();

@@ -111,7 +111,12 @@ export function createAuditRepository(database: Database) {
       chainKey: ChainKey,
     ): Promise<number> {
       return database.transaction(async (transaction) => {
-        await transaction.execute(sql`SELECT set_config('lectern.audit_pruning', 'on', true)`);
+        // The delete trigger lets a record go only in a transaction that names the chain's key
+        // (drizzle/0019): a chain pruned before its first keyed append learns the key here.
+        const inner = chainKey.inner.toString('hex');
+        await transaction.execute(sql`SELECT set_config('lectern.audit_pruning_key', ${inner}, true)`);
+        await transaction.execute(sql`UPDATE ${auditChain} SET key_check = encode(sha256(decode(${inner}, 'hex')), 'hex')
+          WHERE ${auditChain.id} = 1 AND ${auditChain.keyCheck} IS NULL`);
         const deleted = rowsOf<{ position: number | string; hash: string }>(
           await transaction.execute(sql`
             DELETE FROM ${auditLog} WHERE position IN (

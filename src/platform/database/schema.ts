@@ -172,6 +172,11 @@ export const auditChain = pgTable('audit_chain', {
    * after the newest were deleted does not carry a valid one. Null before the chain was keyed.
    */
   mac: text('mac'),
+  /**
+   * SHA-256 of the chain key's inner pad: only a transaction that names the key itself (retention's
+   * prune) may delete records; a setting anyone can make no longer does.
+   */
+  keyCheck: text('key_check'),
 });
 
 /**
