@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { templateParseError } from '@lectern/prompt-templates';
 import { isGuid } from '../../core/guid.js';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { AppService } from '../apps/index.js';
@@ -14,6 +14,7 @@ import type {
   ActionVersionRow,
   ActionWithVersion,
 } from './repository.js';
+import { createRoutingGuards } from './routing-guards.js';
 import type { DeployInput } from './schemas.js';
 import {
   type FirstVersion,
@@ -76,9 +77,6 @@ export type ReleaseGateLookup = {
   /** The environments of an Action that have a release gate. */
   gatedEnvironments(actionId: string): Promise<string[]>;
 };
-
-/** How long a slug given up by a rename stays reserved for admins and owners. */
-const releasedSlugReservationMs = 30 * 24 * 60 * 60_000;
 
 /**
  * Told, once the change is committed, that what runs in some environments of an Action changed (a
@@ -204,6 +202,7 @@ export function createActionService(
   deploymentsChanged: DeploymentsChanged = () => undefined,
 ): ActionService {
   const { guard } = gates;
+  const routing = createRoutingGuards(repository, gates);
   const runResolutions = createReadCache<ResolvedAction>({ ttlMs: runResolutionCacheMs });
   const changed = (workspaceId: string) => runResolutions.invalidate(`${workspaceId}:`);
 
@@ -232,53 +231,6 @@ export function createActionService(
       authorId: version.savedById,
       deployedVersion,
     });
-  }
-
-  /** 403 when a saver without `manage` takes a slug another Action gave up within the reservation. */
-  async function assertSlugAvailable(
-    workspaceId: string,
-    slug: string,
-    actionId: string | undefined,
-    saver: Saver,
-  ): Promise<void> {
-    if (saver.manages) return;
-    const since = new Date(Date.now() - releasedSlugReservationMs);
-    if (await repository.slugReleasedSince(workspaceId, slug, since, actionId))
-      throw new ForbiddenError(
-        `slug: "${slug}" was given up by another Action within 30 days; only an admin or an owner may reuse it sooner`,
-      );
-  }
-
-  /** A free slug from the name that no other Action gave up lately (for a saver without `manage`). */
-  async function newSlug(workspaceId: string, name: string, saver: Saver): Promise<string> {
-    const since = new Date(Date.now() - releasedSlugReservationMs);
-    for (let attempt = 1; ; attempt += 1) {
-      const slug = await repository.freeSlug(workspaceId, attempt === 1 ? name : `${name} ${attempt}`);
-      const reserved =
-        !saver.manages && (await repository.slugReleasedSince(workspaceId, slug, since, undefined));
-      if (!reserved || attempt >= 50) return slug;
-    }
-  }
-
-  /** The changes that could route calls around a release gate need the `manage` right. */
-  async function assertMayRoute(current: ActionWithVersion, changes: Partial<ActionFields>, saver: Saver) {
-    if (saver.manages) return;
-    const movesDefault =
-      changes.defaultEnvironment !== undefined &&
-      changes.defaultEnvironment !== current.action.defaultEnvironment;
-    const renames = changes.slug !== undefined && changes.slug !== current.action.slug;
-    if (!movesDefault && !renames) return;
-    const gated = await gates.gatedEnvironments(current.action.id);
-    if (movesDefault && gated.includes(current.action.defaultEnvironment))
-      throw new ForbiddenError(
-        `default_environment: "${current.action.defaultEnvironment}" has a release gate; only an admin or an owner moves this Action's default environment`,
-      );
-    if (renames && gated.length > 0)
-      throw new ForbiddenError(
-        'slug: this Action has a release gate, and applications call it by its slug; only an admin or an owner renames it',
-      );
-    if (renames)
-      await assertSlugAvailable(current.action.workspaceId, changes.slug!, current.action.id, saver);
   }
 
   async function validateVersion(workspaceId: string, version: VersionContent): Promise<void> {
@@ -318,7 +270,8 @@ export function createActionService(
       await apps.require(workspaceId, input.appId);
       const version = firstVersion(input.version);
       await validateVersion(workspaceId, version);
-      if (input.slug !== undefined) await assertSlugAvailable(workspaceId, input.slug, undefined, saver);
+      if (input.slug !== undefined)
+        await routing.assertSlugAvailable(workspaceId, input.slug, undefined, saver);
       const id = randomUUID();
       await repository
         .insert(
@@ -326,7 +279,7 @@ export function createActionService(
             id,
             workspaceId,
             appId: input.appId,
-            slug: input.slug ?? (await newSlug(workspaceId, input.name, saver)),
+            slug: input.slug ?? (await routing.newSlug(workspaceId, input.name, saver)),
             name: input.name,
             description: input.description ?? '',
             actionType: input.actionType ?? 'prompt',
@@ -381,7 +334,7 @@ export function createActionService(
     async update(workspaceId, id, { version: versionChanges, ...actionChanges }, saver = { manages: false }) {
       const by = saver.by;
       const current = await requireById(workspaceId, id);
-      await assertMayRoute(current, actionChanges, saver);
+      await routing.assertMayRoute(current, actionChanges, saver);
       if (actionChanges.appId !== undefined) await apps.require(workspaceId, actionChanges.appId);
       const merged = mergeVersion(current.version, versionChanges);
       await validateVersion(workspaceId, merged);

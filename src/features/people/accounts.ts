@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MemberRole } from '../../core/roles.js';
-import {
-  ConflictError,
-  NotFoundError,
-  TooManyRequestsError,
-  UnauthorizedError,
-  ValidationError,
-} from '../../errors.js';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
 import type { AttemptCounter } from '../../platform/attempt-counter.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { Mailer } from '../../platform/mailer.js';
@@ -18,21 +12,16 @@ import {
   type UserRow,
   type WorkspaceOfMember,
 } from './repository.js';
+import { createResetLinks, type ResetIssuer } from './reset-links.js';
+import { createSignInLimit } from './sign-in-limit.js';
 import { hashLinkToken, linkTo, newLinkToken, normalEmail } from './tokens.js';
 
-/** Failed sign-ins allowed per e-mail address and per client address in one window. */
-export const signInFailureLimit = 10;
-const signInWindowMs = 15 * 60_000;
 const setupLifetimeMs = 24 * 60 * 60_000;
-const resetLifetimeMs = 24 * 60 * 60_000;
 
 /** The one answer for a wrong address or a wrong password: which of the two is never said. */
 export const wrongSignInMessage = 'Wrong e-mail address or password';
 
 export type NewUser = { email: string; name?: string; password?: string; verified?: boolean };
-
-/** Who issues a reset link in a workspace: revoked with their right to issue it there (none: the operator). */
-export type ResetIssuer = { userId: string | undefined; workspaceId: string };
 
 /**
  * What ends with a person's standing (src/services.ts wires the features that hold them): their
@@ -133,6 +122,8 @@ export function createAccountService(dependencies: {
   const { repository, attempts, baseUrl, mailer, afterCommit, membershipChanged, credentials, logger } =
     dependencies;
   const now = dependencies.now ?? (() => new Date());
+  const limit = createSignInLimit(attempts);
+  const resetLinks = createResetLinks({ repository, baseUrl, mailer, afterCommit, logger, now });
 
   async function requireUser(userId: string): Promise<UserRow> {
     const user = await repository.findUser(userId);
@@ -160,78 +151,6 @@ export function createAccountService(dependencies: {
     }
   }
 
-  /** The keys counted: per address and per e-mail (by hash: an address is never a Redis key). */
-  const throttleKeys = (email: string, address: string) => [
-    `sign-in-failures:address:${address}`,
-    `sign-in-failures:email:${hashLinkToken(email)}`,
-  ];
-
-  /**
-   * Every check of a password a caller typed (a sign-in, an invitation taken by an existing
-   * account, a password change) shares one limit: refused with 429 once the address or the client
-   * has failed `signInFailureLimit` times in the window, and each failure counted.
-   */
-  async function checkTypedPassword(
-    email: string,
-    address: string,
-    check: () => Promise<boolean>,
-  ): Promise<boolean> {
-    const keys = throttleKeys(normalEmail(email), address);
-    await refuseWhenThrottled(keys);
-    const matches = await check();
-    if (!matches) await Promise.all(keys.map((key) => attempts.count(key, signInWindowMs)));
-    return matches;
-  }
-
-  function sendResetMail(to: string, url: string, asked: 'admin' | 'self'): Promise<void> {
-    if (!mailer) return Promise.resolve();
-    const why =
-      asked === 'admin'
-        ? 'An administrator issued you a link to set a new Lectern password.'
-        : 'Someone (we hope you) asked to set a new Lectern password for this address.';
-    return afterCommit(() =>
-      mailer
-        .send({
-          to,
-          subject: 'Set a new Lectern password',
-          text: `${why} It works once, within 24 hours:\n\n${url}\n\nIf you did not ask for it, ignore this e-mail and tell your administrator.`,
-        })
-        .catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'reset e-mail failed')),
-    );
-  }
-
-  async function insertResetLink(userId: string, issuer: ResetIssuer | undefined) {
-    const token = newLinkToken('lpr');
-    const at = now();
-    const expiresAt = new Date(at.getTime() + resetLifetimeMs);
-    await repository.insertSingleUseToken({
-      id: randomUUID(),
-      purpose: 'password_reset',
-      userId,
-      tokenHash: hashLinkToken(token),
-      issuedBy: issuer?.userId ?? null,
-      workspaceId: issuer?.workspaceId ?? null,
-      createdAt: at,
-      expiresAt,
-    });
-    return { url: linkTo(baseUrl, 'reset-password', token), expiresAt };
-  }
-
-  async function refuseWhenThrottled(keys: string[]): Promise<void> {
-    const counts = await Promise.all(keys.map((key) => attempts.peek(key)));
-    const over = counts.filter((count) => count.attempts >= signInFailureLimit);
-    if (over.length === 0) return;
-    const retryAfterSeconds = Math.max(
-      1,
-      Math.ceil(Math.max(...over.map((count) => count.resetInMs)) / 1000),
-    );
-    throw new TooManyRequestsError(
-      'too_many_sign_ins',
-      `Too many failed sign-ins for this address or from this network; retry in ${retryAfterSeconds} s`,
-      retryAfterSeconds,
-    );
-  }
-
   return {
     createUser,
     findUser: requireUser,
@@ -255,7 +174,7 @@ export function createAccountService(dependencies: {
     async verifySignIn(email, password, address) {
       const user = await repository.findUserByEmail(normalEmail(email));
       // The decoy makes an unknown address as slow as a wrong password.
-      const matches = await checkTypedPassword(email, address, async () => {
+      const matches = await limit.check(email, address, async () => {
         const verified = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
         return verified && user?.passwordHash !== undefined && user.passwordHash !== null && user.active;
       });
@@ -288,7 +207,7 @@ export function createAccountService(dependencies: {
         // (or their signed-in browser), never the link alone; and a wrong one counts as a failed sign-in.
         const proven =
           signedInAsInvitee ||
-          (await checkTypedPassword(
+          (await limit.check(
             existing.email,
             signedIn.address,
             async () =>
@@ -317,7 +236,7 @@ export function createAccountService(dependencies: {
       const user = await requireUser(userId);
       if (user.passwordHash !== null) {
         const stored = user.passwordHash;
-        const matches = await checkTypedPassword(
+        const matches = await limit.check(
           user.email,
           from.address,
           async () => passwords.current !== undefined && (await verifyPassword(passwords.current, stored)),
@@ -331,20 +250,16 @@ export function createAccountService(dependencies: {
     },
 
     async issuePasswordReset(user, issuer) {
-      const { url, expiresAt } = await insertResetLink(user.id, issuer);
-      await sendResetMail(user.email, url, 'admin');
+      const { url, expiresAt } = await resetLinks.issue(user, issuer, 'admin');
       return { url, expiresAt, emailed: mailer !== undefined };
     },
 
     async requestPasswordReset(email, address) {
-      const keys = throttleKeys(normalEmail(email), address);
-      await refuseWhenThrottled(keys);
       // Every request counts: the flow sends e-mail, so it may not be a way to flood a mailbox.
-      await Promise.all(keys.map((key) => attempts.count(key, signInWindowMs)));
+      await limit.spend(email, address);
       const user = await repository.findUserByEmail(normalEmail(email));
       if (!user?.active || !mailer) return;
-      const { url } = await insertResetLink(user.id, undefined);
-      await sendResetMail(user.email, url, 'self');
+      await resetLinks.issue(user, undefined, 'self');
     },
 
     async resetPassword(token, password) {
