@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { MetadataFilter } from '../core/metadata-filter.js';
 import { analysed, maximumTermWeight, termWeight } from './lexical-index.js';
+import { publishedDocument } from './published-documents.js';
 import type { VectorStore } from './vector-store.js';
 
 /**
@@ -153,7 +154,7 @@ export function candidatesStatement(vectors: VectorStore, request: HybridSearchR
            ${similarity} AS similarity
     FROM candidate_ids c
     -- A Document still being written (unpublished) is never an answer.
-    JOIN documents d ON d.id = c.id AND d.published
+    JOIN documents d ON d.id = c.id AND ${publishedDocument('d')}
     LEFT JOIN exact_lexical e ON e.document_id = c.id`;
 }
 

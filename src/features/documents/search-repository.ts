@@ -7,6 +7,7 @@ import {
   type SearchCandidate,
   toCandidate,
 } from '../../retrieval/hybrid-search.js';
+import { publishedDocument } from '../../retrieval/published-documents.js';
 import type { VectorStore } from '../../retrieval/vector-store.js';
 
 /**
@@ -15,7 +16,7 @@ import type { VectorStore } from '../../retrieval/vector-store.js';
  * selected table unqualified, which the subquery would take for its own `id`).
  */
 export const everyDocumentEmbedded = sql<boolean>`NOT EXISTS (
-  SELECT 1 FROM documents d WHERE d.context_id = contexts.id AND d.embedding_status = 'pending' AND d.published)`;
+  SELECT 1 FROM documents d WHERE d.context_id = contexts.id AND d.embedding_status = 'pending' AND ${publishedDocument('d')})`;
 
 /**
  * The search side of the `documents`, `document_terms` and `context_terms` tables (the documents

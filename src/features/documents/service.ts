@@ -125,35 +125,33 @@ export function createDocumentService(dependencies: DocumentServiceDependencies)
   ): Promise<string[]> {
     const ids = rows.map((row) => row.id);
     const whole = rows.length <= documentsPerTransaction;
+    if (!whole) await removeAbandoned(workspaceId, contextId);
+    const writeId = whole ? null : await repository.beginWrite(workspaceId, contextId);
     try {
-      if (whole)
-        await within(async () => {
-          await repository.stage(workspaceId, contextId, sourceId, rows, true);
-          await queueEmbedding(workspaceId, contextId, ids);
-        });
-      else {
-        await removeAbandoned(workspaceId, contextId);
-        await repository.stage(workspaceId, contextId, sourceId, rows, false);
-        await within(async () => {
-          await repository.publish(contextId, ids);
-          await queueEmbedding(workspaceId, contextId, ids);
-        });
-      }
+      if (writeId)
+        await repository.stage(workspaceId, contextId, sourceId, rows, writeId, vacuums.noteStaged);
+      await within(async () => {
+        if (writeId) await repository.publish(writeId);
+        else await repository.stage(workspaceId, contextId, sourceId, rows, null);
+        await queueEmbedding(workspaceId, contextId, ids);
+      });
     } catch (error) {
-      await repository
-        .delete(workspaceId, contextId, ids)
-        .catch((cleanup: unknown) =>
-          logger.warn({ contextId, err: cleanup }, 'a failed write left unpublished Documents'),
-        );
+      await (writeId
+        ? repository.discard(workspaceId, contextId, writeId)
+        : repository.delete(workspaceId, contextId, ids)
+      ).catch((cleanup: unknown) =>
+        logger.warn({ contextId, err: cleanup }, 'a failed write left unpublished Documents'),
+      );
       throw error;
     }
     return ids;
   }
 
-  /** Unpublished Documents of a write whose process died before it published them. */
+  /** The staged Documents of writes whose process died before they published. */
   async function removeAbandoned(workspaceId: string, contextId: string): Promise<void> {
-    const abandoned = await repository.abandoned(contextId, new Date(Date.now() - abandonedAfterMs));
-    if (abandoned.length > 0) await repository.delete(workspaceId, contextId, abandoned);
+    const before = new Date(Date.now() - abandonedAfterMs);
+    for (const writeId of await repository.abandonedWrites(contextId, before))
+      await repository.discard(workspaceId, contextId, writeId);
   }
 
   async function embedPending(payload: EmbedDocumentsPayload, signal: AbortSignal) {

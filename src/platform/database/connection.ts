@@ -26,6 +26,8 @@ export type DatabaseHandle = {
   close(): Promise<void>;
   /** PGlite only: the whole data dir as a tarball (backups, test snapshots). */
   dump?: () => Promise<Blob>;
+  /** PGlite only: milliseconds since the last interactive statement was answered (0 while one runs). */
+  quietFor?: () => number;
 };
 
 const migrationsFolder = packagePath('drizzle');
@@ -155,6 +157,7 @@ async function openLockedPglite(
       lock?.release();
     }),
     dump: () => client.dump(),
+    quietFor: () => client.quietFor(),
   };
 }
 

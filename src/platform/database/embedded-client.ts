@@ -26,6 +26,8 @@ export type EmbeddedClient = Queryable & {
   exec(text: string): Promise<void>;
   /** The whole data dir as a tarball (backups, test snapshots). */
   dump(): Promise<Blob>;
+  /** Milliseconds since the last interactive statement was answered; 0 while one runs. */
+  quietFor(): number;
   close(): Promise<void>;
 };
 
@@ -89,36 +91,32 @@ export async function startEmbeddedClient(
   /** The lane of a statement or transaction begun now (bulk-work.ts). */
   const lane = (): Lane => (isBulkWork() ? 'bulk' : 'interactive');
 
+  /** Interactive statements and transactions not yet answered, and when the last one was. */
+  let interactiveRunning = 0;
+  let interactiveAnsweredAt = performance.now();
+  /** Counts `work` as interactive while it runs, unless it is bulk work. */
+  async function counted<Result>(work: () => Promise<Result>): Promise<Result> {
+    if (isBulkWork()) return work();
+    interactiveRunning += 1;
+    try {
+      return await work();
+    } finally {
+      interactiveRunning -= 1;
+      interactiveAnsweredAt = performance.now();
+    }
+  }
+
   return {
     query: (text, params, options) =>
-      send({ type: 'query', text, params, rowMode: options?.rowMode, lane: lane() }),
-    async transaction(callback) {
-      const transaction = ++lastTransaction;
-      // Not awaited before the first statement: the worker runs that statement once BEGIN has.
-      const begun = send({ type: 'begin', transaction, lane: lane() });
-      begun.catch(() => undefined);
-      let result: Awaited<ReturnType<typeof callback>>;
-      try {
-        result = await callback({
-          query: (text, params, options) =>
-            send({ type: 'query', text, params, rowMode: options?.rowMode, transaction }),
-        });
-      } catch (error) {
-        // A transaction that never began is why its statements failed: that is the error to report.
-        await begun;
-        await send({ type: 'end', transaction, commit: false }).catch(() => undefined);
-        throw error;
-      }
-      await begun;
-      await send({ type: 'end', transaction, commit: true });
-      return result;
-    },
+      counted(() => send({ type: 'query', text, params, rowMode: options?.rowMode, lane: lane() })),
+    transaction: (callback) => counted(() => runTransaction(callback)),
     async exec(text) {
       await send({ type: 'exec', text, lane: lane() });
     },
     async dump() {
       return new Blob([(await send({ type: 'dump' })) as ArrayBuffer]);
     },
+    quietFor: () => (interactiveRunning > 0 ? 0 : performance.now() - interactiveAnsweredAt),
     async close() {
       closing = true;
       await send({ type: 'close' }).catch(() => undefined);
@@ -126,4 +124,27 @@ export async function startEmbeddedClient(
       await worker.terminate();
     },
   };
+
+  /** Runs `callback`'s statements as one transaction on the worker (they run when its turn comes). */
+  async function runTransaction<T>(callback: (transaction: Queryable) => Promise<T>): Promise<T> {
+    const transaction = ++lastTransaction;
+    // Not awaited before the first statement: the worker runs that statement once BEGIN has.
+    const begun = send({ type: 'begin', transaction, lane: lane() });
+    begun.catch(() => undefined);
+    let result: Awaited<ReturnType<typeof callback>>;
+    try {
+      result = await callback({
+        query: (text, params, options) =>
+          send({ type: 'query', text, params, rowMode: options?.rowMode, transaction }),
+      });
+    } catch (error) {
+      // A transaction that never began is why its statements failed: that is the error to report.
+      await begun;
+      await send({ type: 'end', transaction, commit: false }).catch(() => undefined);
+      throw error;
+    }
+    await begun;
+    await send({ type: 'end', transaction, commit: true });
+    return result;
+  }
 }

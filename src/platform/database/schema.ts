@@ -696,23 +696,34 @@ export const documents = pgTable(
     embeddingDimensions: integer('embedding_dimensions'),
     embeddingStatus: text('embedding_status').$type<EmbeddingStatus>().notNull().default('pending'),
     /**
-     * False while a large write is still adding the Document's chunks, in transactions of one slice
-     * each (so the embedded database is never held for a whole write); no read sees it until the
-     * write's last step publishes every chunk at once.
+     * The large write that staged this chunk (`document_writes`), in transactions of one slice each
+     * so the embedded database is never held for a whole write. No read sees the chunk while that
+     * write's row exists; deleting the row publishes every chunk at once, in one short statement.
+     * Null for a write of one slice, and cleared when the chunk's embedding is stored.
      */
-    published: boolean('published').notNull().default(true),
+    writeId: uuid('write_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     index('documents_context_index').on(table.contextId, table.createdAt, table.id),
-    index('documents_unpublished_index')
-      .on(table.contextId, table.createdAt)
-      .where(sql`NOT ${table.published}`),
+    index('documents_write_index').on(table.writeId).where(sql`${table.writeId} is not null`),
     index('documents_pending_index').on(table.contextId).where(sql`${table.embeddingStatus} = 'pending'`),
     index('documents_source_index').on(table.sourceId).where(sql`${table.sourceId} is not null`),
   ],
 );
+
+/**
+ * A large Document write still staging its chunks: while its row exists its chunks are invisible
+ * (documents.write_id). A row older than any write takes belongs to a process that died mid-write.
+ */
+export const documentWrites = pgTable('document_writes', {
+  ...tenantKey(),
+  contextId: uuid('context_id')
+    .notNull()
+    .references(() => contexts.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
 
 /**
  * BM25 postings: one row per (Document, stemmed term), written with the Document. `impact` is the
