@@ -25,24 +25,40 @@ module.exports = {
     {
       name: 'wire-schemas-stand-alone',
       comment:
-        "A feature's responses.ts (and core/wire.ts) is the API's wire: zod and other wire schemas only, so the console can read its types without the server's code.",
+        "A feature's responses.ts (and core/wire.ts) is the API's wire: zod and other wire schemas only, built from the one list of each field's values (core/wire-values.ts, core/roles.ts), so the console can read them without the server's code.",
       severity: 'error',
       from: { path: '(^src/features/[^/]+/responses\\.ts$|^src/core/wire\\.ts$)' },
-      to: { path: '^src/', pathNot: '(^src/features/[^/]+/responses\\.ts$|^src/core/(wire|guid)\\.ts$)' },
+      to: {
+        path: '^src/',
+        pathNot: '(^src/features/[^/]+/responses\\.ts$|^src/core/(wire|guid|wire-values|roles)\\.ts$)',
+      },
     },
     {
       name: 'contract-is-the-wire',
-      comment: 'src/contract.ts names the wire types for the console; it reads the wire schemas only.',
+      comment:
+        "src/contract.ts hands the console the wire's value lists (roles, statuses, evaluator types); it reads the wire's own modules only.",
       severity: 'error',
       from: { path: '^src/contract\\.ts$' },
-      to: { path: '^src/', pathNot: '(^src/features/[^/]+/responses\\.ts$|^src/core/wire\\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/core/(wire-values|roles)\\.ts$' },
     },
     {
       name: 'console-reads-the-contract-only',
-      comment: 'The console (web/src) knows the server through src/contract.ts alone, and imports no other part of src/.',
+      comment:
+        "The console (web/src) knows the server's value lists through src/contract.ts alone, and imports no other part of src/.",
       severity: 'error',
       from: { path: '^web/src/' },
       to: { path: '^src/', pathNot: '^src/contract\\.ts$' },
+    },
+    {
+      name: 'console-calls-through-the-route-map',
+      comment:
+        "The console calls the API through the client's generated route map (api/api-types.ts, its types only) and the request helpers beside it (api/typed-request.ts, transport/http.ts): nothing else of the client.",
+      severity: 'error',
+      from: { path: '^web/src/' },
+      to: {
+        path: '^packages/',
+        pathNot: '^packages/client/src/(api/(api-types|typed-request)|transport/http)\\.ts$',
+      },
     },
     {
       name: 'routes-only-from-app',

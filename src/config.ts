@@ -3,6 +3,7 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { MemberRole } from './core/roles.js';
+import { memberRoles } from './core/roles.js';
 import { type ProviderKind, providerKindSpec, providerKinds } from './llm/provider-kinds.js';
 
 // The one place that reads process.env. Everything else receives a Config.
@@ -34,7 +35,7 @@ const environmentSchema = z.object({
   LECTERN_OIDC_CLIENT_SECRET: optionalText,
   LECTERN_OIDC_SCOPES: z.string().default('openid email profile'),
   LECTERN_OIDC_ALLOWED_DOMAINS: optionalText,
-  LECTERN_OIDC_DEFAULT_ROLE: optionalText.pipe(z.enum(['viewer', 'developer', 'admin', 'owner']).optional()),
+  LECTERN_OIDC_DEFAULT_ROLE: optionalText.pipe(z.enum(memberRoles).optional()),
   LECTERN_OIDC_ROLE_CLAIM: optionalText,
   LECTERN_ADMIN_TOKEN: optionalText.pipe(
     z.string().min(16, 'LECTERN_ADMIN_TOKEN needs at least 16 characters').optional(),

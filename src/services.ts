@@ -24,12 +24,6 @@ import {
   createContextTexts,
   createEmbedderResolver,
 } from './features/contexts/index.js';
-import {
-  createDataService,
-  createGenerationRepository,
-  createStatisticsRepository,
-  createStatisticsService,
-} from './features/data/index.js';
 import { createDatasetRepository, createDatasetService } from './features/datasets/index.js';
 import {
   createDocumentRepository,
@@ -53,6 +47,12 @@ import {
 import { createExperimentRepository, createExperimentService } from './features/experiments/index.js';
 import { createFeedbackRepository, createFeedbackService } from './features/feedback/index.js';
 import { createFileRepository, createFileService } from './features/files/index.js';
+import {
+  createGenerationRepository,
+  createGenerationService,
+  createStatisticsRepository,
+  createStatisticsService,
+} from './features/generations/index.js';
 import {
   createMonitorRepository,
   createMonitorService,
@@ -163,15 +163,15 @@ export function createServices(platform: Platform) {
   // Feedback and edits of stored generations tell the statistics (the Dashboard's figures) which
   // finished day to sum again.
   const statistics = createStatisticsService(createStatisticsRepository(database), actions.require);
-  // Feedback asks when a generation was made (and so whether it exists); data lists each one's feedback.
-  const generations = createGenerationRepository(database);
+  // Feedback asks when a generation was made (and so whether it exists); the generation service lists each one's feedback.
+  const generationRepository = createGenerationRepository(database);
   const feedback = createFeedbackService(
     createFeedbackRepository(database),
-    async (workspaceId, id) => (await generations.find(workspaceId, id))?.createdAt,
+    async (workspaceId, id) => (await generationRepository.find(workspaceId, id))?.createdAt,
     statistics.generationChanged,
   );
-  const data = createDataService(
-    generations,
+  const generations = createGenerationService(
+    generationRepository,
     feedback,
     { requireApp: apps.require, requireAction: actions.require, requireSession: sessions.requireForRun },
     statistics.generationChanged,
@@ -200,7 +200,7 @@ export function createServices(platform: Platform) {
   const contextTexts = createContextTexts(contexts, contextSearch);
   const retriever: Retriever = createContextRetriever(contextTexts);
   const tools = createToolRegistry();
-  const engine = createRunEngine({ actions, models, sessions, data, tools, retriever });
+  const engine = createRunEngine({ actions, models, sessions, generations, tools, retriever });
   const skills = createSkillService({
     repository: skillRepository,
     secretBox,
@@ -219,7 +219,7 @@ export function createServices(platform: Platform) {
   });
   // Async runs and workflow blocks run through jobs: queued or failed, never lost, and a generation
   // is never made twice.
-  const durable = createDurableRuns({ jobs, data, engine });
+  const durable = createDurableRuns({ jobs, generations, engine });
   const workflowRunner = createWorkflowRunner({
     runs: createWorkflowRunRepository(database),
     workflows,
@@ -286,7 +286,7 @@ export function createServices(platform: Platform) {
   const datasets = createDatasetService({
     repository: createDatasetRepository(database),
     async generations(workspaceId, ids) {
-      const found = await generations.findMany(workspaceId, [...new Set(ids)]);
+      const found = await generationRepository.findMany(workspaceId, [...new Set(ids)]);
       return new Map(found.map((row) => [row.id, { input: row.input, output: row.output }]));
     },
     inTransaction: platform.transactions.run,
@@ -364,7 +364,7 @@ export function createServices(platform: Platform) {
     actions,
     prompts,
     sessions,
-    data,
+    generations,
     feedback,
     tools,
     skills,

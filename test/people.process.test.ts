@@ -7,7 +7,7 @@ import {
   useProcessEnvironment,
 } from './helpers/test-app.js';
 
-// The first owner of a new instance (CONTRACT §13): a setup link printed once, or the owner from
+// The first owner of a new instance (docs/security.md#people-and-roles): a setup link printed once, or the owner from
 // LECTERN_INIT_OWNER_EMAIL/_PASSWORD; then people from the CLI, and the audit log's chain checked.
 const processEnvironment = useProcessEnvironment();
 

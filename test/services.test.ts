@@ -50,7 +50,6 @@ it('builds every service the routes and workers use', () => {
       'consoleSessions',
       'contextSources',
       'contexts',
-      'data',
       'datasets',
       'documents',
       'engine',
@@ -60,6 +59,7 @@ it('builds every service the routes and workers use', () => {
       'experiments',
       'feedback',
       'files',
+      'generations',
       'idempotentRequests',
       'members',
       'models',
@@ -98,21 +98,21 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   );
   expect(answer).toMatchObject({ msg: 'wired' });
   const generationId = (answer as { data_guid: string }).data_guid;
-  expect(await services.data.find(workspaceId, generationId)).toMatchObject({ output: 'wired' });
+  expect(await services.generations.find(workspaceId, generationId)).toMatchObject({ output: 'wired' });
   const feedback = await services.feedback.create(
     workspaceId,
     key!.principal.key!.id,
     generationId,
     feedbackBody.parse({ type: 'rating', value: 'good' }),
   );
-  expect((await services.data.get(workspaceId, generationId)).feedback).toEqual([
+  expect((await services.generations.get(workspaceId, generationId)).feedback).toEqual([
     expect.objectContaining({ id: feedback.id }),
   ]);
   // Another workspace sees none of it.
   const other = await services.workspaces.authenticate(
     (await services.workspaces.createWorkspace('x')).apiKey,
   );
-  expect(await services.data.find(other!.workspace.id, generationId)).toBeUndefined();
+  expect(await services.generations.find(other!.workspace.id, generationId)).toBeUndefined();
   await expect(
     services.feedback.create(
       other!.workspace.id,
@@ -149,7 +149,11 @@ it('never makes a durable run’s generation twice: a stored one is the answer, 
     name: 'echo',
     version: { model: 'mock/echo', prompt: '{{text}}' },
   });
-  const durable = createDurableRuns({ jobs: platform.jobs, data: services.data, engine: services.engine });
+  const durable = createDurableRuns({
+    jobs: platform.jobs,
+    generations: services.generations,
+    engine: services.engine,
+  });
   const caller = { workspaceId, allowModelOverrides: false };
   const generationId = randomUUID();
   const signal = new AbortController().signal;
@@ -160,6 +164,6 @@ it('never makes a durable run’s generation twice: a stored one is the answer, 
   // Delivered again (a crashed attempt, a duplicate): with other input the echo would differ.
   const again = await generate('again');
   expect([first, again]).toEqual(['first', 'first']);
-  const listed = await services.data.find(workspaceId, generationId);
+  const listed = await services.generations.find(workspaceId, generationId);
   expect(listed).toMatchObject({ output: 'first' });
 });

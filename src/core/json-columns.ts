@@ -1,3 +1,5 @@
+import type { SplitterName } from './wire-values.js';
+
 /**
  * The shapes stored in JSON columns. Domain code, the model layer and the table schema all share
  * them, so they live here rather than in the schema: code that only needs a message's shape should
@@ -41,7 +43,7 @@ export type PromptMessage = { role: string; content: string | MessagePart[] };
 
 export type GenerationCost = { input: number; output: number; generation: number };
 
-export type SplitterName = 'sentence' | 'token' | 'recursive' | 'character' | 'markdown';
+export type { SplitterName };
 
 /** How a Context cuts text into Documents; sizes count tokens for `token`, characters otherwise. */
 export type SplitterConfig = { chunkSize: number; chunkOverlap: number; splitter: SplitterName };

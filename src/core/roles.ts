@@ -10,9 +10,11 @@ export type MemberRole = (typeof memberRoles)[number];
 export const keyRoles = ['runner', 'viewer', 'developer', 'admin'] as const;
 export type KeyRole = (typeof keyRoles)[number];
 
-export type Role = MemberRole | KeyRole;
+/** Every role a principal may hold, a key's or a person's, lowest first. */
+export const roles = ['runner', ...memberRoles] as const;
+export type Role = (typeof roles)[number];
 
-export type AuditActorType = 'user' | 'key' | 'admin' | 'system';
+export type { AuditActorType } from './wire-values.js';
 
 /**
  * What a route may need. `public` routes authenticate themselves (sign-in, signed and one-time URLs,

@@ -26,12 +26,12 @@ export const maximumTermWeight = sql.raw('1.9');
 
 /**
  * The statement writing the postings and document frequencies of Documents whose row (with
- * `term_count`) and Context statistics are already written. `impact` uses the Context's current
+ * `term_count`) and the Context's BM25 counts are already written. `impact` uses the Context's current
  * average length. The documents repository runs it in the transaction that writes the Documents.
  */
 export function indexDocumentsStatement(contextId: string, documentIds: string[]): SQL {
   return sql`
-    WITH statistics AS (
+    WITH bm25_counts AS (
       SELECT greatest(term_total::float8 / greatest(document_count, 1), 1) AS average_length
       FROM contexts WHERE id = ${contextId}
     ),
@@ -39,7 +39,7 @@ export function indexDocumentsStatement(contextId: string, documentIds: string[]
       INSERT INTO document_terms (context_id, term, document_id, frequency, document_length, impact)
       SELECT d.context_id, t.lexeme, d.id, array_length(t.positions, 1), d.term_count,
              ${termWeight(sql`array_length(t.positions, 1)`, sql`d.term_count`, sql`s.average_length`)}
-      FROM documents d CROSS JOIN statistics s, unnest(${analysed(sql`d.content`)}) t
+      FROM documents d CROSS JOIN bm25_counts s, unnest(${analysed(sql`d.content`)}) t
       WHERE d.id = ANY(${uuidArray(documentIds)})
       RETURNING term
     )

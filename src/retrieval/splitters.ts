@@ -1,13 +1,5 @@
 import type { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
-import type { SplitterConfig, SplitterName } from '../core/json-columns.js';
-
-export const splitterNames = [
-  'sentence',
-  'token',
-  'recursive',
-  'character',
-  'markdown',
-] as const satisfies readonly SplitterName[];
+import type { SplitterConfig } from '../core/json-columns.js';
 
 /** Used when a Context or Context Source gives no `splitterConfig` (documented in the OpenAPI schema). */
 export const defaultSplitterConfig: SplitterConfig = {

@@ -96,7 +96,11 @@ describe.each(sdkKinds)('with the %s SDK', (kind) => {
       } as any);
       const text = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
       const streamed = await sdk.klu.actions.stream(action.guid, { text });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The generation is stored when the run's last token is: every token is buffered by then.
+      await eventually(async () => {
+        const stored = await sdk.context.client.get(`/v1/data?action=${action.guid}`);
+        return stored.body.total_count === 1 ? true : undefined;
+      });
       const tokens: string[] = [];
       for await (const token of streamed.streamingData) tokens.push(String(token));
       expect(tokens.join('')).toBe(text);

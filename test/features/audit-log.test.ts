@@ -8,7 +8,7 @@ import { auditLog } from '../../src/platform/database/schema.js';
 import { ownAddressPerSignIn, sameOrigin, signedInPerson, signIn } from '../helpers/people.js';
 import { createAction, openEmptyDatabase, request, useTestWorkspace } from '../helpers/test-app.js';
 
-// CONTRACT §13's audit log: every configuration change and every sign-in appends one record, in
+// The audit log (docs/security.md#audit-log): every configuration change and every sign-in appends one record, in
 // the same transaction as the change; records are never changed (a trigger refuses it, the hash
 // chain shows it) and never hold a secret.
 const context = useTestWorkspace(ownAddressPerSignIn);

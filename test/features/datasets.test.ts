@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signedInPerson } from '../helpers/people.js';
 import { createAction, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 
-// CONTRACT §14's datasets: items added by API, from stored generations and from JSON Lines or CSV
+// Datasets (docs/evaluations.md#datasets): items added by API, from stored generations and from JSON Lines or CSV
 // files; every change of the items is a new version and every earlier version stays readable.
 const context = useTestWorkspace();
 

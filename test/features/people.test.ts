@@ -19,7 +19,7 @@ import {
   useTestWorkspace,
 } from '../helpers/test-app.js';
 
-// CONTRACT §13, black-box: people sign in with a password, hold a role in each workspace, invite
+// People and roles (docs/security.md#people-and-roles), black-box: people sign in with a password, hold a role in each workspace, invite
 // others, make API keys up to their own role; each role's refusals are 403 (the route walk in
 // test/security/role-walk.test.ts covers every route), and the last owner stays.
 const context = useTestWorkspace(ownAddressPerSignIn);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createIdempotentRequests } from '../../src/features/runs/idempotency.js';
 import { createIdempotentRequestRepository } from '../../src/features/runs/idempotent-request-repository.js';
+import { rowsOf } from '../../src/platform/database/connection.js';
 import { createAction, eventually, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 
 const context = useTestWorkspace({}, { startJobs: true });
@@ -40,7 +42,13 @@ describe('Idempotency-Key on run requests', () => {
     const url = `/v1/actions/${action.guid}/prompt`;
     const key = randomUUID();
     const slow = context.client.request('POST', url, { input: { text: 'a b c d e f g h' } }, withKey(key));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The first request holds the key once its row is written, unanswered.
+    await eventually(async () => {
+      const held = await context.test.platform.database.database.execute(
+        sql`SELECT 1 FROM idempotent_requests WHERE key = ${key} AND response IS NULL`,
+      );
+      return rowsOf(held).length === 1 ? true : undefined;
+    });
     const during = await context.client.request(
       'POST',
       url,

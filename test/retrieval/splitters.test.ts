@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { splitterNames } from '../../src/core/wire-values.js';
 import { countTokens } from '../../src/llm/token-count.js';
-import { createSplitter, splitterNames } from '../../src/retrieval/splitters.js';
+import { createSplitter } from '../../src/retrieval/splitters.js';
 
 const text = Array.from(
   { length: 40 },

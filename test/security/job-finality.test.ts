@@ -47,8 +47,6 @@ function countingJob(definition: { name: string }, attempt: () => Promise<void> 
 const until = (condition: () => boolean | Promise<boolean>) =>
   eventually(async () => ((await condition()) ? true : undefined));
 
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
 describe('database job queue finality', () => {
   it('ends a job whose error text PostgreSQL cannot store (NUL), after its attempts, and reports it', async () => {
     const definition = uniqueJob(2);
@@ -131,8 +129,15 @@ describe('database job queue finality', () => {
     await queues.handle.database.execute(
       sql`UPDATE ${jobs} SET locked_until = now() - interval '1 second' WHERE id = ${id}`,
     );
-    await queue.enqueue(uniqueJob(1), {}); // wakes the poller
-    await sleep(300);
+    // A job queued behind the lapsed one wakes the poller; once it has run, a claim has passed the
+    // lapsed job over (it was queued earlier, so a claim would have taken it first).
+    const waker = uniqueJob(1);
+    let wakerRan = false;
+    queue.register(waker, async () => {
+      wakerRan = true;
+    });
+    await queue.enqueue(waker, {});
+    await until(() => wakerRan);
     expect(starts).toBe(1);
     finish();
     await until(async () => (await rowOf(id)).status === 'succeeded');

@@ -158,7 +158,9 @@ describe('database errors', () => {
   it('never reach a client: a stream error event and an async result say only that it failed', async () => {
     const { client, test } = context;
     const action = await createAction(client, { prompt: 'Say {{name}}' });
-    const data = test.app.services.data as unknown as { recordRun: (...args: unknown[]) => Promise<unknown> };
+    const data = test.app.services.generations as unknown as {
+      recordRun: (...args: unknown[]) => Promise<unknown>;
+    };
     const recordRun = data.recordRun;
     const statement =
       'Failed query: insert into "generations" ("id", "output") values ($1, $2) params: secret-output';

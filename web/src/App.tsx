@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
-import { ApiError, api, forgetSignIn, mayBeSignedIn, type SignedIn } from './api';
+import { ApiError, api, forgetSignIn, mayBeSignedIn } from './api';
 import { Loading } from './components/states';
 import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
 import { ActionsPage } from './pages/actions/ActionsList';
@@ -40,7 +40,7 @@ function useSession() {
     queryFn: async () => {
       if (!mayBeSignedIn()) return null;
       try {
-        return await api<SignedIn>('GET', '/console/v1/session');
+        return await api('GET /console/v1/session');
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return null;
         throw error;
@@ -53,7 +53,7 @@ export function App() {
   const session = useSession();
   const queries = useQueryClient();
   const signOut = useMutation({
-    mutationFn: () => api('DELETE', '/console/v1/session'),
+    mutationFn: () => api('DELETE /console/v1/session'),
     onSuccess: () => forgetSignIn(queries),
   });
   const [linkPage, setLinkPage] = useState(() => linkPageOf(window.location.pathname));

@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, type StreamRunAnswer } from './api';
+import { type Answer, api, type Body } from './api';
+
+/** A run's request: its input and which version runs (the stream is asked for here). */
+export type RunRequest = Omit<Body<'POST /v1/actions/{guidOrSlug}/prompt'>, 'streaming'>;
 
 export type StreamState =
   | { status: 'idle' }
@@ -26,14 +29,21 @@ export function useStreamRun() {
   const source = useRef<EventSource | null>(null);
   useEffect(() => () => source.current?.close(), []);
 
-  const start = useCallback(async (path: string, body: Record<string, unknown>) => {
+  const start = useCallback(async (action: string, body: RunRequest) => {
     source.current?.close();
     setState({ status: 'starting' });
-    let answer: StreamRunAnswer;
+    let answer: Answer<'POST /v1/actions/{guidOrSlug}/prompt'>;
     try {
-      answer = await api<StreamRunAnswer>('POST', path, { ...body, streaming: true });
+      answer = await api('POST /v1/actions/{guidOrSlug}/prompt', {
+        path: { guidOrSlug: action },
+        body: { ...body, streaming: true },
+      });
     } catch (error) {
       setState({ status: 'failed', text: '', message: (error as Error).message });
+      return;
+    }
+    if (!('streaming_url' in answer)) {
+      setState({ status: 'failed', text: '', message: 'The service answered the run without a stream' });
       return;
     }
     const startedAt = performance.now();

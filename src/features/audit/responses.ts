@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { anyJson, guid, timestamp } from '../../core/wire.js';
+import { auditActorTypes } from '../../core/wire-values.js';
 
 export const auditRecordResponse = z
   .strictObject({
     guid,
     at: timestamp,
     actor: z.strictObject({
-      type: z.enum(['user', 'key', 'admin', 'system']),
+      type: z.enum(auditActorTypes),
       guid: guid.nullable(),
       label: z.string(),
     }),

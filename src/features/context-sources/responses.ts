@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid, timestamp } from '../../core/wire.js';
+import { splitterNames } from '../../core/wire-values.js';
 
 export const contextSourceResponse = z
   .strictObject({
@@ -14,7 +15,7 @@ export const contextSourceResponse = z
     splitter_config: z.strictObject({
       chunkSize: z.number().int(),
       chunkOverlap: z.number().int(),
-      splitter: z.enum(['sentence', 'token', 'recursive', 'character', 'markdown']),
+      splitter: z.enum(splitterNames),
     }),
     indexing_status: z.enum(['PENDING', 'PROCESSING', 'INDEXED', 'FAILED']),
     indexed_at: timestamp.nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid, jsonObject, timestamp } from '../../core/wire.js';
+import { splitterNames } from '../../core/wire-values.js';
 
 // A Context's own fields are camelCase on the wire, as the hosted original wrote them (docs/api.md).
 
@@ -17,7 +18,7 @@ export const contextResponse = z
     splitterConfig: z.strictObject({
       chunkSize: z.number().int(),
       chunkOverlap: z.number().int(),
-      splitter: z.enum(['sentence', 'token', 'recursive', 'character', 'markdown']),
+      splitter: z.enum(splitterNames),
     }),
     embeddingModel: z.string(),
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { metadataFilter } from '../../core/metadata-filter.js';
-import { defaultSplitterConfig, splitterNames } from '../../retrieval/splitters.js';
+import { searchModes, splitterNames } from '../../core/wire-values.js';
+import { defaultSplitterConfig } from '../../retrieval/splitters.js';
 
 const maximumChunkSize = 100_000;
 
@@ -59,7 +60,7 @@ export const searchBody = z.strictObject({
   score: z.number().min(0).max(1).optional().describe('Minimum score in [0, 1]; default 0 (every match).'),
   metadata_filter: metadataFilter.optional(),
   mode: z
-    .enum(['hybrid', 'lexical', 'vector'])
+    .enum(searchModes)
     .optional()
     .describe('Ranking: hybrid (default; BM25 and cosine similarity fused), lexical only, or vector only.'),
   // Legacy names (docs/sdk-compatibility.md).

@@ -60,14 +60,14 @@ export const documentsPerTransaction = 16;
 const vectorsPerStatement = 8;
 
 /**
- * Documents and their BM25 postings. Every write keeps the Context's statistics (N, total length)
+ * Documents and their BM25 postings. Every write keeps the Context's BM25 counts (N, total length)
  * in the same transaction, so lexical scores never see half a write.
  */
 export function createDocumentRepository(database: Database) {
   const owned = (workspaceId: string, contextId: string) =>
     and(eq(documents.workspaceId, workspaceId), eq(documents.contextId, contextId));
 
-  async function adjustStatistics(
+  async function adjustCounts(
     transaction: Database,
     contextId: string,
     documentDelta: number,
@@ -85,7 +85,7 @@ export function createDocumentRepository(database: Database) {
 
   /**
    * A write to one Context's Documents. The Context row is locked first, so writes to a Context
-   * take turns (its statistics and term frequencies are shared) and never deadlock each other.
+   * take turns (its BM25 counts and term frequencies are shared) and never deadlock each other.
    */
   function writeToContext<Result>(contextId: string, work: (transaction: Database) => Promise<Result>) {
     return database.transaction(async (transaction) => {
@@ -117,7 +117,7 @@ export function createDocumentRepository(database: Database) {
         .where(inArray(documents.id, ids))
         .returning({ termCount: documents.termCount });
       const terms = deleted.reduce((total, row) => total + row.termCount, 0);
-      await adjustStatistics(transaction, contextId, -deleted.length, -terms);
+      await adjustCounts(transaction, contextId, -deleted.length, -terms);
       return deleted.length;
     });
   }
@@ -132,7 +132,7 @@ export function createDocumentRepository(database: Database) {
 
     /**
      * Writes Documents (lexically searchable once published, embedding pending), one slice (and its
-     * postings and statistics) a transaction: on the embedded database a transaction holds every
+     * postings and BM25 counts) a transaction: on the embedded database a transaction holds every
      * other tenant's statements, and one transaction for a 4 MB Document (4,400 chunks) held them
      * for seconds. Staged by a write (`writeId`), no read sees them until it publishes.
      */
@@ -160,7 +160,7 @@ export function createDocumentRepository(database: Database) {
               RETURNING term_count`),
             );
             const terms = inserted.reduce((total, row) => total + Number(row.term_count), 0);
-            await adjustStatistics(transaction, contextId, slice.length, terms);
+            await adjustCounts(transaction, contextId, slice.length, terms);
             await indexDocuments(
               transaction,
               contextId,
@@ -260,7 +260,7 @@ export function createDocumentRepository(database: Database) {
           })
           .where(eq(documents.id, id))
           .returning({ ...publicColumns, termCount: documents.termCount });
-        await adjustStatistics(transaction, contextId, 0, row!.termCount - before.termCount);
+        await adjustCounts(transaction, contextId, 0, row!.termCount - before.termCount);
         await indexDocuments(transaction, contextId, [id]);
         return row;
       });

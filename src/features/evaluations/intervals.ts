@@ -1,4 +1,4 @@
-// The statistics of evaluation summaries and comparisons (docs/evaluations.md#statistics): 95%
+// The intervals of evaluation summaries and comparisons (docs/evaluations.md#intervals): 95%
 // intervals of a mean, and of the mean difference of paired scores. Resampling uses a fixed seed,
 // so the same scores always give the same interval.
 

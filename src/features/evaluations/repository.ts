@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { EvaluationStatus } from '../../core/wire-values.js';
 import type { Database } from '../../platform/database/connection.js';
 import { rowsOf } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
@@ -6,7 +7,8 @@ import { datasetItems, evaluationResults, evaluations, generations } from '../..
 
 export type EvaluationRow = typeof evaluations.$inferSelect;
 export type ResultRow = typeof evaluationResults.$inferSelect;
-export type EvaluationStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
+
+export type { EvaluationStatus };
 export const endedStatuses: EvaluationStatus[] = ['SUCCESS', 'FAILED', 'CANCELLED'];
 
 /** A result with its dataset item's input and expected output (as the version it ran on had them). */

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { guid, timestamp } from '../../core/wire.js';
+import { evaluationItemStatuses, evaluationStatuses } from '../../core/wire-values.js';
 
 const nullableScore = z.number().min(0).max(1).nullable();
 const interval = z.number().nullable();
 
-export const evaluationStatus = z.enum(['PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'CANCELLED']);
+export const evaluationStatus = z.enum(evaluationStatuses);
 
 export const evaluationResponse = z
   .strictObject({
@@ -49,7 +50,7 @@ export const evaluationResultResponse = z
     item: guid.describe('The dataset item'),
     input: z.unknown(),
     expected_output: z.string().nullable(),
-    status: z.enum(['pending', 'done', 'failed']),
+    status: z.enum(evaluationItemStatuses),
     output: z.string().nullable(),
     data_guid: guid.describe('The item’s generation (source "evaluation")'),
     scores: z.record(guid, nullableScore),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { guid, largestStoredInteger, versionNumber } from '../../core/guid.js';
 import { paginationQuery } from '../../core/pagination.js';
+import { evaluationItemStatuses } from '../../core/wire-values.js';
 import { environment } from '../actions/index.js';
 
 /** How many items of one evaluation run at once, at most. */
@@ -54,7 +55,7 @@ export const startMatrixBody = z.strictObject({
 });
 
 export const resultsQuery = paginationQuery.extend({
-  status: z.enum(['pending', 'done', 'failed']).optional(),
+  status: z.enum(evaluationItemStatuses).optional(),
   evaluator: guid.optional().describe('With score_below: the evaluator whose score is compared'),
   score_below: z.coerce.number().min(0).max(1).optional().describe('Items this evaluator scored below it'),
 });

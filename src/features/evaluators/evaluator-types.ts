@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type EvaluatorTypeName, evaluatorTypeNames } from '../../core/wire-values.js';
 import type { Unnumbered } from '../../platform/worker-calls.js';
 import type { CheckRequest } from './check-protocol.js';
 import { ScoringTimedOut } from './check-runner.js';
@@ -235,10 +236,9 @@ const types = {
       return scored(costUsd <= config.max_usd);
     },
   } satisfies EvaluatorType<{ max_usd: number }>,
-};
+} satisfies Record<EvaluatorTypeName, unknown>;
 
-export type EvaluatorTypeName = keyof typeof types;
-export const evaluatorTypeNames = Object.keys(types) as [EvaluatorTypeName, ...EvaluatorTypeName[]];
+export { type EvaluatorTypeName, evaluatorTypeNames };
 
 /** What a saved evaluator's config must compile on a check thread: a `json_valid` schema. */
 export function schemaToCompile(

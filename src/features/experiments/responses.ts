@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid, timestamp } from '../../core/wire.js';
+import { experimentStatuses } from '../../core/wire-values.js';
 import { asyncRunResponse, streamRunResponse, syncRunResponse } from '../runs/responses.js';
 
 export const experimentResponse = z
@@ -10,7 +11,7 @@ export const experimentResponse = z
     action_primary_guid: guid,
     action_secondary_guid: guid,
     split: z.number().describe('Share of traffic sent to the secondary Action, 0–1'),
-    status: z.enum(['running', 'paused', 'completed']).describe('paused: every run goes to the primary'),
+    status: z.enum(experimentStatuses).describe('paused: every run goes to the primary'),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -53,4 +54,4 @@ export const experimentRunResponse = z.union([
 
 export type ExperimentResponse = z.output<typeof experimentResponse>;
 export type ExperimentResultsResponse = z.output<typeof experimentResultsResponse>;
-export type ExperimentRunAnswer = z.output<typeof experimentRunResponse>;
+export type ExperimentRunResponse = z.output<typeof experimentRunResponse>;

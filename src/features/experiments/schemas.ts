@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid } from '../../core/guid.js';
+import { experimentStatuses } from '../../core/wire-values.js';
 import { runFields } from '../runs/index.js';
 
 const split = z
@@ -22,7 +23,7 @@ export const updateExperimentBody = z.strictObject({
   action_primary_guid: guid.optional(),
   action_secondary_guid: guid.optional(),
   split: split.optional(),
-  status: z.enum(['running', 'paused', 'completed']).optional(),
+  status: z.enum(experimentStatuses).optional(),
 });
 
 export const experimentRunBody = z

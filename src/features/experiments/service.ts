@@ -6,7 +6,7 @@ import type { RunCaller, RunService } from '../runs/index.js';
 import type { SessionService } from '../sessions/index.js';
 import { positiveValueOf, proportionWithInterval } from './proportions.js';
 import type { ExperimentRepository, ExperimentRow } from './repository.js';
-import type { ExperimentRunAnswer } from './responses.js';
+import type { ExperimentRunResponse } from './responses.js';
 import type { ExperimentRunInput } from './schemas.js';
 
 /** An A/B test between two Actions of an App: `split` of the traffic goes to the secondary one. */
@@ -37,7 +37,7 @@ export type ExperimentArm = {
 
 export type ExperimentResults = { experiment: Experiment; arms: [ExperimentArm, ExperimentArm] };
 
-export type { ExperimentRunAnswer };
+export type { ExperimentRunResponse };
 
 export interface ExperimentService {
   create(workspaceId: string, input: NewExperiment): Promise<Experiment>;
@@ -47,7 +47,7 @@ export interface ExperimentService {
   update(workspaceId: string, id: string, changes: ExperimentChanges): Promise<Experiment>;
   remove(workspaceId: string, id: string): Promise<Experiment>;
   /** Runs the assigned Action through the run engine, in any of the three modes. */
-  run(caller: RunCaller, id: string, input: ExperimentRunInput): Promise<ExperimentRunAnswer>;
+  run(caller: RunCaller, id: string, input: ExperimentRunInput): Promise<ExperimentRunResponse>;
   /** Per-arm run counts and feedback counts; for a two-valued rating, the positive rate with a 95% interval. */
   results(workspaceId: string, id: string): Promise<ExperimentResults>;
 }

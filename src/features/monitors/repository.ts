@@ -59,7 +59,7 @@ export function createMonitorRepository(database: Database) {
 
     /**
      * The monitor's next generations after its mark, in the order they were made: runs by
-     * applications only (no evaluation runs, no unsaved drafts), and none younger than `settleMs`, so
+     * applications only (no generations of an evaluation, no unsaved drafts), and none younger than `settleMs`, so
      * a generation whose transaction commits late is not passed over.
      */
     async nextGenerations(

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { memberRoles } from '../../core/roles.js';
 import { maximumPasswordLength } from './passwords.js';
 
-export const memberRoleField = z.enum(['viewer', 'developer', 'admin', 'owner']);
+export const memberRoleField = z.enum(memberRoles);
 const email = z.email({ message: 'must be an e-mail address' }).max(320);
 const password = z.string().max(maximumPasswordLength);
 

@@ -1,6 +1,6 @@
 import { publicMessage } from '../../errors.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job-queue.js';
-import type { DataService } from '../data/index.js';
+import type { GenerationService } from '../generations/index.js';
 import type { RunCaller, RunEngine, RunOptions } from './engine.js';
 import type { RunRequest } from './schemas.js';
 
@@ -43,10 +43,10 @@ export type DurableRuns = {
 
 export function createDurableRuns(dependencies: {
   jobs: JobQueue;
-  data: DataService;
+  generations: GenerationService;
   engine: RunEngine;
 }): DurableRuns {
-  const { jobs, data, engine } = dependencies;
+  const { jobs, generations, engine } = dependencies;
   return {
     async enqueue(definition, payload, markFailed, options) {
       try {
@@ -59,7 +59,7 @@ export function createDurableRuns(dependencies: {
 
     async generate(caller, actionId, request, options, signal) {
       // Checked on every attempt: a queue need not count a crashed attempt.
-      const stored = await data.find(caller.workspaceId, options.generationId);
+      const stored = await generations.find(caller.workspaceId, options.generationId);
       if (stored)
         return {
           output: stored.output,

@@ -10,7 +10,7 @@ import { splitModelReference } from '../../llm/provider-kinds.js';
 import { wordTokens } from '../../llm/tokens.js';
 import type { ServerTools, ToolRegistry } from '../../llm/tool-registry.js';
 import { type ActionService, type ResolvedAction, versionFromWire } from '../actions/index.js';
-import type { DataService, RunRecord, RunSource } from '../data/index.js';
+import type { GenerationService, RunRecord, RunSource } from '../generations/index.js';
 import type { ModelResolver, ResolvedModel } from '../providers/index.js';
 import type { SessionService } from '../sessions/index.js';
 import { type BuiltPrompt, buildPrompt } from './prompt.js';
@@ -108,11 +108,11 @@ export function createRunEngine(dependencies: {
   actions: ActionService;
   models: ModelResolver;
   sessions: SessionService;
-  data: DataService;
+  generations: GenerationService;
   tools: ToolRegistry;
   retriever: Retriever;
 }): RunEngine {
-  const { actions, models, sessions, data, tools, retriever } = dependencies;
+  const { actions, models, sessions, generations, tools, retriever } = dependencies;
 
   /** Everything a run needs, checked before anything is called or stored: bad input fails here with a 400. */
   async function prepare(
@@ -154,7 +154,7 @@ export function createRunEngine(dependencies: {
       version,
       input: request.input,
       extraMessages: request.messages as PromptMessage[] | undefined,
-      history: sessionId ? await data.sessionHistory(caller.workspaceId, sessionId) : [],
+      history: sessionId ? await generations.sessionHistory(caller.workspaceId, sessionId) : [],
       contextChunks,
     });
     const runTools = await tools.toolsFor(caller.workspaceId, version);
@@ -227,7 +227,7 @@ export function createRunEngine(dependencies: {
     onToken?: (token: string) => void,
   ): Promise<RunOutcome | undefined> {
     if (!run.cacheKey) return undefined;
-    const hit = await data.findByCacheKey(run.caller.workspaceId, run.cacheKey);
+    const hit = await generations.findByCacheKey(run.caller.workspaceId, run.cacheKey);
     if (!hit) return undefined;
     if (onToken) for (const token of wordTokens(hit.output)) onToken(token);
     const cost = { input: 0, output: 0, generation: 0 };
@@ -237,7 +237,7 @@ export function createRunEngine(dependencies: {
       toolCalls: [],
       usage: { inputTokens: hit.numInputTokens ?? 0, outputTokens: hit.numOutputTokens ?? 0 },
     };
-    await data.recordRun(runRecord(run, answer, { cached: true, cost, latencyMs: 0 }));
+    await generations.recordRun(runRecord(run, answer, { cached: true, cost, latencyMs: 0 }));
     return {
       generationId: run.generationId,
       msg: hit.output,
@@ -273,7 +273,7 @@ export function createRunEngine(dependencies: {
     }).catch(async (error: unknown) => {
       // Counted for the dashboard's errors unless the caller itself gave up (a shutdown, a cancel).
       if (!options.signal?.aborted) {
-        await data
+        await generations
           .recordFailure({
             workspaceId: run.caller.workspaceId,
             action: {
@@ -292,7 +292,7 @@ export function createRunEngine(dependencies: {
     });
     const latencyMs = Math.round(performance.now() - started);
     const cost = await generationCost(run.model.kind, run.model.modelName, answer.usage);
-    await data.recordRun(runRecord(run, answer, { cached: false, cost: cost ?? null, latencyMs }));
+    await generations.recordRun(runRecord(run, answer, { cached: false, cost: cost ?? null, latencyMs }));
     return {
       generationId: run.generationId,
       msg: answer.msg,

@@ -12,11 +12,11 @@ export { createIdempotentRequestRepository } from './idempotent-request-reposito
 export { presentRunResult } from './run-result.js';
 export { idempotencyHeaders, type RunInput, runFields, runInput } from './schemas.js';
 export {
-  type AsyncRunAnswer,
+  type AsyncRunResponse,
   asyncRunJob,
   createRunService,
-  type RunAnswer,
+  type RunResponse,
   type RunService,
-  type StreamRunAnswer,
-  type SyncRunAnswer,
+  type StreamRunResponse,
+  type SyncRunResponse,
 } from './service.js';

@@ -80,9 +80,9 @@ export const streamEventsResponse = {
   content: { 'text/event-stream': { schema: z.unknown().describe('SSE frames') } },
 };
 
-export type SyncRunAnswer = z.output<typeof syncRunResponse>;
-export type StreamRunAnswer = z.output<typeof streamRunResponse>;
-export type AsyncRunAnswer = z.output<typeof asyncRunResponse>;
-export type RunAnswer = z.output<typeof runResponse>;
+export type SyncRunResponse = z.output<typeof syncRunResponse>;
+export type StreamRunResponse = z.output<typeof streamRunResponse>;
+export type AsyncRunResponse = z.output<typeof asyncRunResponse>;
+export type RunResponse = z.output<typeof runResponse>;
 export type RunResultResponse = z.output<typeof runResultResponse>;
 export type GatewayPayloadResponse = z.output<typeof gatewayPayloadResponse>;

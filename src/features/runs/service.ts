@@ -9,11 +9,11 @@ import type { AsyncRunRepository } from './async-run-repository.js';
 import type { DurableRuns } from './durable-runs.js';
 import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js';
 import type {
-  AsyncRunAnswer,
-  RunAnswer,
+  AsyncRunResponse,
+  RunResponse,
   RunResultResponse,
-  StreamRunAnswer,
-  SyncRunAnswer,
+  StreamRunResponse,
+  SyncRunResponse,
 } from './responses.js';
 import { presentRunResult } from './run-result.js';
 import type { RunRequest } from './schemas.js';
@@ -48,7 +48,7 @@ export type AsyncRunPayload = z.infer<typeof asyncRunJob.payload>;
 
 // A run's answers are the API's own shapes (responses.ts), built here rather than by a presenter: they
 // carry URLs this service mints (a signed stream URL, a result URL) and nothing else to translate.
-export type { AsyncRunAnswer, RunAnswer, StreamRunAnswer, SyncRunAnswer };
+export type { AsyncRunResponse, RunResponse, StreamRunResponse, SyncRunResponse };
 
 export interface RunService {
   /** Runs an Action by mode (docs/api.md#runs: streaming wins over async_mode). */
@@ -57,7 +57,7 @@ export interface RunService {
     guidOrSlug: string,
     request: RunRequest,
     options?: Partial<RunOptions>,
-  ): Promise<RunAnswer>;
+  ): Promise<RunResponse>;
   /** docs/api.md result: PENDING until done, then SUCCESS with the text; a failed run is an error. */
   result(workspaceId: string, resultKey: string): Promise<RunResultResponse>;
   /**
@@ -98,7 +98,7 @@ export function createRunService(dependencies: {
 
   const feedbackUrl = (generationId: string) => `${baseUrl}/v1/feedback/${generationId}`;
 
-  function sync(run: PreparedRun): Promise<SyncRunAnswer> {
+  function sync(run: PreparedRun): Promise<SyncRunResponse> {
     return engine.execute(run).then((outcome) => ({
       msg: outcome.msg,
       full_prompt_sent: outcome.fullPromptSent,
@@ -109,7 +109,7 @@ export function createRunService(dependencies: {
   }
 
   /** The generation starts now; its tokens wait in the stream bus for the URL's one consumer. */
-  async function stream(run: PreparedRun): Promise<StreamRunAnswer> {
+  async function stream(run: PreparedRun): Promise<StreamRunResponse> {
     const streamId = run.generationId;
     await streams.create(streamId, streamLifetimeMs);
     // Appends are chained so a bus with asynchronous writes (Redis) keeps the tokens in order.
@@ -153,7 +153,7 @@ export function createRunService(dependencies: {
     };
   }
 
-  async function queue(run: PreparedRun): Promise<AsyncRunAnswer> {
+  async function queue(run: PreparedRun): Promise<AsyncRunResponse> {
     const runId = randomUUID();
     await asyncRuns.insert({
       id: runId,

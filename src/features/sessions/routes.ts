@@ -3,14 +3,17 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { type DataService, presentGeneration } from '../data/index.js';
-import { generationResponse } from '../data/responses.js';
+import { type GenerationService, presentGeneration } from '../generations/index.js';
+import { generationResponse } from '../generations/responses.js';
 import { presentSession } from './presenters.js';
 import { removedSessionResponse, sessionResponse } from './responses.js';
 import { createSessionBody, sessionListQuery, updateSessionBody } from './schemas.js';
 import type { SessionService } from './service.js';
 
-export function sessionRoutes(sessions: SessionService, data: DataService): FastifyPluginAsyncZod {
+export function sessionRoutes(
+  sessions: SessionService,
+  generations: GenerationService,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['sessions'];
 
@@ -93,7 +96,7 @@ export function sessionRoutes(sessions: SessionService, data: DataService): Fast
         },
       },
       async (request) => {
-        const { rows, total } = await data.listForSession(
+        const { rows, total } = await generations.listForSession(
           workspaceOf(request).id,
           request.params.guid,
           request.query,

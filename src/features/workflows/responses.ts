@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid, timestamp } from '../../core/wire.js';
+import { workflowBlockTypes } from '../../core/wire-values.js';
 
 export const workflowResponse = z
   .strictObject({
@@ -17,7 +18,7 @@ export const blockResponse = z
   .strictObject({
     guid,
     name: z.string(),
-    type: z.enum(['action', 'output']),
+    type: z.enum(workflowBlockTypes),
     action: guid.nullable(),
     action_name: z.string().nullable(),
     input: z.record(z.string(), z.string()).nullable().describe('Variable → template of the block’s input'),
@@ -51,7 +52,7 @@ export const workflowResultResponse = z.strictObject({
 const runStatus = z.enum(['PENDING', 'SUCCESS', 'FAILED', 'SKIPPED']);
 
 /** `final` is the run result once the run has succeeded. */
-export const workflowDatasetResponse = z.strictObject({
+export const workflowOutputResponse = z.strictObject({
   final: z.string(),
   status: runStatus,
   blocks: z.array(
@@ -67,6 +68,6 @@ export const workflowDatasetResponse = z.strictObject({
 
 export type WorkflowResponse = z.output<typeof workflowResponse>;
 export type BlockResponse = z.output<typeof blockResponse>;
-export type WorkflowTriggerAnswer = z.output<typeof workflowTriggerResponse>;
-export type WorkflowResultAnswer = z.output<typeof workflowResultResponse>;
-export type WorkflowDatasetAnswer = z.output<typeof workflowDatasetResponse>;
+export type WorkflowTriggerResponse = z.output<typeof workflowTriggerResponse>;
+export type WorkflowResultResponse = z.output<typeof workflowResultResponse>;
+export type WorkflowOutputResponse = z.output<typeof workflowOutputResponse>;

@@ -7,7 +7,7 @@ import { runResultResponse } from '../runs/responses.js';
 import { presentBlock, presentWorkflow } from './presenters.js';
 import {
   blocksResponse,
-  workflowDatasetResponse,
+  workflowOutputResponse,
   workflowResponse,
   workflowResultResponse,
   workflowTriggerResponse,
@@ -183,7 +183,7 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
           'x-right': 'read_runs',
           tags,
           params: runParams,
-          response: { 200: workflowDatasetResponse },
+          response: { 200: workflowOutputResponse },
         },
       },
       async (request) => {

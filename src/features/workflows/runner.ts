@@ -8,7 +8,7 @@ import { defineJob, type JobContext, type JobHandler, type JobQueue } from '../.
 import type { DurableRuns, RunFailure, RunInput } from '../runs/index.js';
 import { presentRunResult } from '../runs/index.js';
 import type { RunResultResponse } from '../runs/responses.js';
-import type { WorkflowDatasetAnswer, WorkflowResultAnswer, WorkflowTriggerAnswer } from './responses.js';
+import type { WorkflowOutputResponse, WorkflowResultResponse, WorkflowTriggerResponse } from './responses.js';
 import type { WorkflowRunBlockRow, WorkflowRunRepository, WorkflowRunRow } from './run-repository.js';
 import type { BlockDefinition, TriggerInput } from './schemas.js';
 import type { ResolvedBlock, WorkflowService } from './service.js';
@@ -27,7 +27,7 @@ export const workflowBlockJob = defineJob({
 const blockJobKey = (runId: string, position: number) => `workflow-block:${runId}:${position}`;
 
 /** Statuses in the result vocabulary (docs/api.md `PENDING`, `SUCCESS`), with the two a run can also end in. */
-const datasetStatus: Record<WorkflowRunStatus | WorkflowRunBlockStatus, WorkflowDatasetAnswer['status']> = {
+const datasetStatus: Record<WorkflowRunStatus | WorkflowRunBlockStatus, WorkflowOutputResponse['status']> = {
   pending: 'PENDING',
   running: 'PENDING',
   succeeded: 'SUCCESS',
@@ -48,23 +48,23 @@ function resultOf(blocks: WorkflowRunBlockRow[]): string {
 
 // A workflow run's answers are the API's own shapes (responses.ts), built here: they carry the result
 // and feedback URLs this runner mints (as an Action run's answers do).
-export type { WorkflowDatasetAnswer, WorkflowTriggerAnswer };
+export type { WorkflowOutputResponse, WorkflowTriggerResponse };
 
 export interface WorkflowRunner {
   trigger(
     workspaceId: string,
     workflowId: string,
     input: TriggerInput | null | undefined,
-  ): Promise<WorkflowTriggerAnswer>;
+  ): Promise<WorkflowTriggerResponse>;
   /** Runs temporary blocks (or the stored ones) without changing what is stored. */
   playground(
     workspaceId: string,
     request: { workflow: string; input?: TriggerInput | null; blocks?: BlockDefinition[] | null },
-  ): Promise<WorkflowTriggerAnswer>;
+  ): Promise<WorkflowTriggerResponse>;
   /** `{ result }`: empty and PENDING while blocks run; a failed run is an error naming the block. */
-  result(workspaceId: string, workflowId: string, runId: string): Promise<WorkflowResultAnswer>;
+  result(workspaceId: string, workflowId: string, runId: string): Promise<WorkflowResultResponse>;
   /** `final` is the run result once the run has succeeded. */
-  dataset(workspaceId: string, workflowId: string, runId: string): Promise<WorkflowDatasetAnswer>;
+  dataset(workspaceId: string, workflowId: string, runId: string): Promise<WorkflowOutputResponse>;
   /** A block's `result_url`: answers like an Action's result (docs/api.md#how-the-parts-behave). */
   blockResult(
     workspaceId: string,
@@ -94,7 +94,7 @@ export function createWorkflowRunner(dependencies: {
     blocks: ResolvedBlock[],
     input: TriggerInput | null | undefined,
     playground: boolean,
-  ): Promise<WorkflowTriggerAnswer> {
+  ): Promise<WorkflowTriggerResponse> {
     if (blocks.length === 0) throw new NotFoundError('Workflow has no blocks');
     const runId = randomUUID();
     const runBlocks = blocks.map((block, position) => ({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid } from '../../core/guid.js';
+import { workflowBlockTypes } from '../../core/wire-values.js';
 
 const workflowName = z.string().trim().min(1).max(200);
 
@@ -20,7 +21,7 @@ const blockName = z
 /** docs/api.md#how-the-parts-behave block shape, shared by `PUT .../blocks` and the playground's temporary blocks. */
 export const blockDefinition = z.strictObject({
   name: blockName,
-  type: z.enum(['action', 'output']),
+  type: z.enum(workflowBlockTypes),
   /** The Action an `action` block runs: its GUID or slug. */
   action: z.string().trim().min(1).max(200).optional(),
   /** Template variable → text with `{{input.KEY}}` and `{{blocks.NAME}}`; absent = the previous output. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyRoles } from '../../core/roles.js';
 import { guid, timestamp } from '../../core/wire.js';
 import { userSummary } from '../people/responses.js';
 
@@ -22,7 +23,7 @@ export const apiKeyResponse = z
   .strictObject({
     guid,
     name: z.string(),
-    role: z.enum(['runner', 'viewer', 'developer', 'admin']),
+    role: z.enum(keyRoles),
     prefix: z.string(),
     created_by: userSummary
       .nullable()

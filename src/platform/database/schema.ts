@@ -637,7 +637,7 @@ export const contexts = pgTable(
     embeddingModel: text('embedding_model'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
     createdById: text('created_by_id').notNull(),
-    /** BM25 statistics, kept in step with every Document write (N and the total of document lengths). */
+    /** BM25 counts, kept in step with every Document write (N and the total of document lengths). */
     documentCount: integer('document_count').notNull().default(0),
     termTotal: bigint('term_total', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),

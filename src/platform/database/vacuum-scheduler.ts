@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import { asBulkWork } from './bulk-work.js';
 import { type DatabaseHandle, rowsOf } from './connection.js';
 
-/** Tables whose statistics decide search plans (HNSW or a scan; index-only reads of postings). */
+/** Tables whose planner statistics decide search plans (HNSW or a scan; index-only reads of postings). */
 const searchTables = ['documents', 'document_terms'];
-/** A quiet moment after a burst of writes, before statistics are brought up to date. */
+/** A quiet moment after a burst of writes, before planner statistics are brought up to date. */
 const settleDelayMs = 2_000;
 /**
  * Rows ANALYZE samples are 300 × this. PostgreSQL's default (100, 30,000 rows) held the embedded
@@ -26,7 +26,7 @@ const defaultTiming = {
 };
 
 export type VacuumScheduler = {
-  /** Records `rows` embedded; refreshes statistics each time the embedded rows grew by a quarter. */
+  /** Records `rows` embedded; refreshes planner statistics each time the embedded rows grew by a quarter. */
   noteWrites(rows: number): void;
   /** Records `rows` Documents staged (with their postings); VACUUMs the postings every thousand. */
   noteStaged(rows: number): void;
@@ -88,7 +88,7 @@ export function createVacuumScheduler(
       );
       knownRows = Number(row?.rows ?? 0);
     } catch (error) {
-      logger.warn({ error: (error as Error).message }, 'refreshing search statistics failed');
+      logger.warn({ error: (error as Error).message }, 'refreshing planner statistics failed');
     }
     if (deadRows >= Math.max(1_000, knownRows * 0.2)) cleanIndexesWhenQuiet();
   }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { usePagedList } from '../paged-list';
+import { type PageReader, usePagedList } from '../paged-list';
 import { type Column, DataTable } from './DataTable';
 import { QueryView } from './states';
 
@@ -14,7 +14,7 @@ export function ListPage<Row>({
   title,
   form,
   listKey,
-  path,
+  read,
   what,
   empty,
   columns,
@@ -27,7 +27,8 @@ export function ListPage<Row>({
   form?: ReactNode;
   /** The resource's query key (queries/keys.ts): invalidating it reloads the list. */
   listKey: readonly unknown[];
-  path: string;
+  /** Reads a page of the list: `(page) => api('GET /v1/contexts', { query: page })`. */
+  read: PageReader<Row>;
   /** "the Contexts": what a loading or error message names. */
   what: string;
   empty: ReactNode;
@@ -35,7 +36,7 @@ export function ListPage<Row>({
   rowKey: (row: Row) => string;
   short?: boolean;
 }) {
-  const { query, pager } = usePagedList<Row>(listKey, path);
+  const { query, pager } = usePagedList(listKey, read);
   return (
     <section aria-labelledby={`${id}-title`}>
       <header className="page-header">

@@ -1,23 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../api';
 import { Field, FormError } from './Field';
 import { useGate } from './gate';
 
 /**
  * The form that makes a record of a name and a description (a Context, a dataset) and opens its
- * page: `POST path`, then the list under `listKey` reloads and `${pageBase}/{guid}` opens.
+ * page: `save` creates it, then the list under `listKey` reloads and `${pageBase}/{guid}` opens.
  */
 export function NewNamedForm({
   label,
-  path,
+  save,
   listKey,
   pageBase,
   create: createText,
 }: {
   label: string;
-  path: string;
+  /** Creates the record: `(body) => api('POST /v1/contexts', { body })`. */
+  save: (body: { name: string; description: string }) => Promise<{ guid: string }>;
   listKey: readonly unknown[];
   pageBase: string;
   /** The button's text: "Create Context". */
@@ -29,7 +29,7 @@ export function NewNamedForm({
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const create = useMutation({
-    mutationFn: () => api<{ guid: string }>('POST', path, { name, description }),
+    mutationFn: () => save({ name, description }),
     onSuccess: (record) => {
       void queries.invalidateQueries({ queryKey: listKey });
       navigate(`${pageBase}/${record.guid}`);

@@ -3,8 +3,6 @@ import { api, type SignedIn } from '../api';
 import { keys } from '../queries/keys';
 import { FormError } from './Field';
 
-type MemberWorkspace = { guid: string; name: string; role: string };
-
 /**
  * The signed-in workspace; for a person of several, a picker that moves the session to another
  * (`POST /console/v1/session/workspace`). Every cached answer belongs to the old one, so all go.
@@ -13,11 +11,11 @@ export function WorkspaceSwitcher({ session }: { session: SignedIn }) {
   const queries = useQueryClient();
   const workspaces = useQuery({
     queryKey: ['my-workspaces'],
-    queryFn: () => api<MemberWorkspace[]>('GET', '/v1/me/workspaces'),
+    queryFn: () => api('GET /v1/me/workspaces'),
     enabled: session.user !== null,
   });
   const switchTo = useMutation({
-    mutationFn: (workspace: string) => api('POST', '/console/v1/session/workspace', { workspace }),
+    mutationFn: (workspace: string) => api('POST /console/v1/session/workspace', { body: { workspace } }),
     onSuccess: () => {
       queries.removeQueries({ predicate: (query) => query.queryKey[0] !== keys.session[0] });
       void queries.invalidateQueries({ queryKey: keys.session });

@@ -61,10 +61,10 @@ function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [form, setForm] = useState({ email: '', name: '', password: '' });
   const state = useQuery({
     queryKey: ['setup', token],
-    queryFn: () => api<{ pending: boolean }>('GET', `/console/v1/setup?token=${encodeURIComponent(token)}`),
+    queryFn: () => api('GET /console/v1/setup', { query: { token } }),
   });
   const setup = useMutation({
-    mutationFn: () => api('POST', '/console/v1/setup', { token, ...form }),
+    mutationFn: () => api('POST /console/v1/setup', { body: { token, ...form } }),
     onSuccess: onSignedIn,
   });
   if (state.data && !state.data.pending)
@@ -120,7 +120,7 @@ function InvitationPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [form, setForm] = useState({ name: '', password: '' });
   const accept = useMutation({
     mutationFn: () =>
-      api('POST', '/console/v1/invitations/accept', { token, ...form, name: form.name || undefined }),
+      api('POST /console/v1/invitations/accept', { body: { token, ...form, name: form.name || undefined } }),
     onSuccess: onSignedIn,
   });
   return (
@@ -158,7 +158,7 @@ function ResetPage() {
   const token = tokenOfPage();
   const [password, setPassword] = useState('');
   const reset = useMutation({
-    mutationFn: () => api('POST', '/console/v1/password_reset', { token, password }),
+    mutationFn: () => api('POST /console/v1/password_reset', { body: { token, password } }),
   });
   if (reset.isSuccess)
     return (

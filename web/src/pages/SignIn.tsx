@@ -1,13 +1,13 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type SignInOptions } from '../api';
+import { api } from '../api';
 import { Field, FormError } from '../components/Field';
 
 /** What the sign-in page offers: a password always; single sign-on and API keys as configured. */
 function useSignInOptions() {
   return useQuery({
     queryKey: ['sign-in-options'],
-    queryFn: () => api<SignInOptions>('GET', '/console/v1/sign_in_options'),
+    queryFn: () => api('GET /console/v1/sign_in_options'),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -54,7 +54,7 @@ function EmailField({
 function ForgotPassword({ onBack }: { onBack: () => void }) {
   const [email, setEmail] = useState('');
   const request = useMutation({
-    mutationFn: () => api('POST', '/console/v1/password_reset/request', { email }),
+    mutationFn: () => api('POST /console/v1/password_reset/request', { body: { email } }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -102,7 +102,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [password, setPassword] = useState('');
   const [apiKey, setApiKey] = useState('');
   const signIn = useMutation({
-    mutationFn: (body: Record<string, string>) => api('POST', '/console/v1/session', body),
+    mutationFn: (body: Record<string, string>) => api('POST /console/v1/session', { body }),
     onSuccess: () => {
       setPassword('');
       setApiKey('');

@@ -1,18 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  type Action,
-  type App,
-  api,
-  type Context,
-  type Dataset,
-  type Evaluation,
-  type Evaluator,
-  type ListEnvelope,
-  type Model,
-  type Provider,
-  type Skill,
-  type SkillType,
-} from '../api';
+import { api, type ListEnvelope } from '../api';
 import { keys } from './keys';
 
 // The whole-workspace lists that pickers and lookups read (an App select, the Actions' names): one
@@ -24,38 +11,44 @@ const pickerLimit = 1000;
 /** `enabled: false` until a picker is shown that needs the list. */
 type ListOptions = { enabled?: boolean };
 
-function useWholeList<Row>(key: readonly unknown[], path: string, options: ListOptions = {}) {
+function useWholeList<Row>(
+  key: readonly unknown[],
+  read: (query: { limit: number }) => Promise<ListEnvelope<Row>>,
+  options: ListOptions = {},
+) {
   return useQuery({
     queryKey: [...key, 'whole'],
-    queryFn: () => api<ListEnvelope<Row>>('GET', `${path}?limit=${pickerLimit}`),
+    queryFn: () => read({ limit: pickerLimit }),
     enabled: options.enabled ?? true,
   });
 }
 
-export const useApps = () => useWholeList<App>(keys.apps.all, '/v1/apps');
-export const useAllActions = () => useWholeList<Action>(keys.actions.all, '/v1/actions');
+export const useApps = () => useWholeList(keys.apps.all, (query) => api('GET /v1/apps', { query }));
+export const useAllActions = () =>
+  useWholeList(keys.actions.all, (query) => api('GET /v1/actions', { query }));
 export const useAllContexts = (options?: ListOptions) =>
-  useWholeList<Context>(keys.contexts.all, '/v1/contexts', options);
+  useWholeList(keys.contexts.all, (query) => api('GET /v1/contexts', { query }), options);
 export const useAllSkills = (options?: ListOptions) =>
-  useWholeList<Skill>(keys.skills.all, '/v1/skills', options);
+  useWholeList(keys.skills.all, (query) => api('GET /v1/skills', { query }), options);
 export const useAllDatasets = (options?: ListOptions) =>
-  useWholeList<Dataset>(keys.datasets.all, '/v1/datasets', options);
+  useWholeList(keys.datasets.all, (query) => api('GET /v1/datasets', { query }), options);
 export const useAllEvaluators = (options?: ListOptions) =>
-  useWholeList<Evaluator>(keys.evaluators.all, '/v1/evaluators', options);
+  useWholeList(keys.evaluators.all, (query) => api('GET /v1/evaluators', { query }), options);
 export const useAllEvaluations = (options?: ListOptions) =>
-  useWholeList<Evaluation>(keys.evaluations.all, '/v1/evaluations', options);
-export const useProviders = () => useWholeList<Provider>(keys.providers.all, '/v1/providers');
+  useWholeList(keys.evaluations.all, (query) => api('GET /v1/evaluations', { query }), options);
+export const useProviders = () =>
+  useWholeList(keys.providers.all, (query) => api('GET /v1/providers', { query }));
 
 /** The Skill types the service offers, with their settings. */
 export function useSkillTypes() {
   return useQuery({
     queryKey: keys.skills.types,
-    queryFn: () => api<ListEnvelope<SkillType>>('GET', '/v1/skills/types'),
+    queryFn: () => api('GET /v1/skills/types'),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
 
 /** The workspace's model records (a bare array, as the official SDK reads it). */
 export function useModels() {
-  return useQuery({ queryKey: keys.models.all, queryFn: () => api<Model[]>('GET', '/v1/models') });
+  return useQuery({ queryKey: keys.models.all, queryFn: () => api('GET /v1/models') });
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, type Me } from '../api';
+import { api } from '../api';
 import { keys } from './keys';
 
 /**
@@ -7,7 +7,7 @@ import { keys } from './keys';
  * may not do, with the reason. The service's `403` stays the authority; this only reflects it.
  */
 export function useMe() {
-  return useQuery({ queryKey: keys.me, queryFn: () => api<Me>('GET', '/v1/me') });
+  return useQuery({ queryKey: keys.me, queryFn: () => api('GET /v1/me') });
 }
 
 /** Whether the signed-in principal holds `right` (false while loading). */

@@ -7,6 +7,8 @@ export type Route = keyof Routes;
 export type Answer<R extends Route> = Routes[R]['answer'];
 /** A route's JSON body. */
 export type Body<R extends Route> = Routes[R]['body'];
+/** A route's query parameters. */
+export type Query<R extends Route> = Routes[R]['query'];
 
 type Absent<T> = [T] extends [never] ? true : false;
 
@@ -46,18 +48,25 @@ export function fillPath(template: string, values: Record<string, unknown> = {})
   });
 }
 
+/** A route's method, and its path with the path parameters filled in. */
+export function requestTarget<R extends Route>(
+  route: R,
+  options: RequestOptions<R> | undefined,
+): { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string } {
+  const space = route.indexOf(' ');
+  return {
+    method: route.slice(0, space) as 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: fillPath(route.slice(space + 1), options?.path as Record<string, unknown> | undefined),
+  };
+}
+
 /** Sends one typed request: the route names the method and path; the options fill it. */
 export async function typedRequest<R extends Route>(
   http: HttpClient,
   route: R,
   options: RequestOptions<R> | undefined,
 ): Promise<Answer<R>> {
-  const space = (route as string).indexOf(' ');
-  const method = (route as string).slice(0, space) as 'GET' | 'POST' | 'PUT' | 'DELETE';
-  const path = fillPath(
-    (route as string).slice(space + 1),
-    options?.path as Record<string, unknown> | undefined,
-  );
+  const { method, path } = requestTarget(route, options);
   const answer = await http.request<Answer<R>>({
     method,
     path,

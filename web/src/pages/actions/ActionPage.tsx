@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
-import { type Action, api } from '../../api';
+import { api } from '../../api';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { Deployments } from './Deployments';
@@ -13,7 +13,7 @@ import { VersionsTab } from './VersionsTab';
 export function useAction(guid: string) {
   return useQuery({
     queryKey: keys.actions.one(guid),
-    queryFn: () => api<Action>('GET', `/v1/actions/${guid}`),
+    queryFn: () => api('GET /v1/actions/{guidOrSlug}', { path: { guidOrSlug: guid } }),
   });
 }
 
@@ -29,7 +29,9 @@ export default function ActionPage() {
   const setEdited = (draft: Draft | null) => setEditing(draft ? { guid, draft } : null);
   const toggle = useMutation({
     mutationFn: (disabled: boolean) =>
-      api<Action>('POST', `/v1/actions/${guid}/${disabled ? 'disable' : 'enable'}`),
+      disabled
+        ? api('POST /v1/actions/{guid}/disable', { path: { guid } })
+        : api('POST /v1/actions/{guid}/enable', { path: { guid } }),
     onSuccess: (updated) => {
       queries.setQueryData(keys.actions.one(guid), updated);
       void queries.invalidateQueries({ queryKey: keys.actions.all });

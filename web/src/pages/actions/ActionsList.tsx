@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { api, type ListEnvelope, type ListedAction } from '../../api';
+import { api } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { useGate } from '../../components/gate';
@@ -32,12 +32,10 @@ export function ActionsPage() {
   const apps = useApps();
   const actions = useQuery({
     queryKey: keys.actions.page({ appId, text, skip }),
-    queryFn: () => {
-      const query = new URLSearchParams({ skip: String(skip), limit: String(pageSize) });
-      if (appId) query.set('app', appId);
-      if (text) query.set('q', text);
-      return api<ListEnvelope<ListedAction>>('GET', `/v1/actions?${query}`);
-    },
+    queryFn: () =>
+      api('GET /v1/actions', {
+        query: { skip, limit: pageSize, app: appId || undefined, q: text || undefined },
+      }),
     placeholderData: keepPreviousData,
   });
   const appName = new Map(apps.data?.data.map((app) => [app.guid, app.name]));

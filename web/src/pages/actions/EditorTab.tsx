@@ -25,7 +25,8 @@ export function EditorTab({
   const pristine = JSON.stringify(draft) === JSON.stringify(draftOf(action));
 
   const save = useMutation({
-    mutationFn: () => api<Action>('PUT', `/v1/actions/${action.guid}`, versionBody(draft)),
+    mutationFn: () =>
+      api('PUT /v1/actions/{guid}', { path: { guid: action.guid }, body: versionBody(draft) }),
     onSuccess: (updated) => {
       queries.setQueryData(keys.actions.one(action.guid), updated);
       void queries.invalidateQueries({ queryKey: keys.actions.versions(action.guid) });

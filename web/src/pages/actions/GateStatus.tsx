@@ -95,11 +95,15 @@ export function GateStatus({
   const check = useQuery({
     queryKey: keys.gates.check(action.guid, environment, version),
     queryFn: () =>
-      api<GateCheck>('GET', `/v1/actions/${action.guid}/gates/${environment}/check?version=${version}`),
+      api('GET /v1/actions/{guid}/gates/{environment}/check', {
+        path: { guid: action.guid, environment },
+        query: { version },
+      }),
     enabled: valid,
   });
   const approve = useMutation({
-    mutationFn: () => api('POST', `/v1/actions/${action.guid}/versions/${version}/approvals`),
+    mutationFn: () =>
+      api('POST /v1/actions/{guid}/versions/{version}/approvals', { path: { guid: action.guid, version } }),
     onSuccess: () => queries.invalidateQueries({ queryKey: keys.gates.all }),
   });
   if (!valid || check.isPending) return null;

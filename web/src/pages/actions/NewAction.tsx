@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { type Action, type App, api } from '../../api';
+import { api } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { NamedOptions } from '../../components/NamedOptions';
@@ -27,8 +27,8 @@ export default function NewActionPage() {
   const create = useMutation({
     mutationFn: async () => {
       const fields = versionBody(draft);
-      const app = appId === newApp ? (await api<App>('POST', '/v1/apps', { name: appName })).guid : appId;
-      return api<Action>('POST', '/v1/actions/create', { name, app, ...fields });
+      const app = appId === newApp ? (await api('POST /v1/apps', { body: { name: appName } })).guid : appId;
+      return api('POST /v1/actions/create', { body: { name, app, ...fields } });
     },
     onSuccess: (action) => {
       void queries.invalidateQueries({ queryKey: keys.actions.all });

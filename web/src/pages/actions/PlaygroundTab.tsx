@@ -1,18 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import {
-  type Action,
-  type ActionVersion,
-  api,
-  type Generation,
-  type ListEnvelope,
-  type VersionFields,
-} from '../../api';
+import { type Action, type ActionVersion, api, type VersionFields } from '../../api';
 import { Field } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { keys } from '../../queries/keys';
-import { type StreamState, useStreamRun } from '../../stream-run';
+import { type RunRequest, type StreamState, useStreamRun } from '../../stream-run';
 import { templateVariables } from '../../template-variables';
 import { contextVariable, type Draft, templatesOf, versionBody } from './draft';
 
@@ -38,7 +31,7 @@ function targetBody(
   draft: Draft | undefined,
   model: string,
   versions: Map<number, ActionVersion>,
-): Record<string, unknown> {
+): Omit<RunRequest, 'input'> {
   if (target === 'draft') {
     if (!draft) return {};
     const fields = versionBody(draft);
@@ -100,7 +93,7 @@ function RunOutput({ state }: { state: StreamState }) {
   // The generation is stored as the stream ends; a moment's retry covers the write.
   const stored = useQuery({
     queryKey: keys.generations.one(dataGuid ?? ''),
-    queryFn: () => api<Generation>('GET', `/v1/data/${dataGuid}`),
+    queryFn: () => api('GET /v1/data/{guid}', { path: { guid: dataGuid ?? '' } }),
     enabled: finished && Boolean(dataGuid),
     retry: 5,
     retryDelay: 200,
@@ -171,7 +164,8 @@ export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft
   const runGate = useGate('run');
   const versions = useQuery({
     queryKey: keys.actions.versions(action.guid),
-    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=1000`),
+    queryFn: () =>
+      api('GET /v1/actions/{guid}/versions', { path: { guid: action.guid }, query: { limit: 1000 } }),
   });
   const firstTarget = draft
     ? 'draft'
@@ -225,7 +219,7 @@ export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft
         runs[index]!.fail((error as Error).message);
         return;
       }
-      void runs[index]!.start(`/v1/actions/${action.guid}/prompt`, { input, ...body });
+      void runs[index]!.start(action.guid, { input, ...body });
     });
   };
   const running = runs.some((run) => run.state.status === 'starting' || run.state.status === 'streaming');

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
-import { type Action, type ActionVersion, ApiError, api, type ListEnvelope } from '../../api';
+import { type Action, type ActionVersion, ApiError, api } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
@@ -63,7 +63,7 @@ function DeployForm({ action, versions }: { action: Action; versions: ActionVers
   const [environment, setEnvironment] = useState('staging');
   const deploy = useMutation({
     mutationFn: (target: { version: number; environment: string; force?: boolean }) =>
-      api<Action>('POST', `/v1/actions/${action.guid}/deploy`, target),
+      api('POST /v1/actions/{guid}/deploy', { path: { guid: action.guid }, body: target }),
     onSuccess: (updated) => {
       queries.setQueryData(keys.actions.one(action.guid), updated);
       void queries.invalidateQueries({ queryKey: keys.gates.all });
@@ -131,7 +131,8 @@ function DeployForm({ action, versions }: { action: Action; versions: ActionVers
 export function VersionsTab({ action }: { action: Action }) {
   const versions = useQuery({
     queryKey: keys.actions.versions(action.guid),
-    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action.guid}/versions?limit=1000`),
+    queryFn: () =>
+      api('GET /v1/actions/{guid}/versions', { path: { guid: action.guid }, query: { limit: 1000 } }),
   });
   const [left, setLeft] = useState(Math.max(1, action.version - 1));
   const [right, setRight] = useState(action.version);

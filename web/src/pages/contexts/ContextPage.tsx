@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { api, type Context, type ContextDocument } from '../../api';
+import { api } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Failure, Loading, QueryView } from '../../components/states';
 import { usePagedList } from '../../paged-list';
@@ -11,9 +11,9 @@ import { SourcesPanel } from './SourcesPanel';
 const pageSize = 20;
 
 function Documents({ contextGuid }: { contextGuid: string }) {
-  const { query: documents, pager } = usePagedList<ContextDocument>(
+  const { query: documents, pager } = usePagedList(
     keys.contexts.documents(contextGuid),
-    `/v1/contexts/${contextGuid}/documents`,
+    (query) => api('GET /v1/contexts/{contextGuid}/documents', { path: { contextGuid }, query }),
     pageSize,
   );
   return (
@@ -60,7 +60,7 @@ export default function ContextPage() {
   const { guid = '' } = useParams();
   const context = useQuery({
     queryKey: keys.contexts.one(guid),
-    queryFn: () => api<Context>('GET', `/v1/contexts/${guid}`),
+    queryFn: () => api('GET /v1/contexts/{guid}', { path: { guid } }),
   });
   if (context.isPending) return <Loading what="the Context" />;
   if (context.isError) return <Failure what="the Context" error={context.error} />;

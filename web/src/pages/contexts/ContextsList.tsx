@@ -1,4 +1,4 @@
-import type { Context } from '../../api';
+import { api } from '../../api';
 import { ListPage, nameColumn } from '../../components/ListPage';
 import { NewNamedForm } from '../../components/NewNamedForm';
 import { Empty } from '../../components/states';
@@ -7,20 +7,20 @@ import { keys } from '../../queries/keys';
 /** The workspace's document libraries; a new one opens its page to add files. */
 export default function ContextsList() {
   return (
-    <ListPage<Context>
+    <ListPage
       id="contexts"
       title="Contexts"
       form={
         <NewNamedForm
           label="New Context"
-          path="/v1/contexts"
+          save={(body) => api('POST /v1/contexts', { body })}
           listKey={keys.contexts.all}
           pageBase="/contexts"
           create="Create Context"
         />
       }
       listKey={keys.contexts.all}
-      path="/v1/contexts"
+      read={(query) => api('GET /v1/contexts', { query })}
       what="the Contexts"
       empty={
         <Empty title="No Contexts yet">

@@ -1,6 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type SearchHit } from '../../api';
+import { type SearchMode, searchModes } from '../../../../src/contract';
+import { api, type Body } from '../../api';
+import { chosen } from '../../choice';
 import { Field, FormError } from '../../components/Field';
 
 class FilterError extends Error {
@@ -10,12 +12,12 @@ class FilterError extends Error {
 /** Tries a query against the Context as a run would retrieve: mode, filter, and the score of each hit. */
 export function SearchTester({ contextGuid }: { contextGuid: string }) {
   const [prompt, setPrompt] = useState('');
-  const [mode, setMode] = useState('hybrid');
+  const [mode, setMode] = useState<SearchMode>('hybrid');
   const [count, setCount] = useState('5');
   const [filter, setFilter] = useState('');
   const search = useMutation({
     mutationFn: () => {
-      let metadataFilter: unknown;
+      let metadataFilter: Body<'POST /v1/contexts/{guid}/search'>['metadata_filter'];
       if (filter.trim()) {
         try {
           metadataFilter = JSON.parse(filter);
@@ -23,11 +25,14 @@ export function SearchTester({ contextGuid }: { contextGuid: string }) {
           throw new FilterError(`metadata_filter: not valid JSON (${(error as Error).message})`);
         }
       }
-      return api<SearchHit[]>('POST', `/v1/contexts/${contextGuid}/search`, {
-        prompt,
-        mode,
-        number_of_results: Number(count),
-        ...(metadataFilter !== undefined && { metadata_filter: metadataFilter }),
+      return api('POST /v1/contexts/{guid}/search', {
+        path: { guid: contextGuid },
+        body: {
+          prompt,
+          mode,
+          number_of_results: Number(count),
+          ...(metadataFilter !== undefined && { metadata_filter: metadataFilter }),
+        },
       });
     },
   });
@@ -46,10 +51,12 @@ export function SearchTester({ contextGuid }: { contextGuid: string }) {
             <input value={prompt} required onChange={(event) => setPrompt(event.target.value)} />
           </Field>
           <Field label="Mode" name="mode" error={search.error}>
-            <select value={mode} onChange={(event) => setMode(event.target.value)}>
-              <option value="hybrid">hybrid</option>
-              <option value="lexical">lexical</option>
-              <option value="vector">vector</option>
+            <select value={mode} onChange={(event) => setMode(chosen(searchModes, event.target.value))}>
+              {searchModes.map((each) => (
+                <option key={each} value={each}>
+                  {each}
+                </option>
+              ))}
             </select>
           </Field>
           <Field label="Results" name="number_of_results" error={search.error}>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useEffect, useId, useState } from 'react';
-import { api, type ContextSource, type Upload } from '../../api';
+import { api, type ContextSource } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
@@ -32,7 +32,7 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
   const [url, setUrl] = useState('');
   const sources = useQuery({
     queryKey: keys.contexts.sources(contextGuid),
-    queryFn: () => api<ContextSource[]>('GET', `/v1/contexts/${contextGuid}/context_sources`),
+    queryFn: () => api('GET /v1/contexts/{contextGuid}/context_sources', { path: { contextGuid } }),
     refetchInterval: (query) => (query.state.data?.some(unfinished) ? 1_000 : false),
   });
   // A source finished indexing (or indexed again): the Documents below changed, read them again.
@@ -48,15 +48,20 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
     void queries.invalidateQueries({ queryKey: keys.contexts.documents(contextGuid) });
   };
   const addSource = (sourceUrl: string, name?: string) =>
-    api<ContextSource>('POST', `/v1/contexts/${contextGuid}/context_sources`, {
-      url: sourceUrl,
-      ...(name && { name }),
+    api('POST /v1/contexts/{contextGuid}/context_sources', {
+      path: { contextGuid },
+      body: {
+        url: sourceUrl,
+        ...(name && { name }),
+      },
     });
   const upload = useMutation({
     mutationFn: async (files: File[]) => {
       for (const file of files) {
-        const { url: fileUrl } = await api<Upload>('POST', '/v1/files/upload', {
-          data: await dataUrlOf(file),
+        const { url: fileUrl } = await api('POST /v1/files/upload', {
+          body: {
+            data: await dataUrlOf(file),
+          },
         });
         // The upload carries no file name; the source keeps it, and its Documents say where they came from.
         await addSource(fileUrl, file.name);

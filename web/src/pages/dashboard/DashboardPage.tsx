@@ -38,7 +38,7 @@ export default function DashboardPage() {
     queryFn: () => {
       const to = new Date(Math.ceil(Date.now() / dayMs) * dayMs);
       const from = new Date(to.getTime() - span * dayMs);
-      return api<Statistics>('GET', `/v1/statistics?from=${from.toISOString()}&to=${to.toISOString()}`);
+      return api('GET /v1/statistics', { query: { from: from.toISOString(), to: to.toISOString() } });
     },
   });
   const { name } = useActionNames();

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type DatasetItem, type ItemChanged } from '../../api';
+import { api, type DatasetItem } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
@@ -25,8 +25,11 @@ function ExpectedOutputEditor({
   const [text, setText] = useState(item.expected_output ?? '');
   const save = useMutation({
     mutationFn: () =>
-      api<ItemChanged>('PUT', `/v1/datasets/${datasetGuid}/items/${item.guid}`, {
-        expected_output: text === '' ? null : text,
+      api('PUT /v1/datasets/{guid}/items/{itemGuid}', {
+        path: { guid: datasetGuid, itemGuid: item.guid },
+        body: {
+          expected_output: text === '' ? null : text,
+        },
       }),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: keys.datasets.one(datasetGuid) });
@@ -70,12 +73,12 @@ export function DatasetItems({
   const gate = useGate('write');
   const queries = useQueryClient();
   const [editing, setEditing] = useState<string>();
-  const { query, pager } = usePagedList<DatasetItem>(
-    [...keys.datasets.one(datasetGuid), 'items', version],
-    `/v1/datasets/${datasetGuid}/items?version=${version}`,
+  const { query, pager } = usePagedList([...keys.datasets.one(datasetGuid), 'items', version], (page) =>
+    api('GET /v1/datasets/{guid}/items', { path: { guid: datasetGuid }, query: { ...page, version } }),
   );
   const remove = useMutation({
-    mutationFn: (item: string) => api('DELETE', `/v1/datasets/${datasetGuid}/items/${item}`),
+    mutationFn: (item: string) =>
+      api('DELETE /v1/datasets/{guid}/items/{itemGuid}', { path: { guid: datasetGuid, itemGuid: item } }),
     onSuccess: () => void queries.invalidateQueries({ queryKey: keys.datasets.one(datasetGuid) }),
   });
   return (

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, type Dataset, type ItemsAdded, sendFile } from '../../api';
+import { api, type Body, sendFile } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
@@ -9,7 +9,9 @@ import { keys } from '../../queries/keys';
 import { DatasetItems } from './DatasetItems';
 
 /** A typed input: JSON when it parses as an object or an array (variables, messages), else the text. */
-function inputOf(text: string): unknown {
+function inputOf(
+  text: string,
+): NonNullable<Body<'POST /v1/datasets/{guid}/items'>['items']>[number]['input'] {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
@@ -28,8 +30,11 @@ function AddItemForm({ datasetGuid }: { datasetGuid: string }) {
   const [expected, setExpected] = useState('');
   const add = useMutation({
     mutationFn: () =>
-      api<ItemsAdded>('POST', `/v1/datasets/${datasetGuid}/items`, {
-        items: [{ input: inputOf(input), expected_output: expected === '' ? null : expected }],
+      api('POST /v1/datasets/{guid}/items', {
+        path: { guid: datasetGuid },
+        body: {
+          items: [{ input: inputOf(input), expected_output: expected === '' ? null : expected }],
+        },
       }),
     onSuccess: () => {
       setInput('');
@@ -73,8 +78,9 @@ function ImportForm({ datasetGuid }: { datasetGuid: string }) {
   const [file, setFile] = useState<File>();
   const upload = useMutation({
     mutationFn: (chosen: File) =>
-      sendFile<ItemsAdded>(
-        `/v1/datasets/${datasetGuid}/items/import`,
+      sendFile(
+        'POST /v1/datasets/{guid}/items/import',
+        { path: { guid: datasetGuid } },
         chosen,
         chosen.name.toLowerCase().endsWith('.csv') ? 'text/csv' : 'application/x-ndjson',
       ),
@@ -117,7 +123,7 @@ export default function DatasetPage() {
   const { guid = '' } = useParams();
   const dataset = useQuery({
     queryKey: keys.datasets.one(guid),
-    queryFn: () => api<Dataset>('GET', `/v1/datasets/${guid}`),
+    queryFn: () => api('GET /v1/datasets/{guid}', { path: { guid } }),
   });
   const [chosenVersion, setChosenVersion] = useState<number>();
   if (dataset.isPending) return <Loading what="the dataset" />;

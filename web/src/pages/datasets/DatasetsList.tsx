@@ -1,4 +1,4 @@
-import type { Dataset } from '../../api';
+import { api } from '../../api';
 import { ListPage, nameColumn } from '../../components/ListPage';
 import { NewNamedForm } from '../../components/NewNamedForm';
 import { Empty } from '../../components/states';
@@ -7,20 +7,20 @@ import { keys } from '../../queries/keys';
 /** The workspace's datasets: the inputs (and expected outputs) that evaluations run an Action over. */
 export default function DatasetsList() {
   return (
-    <ListPage<Dataset>
+    <ListPage
       id="datasets"
       title="Datasets"
       form={
         <NewNamedForm
           label="New dataset"
-          path="/v1/datasets"
+          save={(body) => api('POST /v1/datasets', { body })}
           listKey={keys.datasets.all}
           pageBase="/datasets"
           create="Create dataset"
         />
       }
       listKey={keys.datasets.all}
-      path="/v1/datasets"
+      read={(query) => api('GET /v1/datasets', { query })}
       what="the datasets"
       empty={
         <Empty title="No datasets yet">

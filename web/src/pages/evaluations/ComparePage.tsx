@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, type Comparison, type Evaluation } from '../../api';
+import { api } from '../../api';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { WordDiff } from './word-diff';
@@ -43,7 +43,7 @@ export default function ComparePage() {
   const runs = useQuery({
     queryKey: [...keys.evaluations.compare(base, candidate), 'runs'],
     queryFn: async () =>
-      Promise.all([base, candidate].map((guid) => api<Evaluation>('GET', `/v1/evaluations/${guid}`))),
+      Promise.all([base, candidate].map((guid) => api('GET /v1/evaluations/{guid}', { path: { guid } }))),
     enabled: base !== '' && candidate !== '',
     refetchInterval: (query) =>
       query.state.data?.some((run) => run.status === 'PENDING' || run.status === 'RUNNING') ? pollMs : false,
@@ -51,7 +51,7 @@ export default function ComparePage() {
   const progress = runs.data?.map((run) => run.progress.done).join('/') ?? '';
   const comparison = useQuery({
     queryKey: [...keys.evaluations.compare(base, candidate), progress],
-    queryFn: () => api<Comparison>('GET', `/v1/evaluations/compare?base=${base}&candidate=${candidate}`),
+    queryFn: () => api('GET /v1/evaluations/compare', { query: { base, candidate } }),
     enabled: base !== '' && candidate !== '' && runs.data !== undefined,
     placeholderData: keepPreviousData,
   });

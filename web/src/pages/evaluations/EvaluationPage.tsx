@@ -63,11 +63,11 @@ export default function EvaluationPage() {
   const { name: actionName } = useActionNames();
   const evaluation = useQuery({
     queryKey: keys.evaluations.one(guid),
-    queryFn: () => api<Evaluation>('GET', `/v1/evaluations/${guid}`),
+    queryFn: () => api('GET /v1/evaluations/{guid}', { path: { guid } }),
     refetchInterval: (query) => (running(query.state.data) ? pollMs : false),
   });
   const cancel = useMutation({
-    mutationFn: () => api<Evaluation>('POST', `/v1/evaluations/${guid}/cancel`),
+    mutationFn: () => api('POST /v1/evaluations/{guid}/cancel', { path: { guid } }),
     onSuccess: (cancelled) => {
       queries.setQueryData(keys.evaluations.one(guid), cancelled);
       void queries.invalidateQueries({ queryKey: keys.evaluations.all });

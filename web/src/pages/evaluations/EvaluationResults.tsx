@@ -1,7 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { api, type Evaluation, type EvaluationResult, type ListEnvelope } from '../../api';
+import { type EvaluationItemStatus, evaluationItemStatuses } from '../../../../src/contract';
+import { api, type Evaluation, type EvaluationResult } from '../../api';
+import { chosen } from '../../choice';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
@@ -10,14 +12,15 @@ import { keys } from '../../queries/keys';
 
 const pageSize = 50;
 
-type Filter = { status: string; evaluator: string; below: string };
+type Filter = { status: EvaluationItemStatus | ''; evaluator: string; below: string };
 
 const text = (value: unknown) =>
   value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
 function FilterForm({ evaluation, onApply }: { evaluation: Evaluation; onApply: (filter: Filter) => void }) {
   const [filter, setFilter] = useState<Filter>({ status: '', evaluator: '', below: '' });
-  const set = (name: keyof Filter, value: string) => setFilter({ ...filter, [name]: value });
+  const set = (name: Exclude<keyof Filter, 'status'>, value: string) =>
+    setFilter({ ...filter, [name]: value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onApply(filter);
@@ -25,11 +28,21 @@ function FilterForm({ evaluation, onApply }: { evaluation: Evaluation; onApply: 
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter results">
       <Field label="Status">
-        <select value={filter.status} onChange={(event) => set('status', event.target.value)}>
+        <select
+          value={filter.status}
+          onChange={(event) =>
+            setFilter({
+              ...filter,
+              status: event.target.value && chosen(evaluationItemStatuses, event.target.value),
+            })
+          }
+        >
           <option value="">Any</option>
-          <option value="done">done</option>
-          <option value="failed">failed</option>
-          <option value="pending">pending</option>
+          {evaluationItemStatuses.map((each) => (
+            <option key={each} value={each}>
+              {each}
+            </option>
+          ))}
         </select>
       </Field>
       <Field label="Evaluator">
@@ -62,16 +75,17 @@ function FilterForm({ evaluation, onApply }: { evaluation: Evaluation; onApply: 
 export function EvaluationResults({ evaluation, finished }: { evaluation: Evaluation; finished: number }) {
   const [filter, setFilter] = useState<Filter>({ status: '', evaluator: '', below: '' });
   const [skip, setSkip] = useState(0);
-  const query = new URLSearchParams({ skip: String(skip), limit: String(pageSize) });
-  if (filter.status) query.set('status', filter.status);
-  if (filter.evaluator && filter.below) {
-    query.set('evaluator', filter.evaluator);
-    query.set('score_below', filter.below);
-  }
+  const scoredBelow = Boolean(filter.evaluator && filter.below);
+  const query = {
+    skip,
+    limit: pageSize,
+    status: filter.status || undefined,
+    evaluator: scoredBelow ? filter.evaluator : undefined,
+    score_below: scoredBelow ? Number(filter.below) : undefined,
+  };
   const results = useQuery({
-    queryKey: [...keys.evaluations.results(evaluation.guid, query.toString()), finished],
-    queryFn: () =>
-      api<ListEnvelope<EvaluationResult>>('GET', `/v1/evaluations/${evaluation.guid}/results?${query}`),
+    queryKey: [...keys.evaluations.results(evaluation.guid, JSON.stringify(query)), finished],
+    queryFn: () => api('GET /v1/evaluations/{guid}/results', { path: { guid: evaluation.guid }, query }),
     placeholderData: keepPreviousData,
   });
   return (

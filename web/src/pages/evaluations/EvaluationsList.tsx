@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useActionNames } from '../../action-names';
-import type { Evaluation } from '../../api';
+import { api } from '../../api';
 import { Field } from '../../components/Field';
 import { ListPage, nameColumn } from '../../components/ListPage';
 import { Empty } from '../../components/states';
@@ -50,7 +50,7 @@ function CompareForm() {
 export default function EvaluationsList() {
   const { name: actionName } = useActionNames();
   return (
-    <ListPage<Evaluation>
+    <ListPage
       id="evaluations"
       title="Evaluations"
       form={
@@ -60,7 +60,7 @@ export default function EvaluationsList() {
         </>
       }
       listKey={keys.evaluations.all}
-      path="/v1/evaluations"
+      read={(query) => api('GET /v1/evaluations', { query })}
       what="the evaluations"
       empty={
         <Empty title="No evaluations yet">

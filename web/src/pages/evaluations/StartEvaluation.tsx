@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { type ActionVersion, api, type Evaluation, type ListEnvelope } from '../../api';
+import { api } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { keys } from '../../queries/keys';
@@ -32,16 +32,15 @@ export function StartEvaluation() {
   const [concurrency, setConcurrency] = useState('4');
   const actionVersions = useQuery({
     queryKey: keys.actions.versions(action),
-    queryFn: () => api<ListEnvelope<ActionVersion>>('GET', `/v1/actions/${action}/versions?limit=1000`),
+    queryFn: () => api('GET /v1/actions/{guid}/versions', { path: { guid: action }, query: { limit: 1000 } }),
     enabled: action !== '',
   });
   const start = useMutation({
     mutationFn: async () => {
       const shared = { action, dataset, evaluators: chosen, concurrency: Number(concurrency) };
       if (versions.length > 1)
-        return (await api<{ data: Evaluation[] }>('POST', '/v1/evaluations/matrix', { ...shared, versions }))
-          .data;
-      return [await api<Evaluation>('POST', '/v1/evaluations', { ...shared, version: versions[0] })];
+        return (await api('POST /v1/evaluations/matrix', { body: { ...shared, versions } })).data;
+      return [await api('POST /v1/evaluations', { body: { ...shared, version: versions[0] } })];
     },
     onSuccess: (started) => {
       void queries.invalidateQueries({ queryKey: keys.evaluations.all });

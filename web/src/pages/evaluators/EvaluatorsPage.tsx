@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type Evaluator, type Score } from '../../api';
+import { type EvaluatorTypeName, evaluatorTypeNames } from '../../../../src/contract';
+import { api } from '../../api';
+import { chosen } from '../../choice';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage } from '../../components/ListPage';
@@ -8,7 +10,7 @@ import { Empty } from '../../components/states';
 import { keys } from '../../queries/keys';
 
 /** Each type with what it scores and a starting `config` (docs/evaluations.md#evaluators). */
-const evaluatorTypes: Record<string, { description: string; config: Record<string, unknown> }> = {
+const evaluatorTypes: Record<EvaluatorTypeName, { description: string; config: Record<string, unknown> }> = {
   exact_match: { description: '1 when the output equals the expected output, trimmed', config: {} },
   contains: {
     description: '1 when the output contains config.value, or else the expected output',
@@ -44,17 +46,17 @@ function NewEvaluatorForm() {
   const gate = useGate('write');
   const runGate = useGate('run');
   const queries = useQueryClient();
-  const [type, setType] = useState('exact_match');
+  const [type, setType] = useState<EvaluatorTypeName>('exact_match');
   const [name, setName] = useState('');
   const [config, setConfig] = useState('{}');
   const [output, setOutput] = useState('');
   const [expected, setExpected] = useState('');
-  const chooseType = (next: string) => {
+  const chooseType = (next: EvaluatorTypeName) => {
     setType(next);
-    setConfig(JSON.stringify(evaluatorTypes[next]?.config ?? {}, null, 2));
+    setConfig(JSON.stringify(evaluatorTypes[next].config, null, 2));
   };
   const create = useMutation({
-    mutationFn: () => api<Evaluator>('POST', '/v1/evaluators', { name, type, config: configOf(config) }),
+    mutationFn: () => api('POST /v1/evaluators', { body: { name, type, config: configOf(config) } }),
     onSuccess: () => {
       setName('');
       void queries.invalidateQueries({ queryKey: keys.evaluators.all });
@@ -62,11 +64,13 @@ function NewEvaluatorForm() {
   });
   const test = useMutation({
     mutationFn: () =>
-      api<Score>('POST', '/v1/evaluators/test', {
-        type,
-        config: configOf(config),
-        output,
-        expected_output: expected === '' ? null : expected,
+      api('POST /v1/evaluators/test', {
+        body: {
+          type,
+          config: configOf(config),
+          output,
+          expected_output: expected === '' ? null : expected,
+        },
       }),
   });
   const submit = (event: FormEvent) => {
@@ -77,8 +81,11 @@ function NewEvaluatorForm() {
     <form onSubmit={submit} aria-label="New evaluator" className="skill-form">
       <div className="form-row">
         <Field label="Type" name="type" error={create.error}>
-          <select value={type} onChange={(event) => chooseType(event.target.value)}>
-            {Object.keys(evaluatorTypes).map((each) => (
+          <select
+            value={type}
+            onChange={(event) => chooseType(chosen(evaluatorTypeNames, event.target.value))}
+          >
+            {evaluatorTypeNames.map((each) => (
               <option key={each} value={each}>
                 {each}
               </option>
@@ -89,7 +96,7 @@ function NewEvaluatorForm() {
           <input value={name} required onChange={(event) => setName(event.target.value)} />
         </Field>
       </div>
-      <p className="muted">{evaluatorTypes[type]?.description}</p>
+      <p className="muted">{evaluatorTypes[type].description}</p>
       <Field label="Settings (JSON)" name="config" error={create.error ?? test.error}>
         <textarea
           className="code"
@@ -136,13 +143,13 @@ function NewEvaluatorForm() {
 /** Evaluators: how an output is scored, made from the list of types and tried before saving. */
 export default function EvaluatorsPage() {
   return (
-    <ListPage<Evaluator>
+    <ListPage
       id="evaluators"
       title="Evaluators"
       short
       form={<NewEvaluatorForm />}
       listKey={keys.evaluators.all}
-      path="/v1/evaluators"
+      read={(query) => api('GET /v1/evaluators', { query })}
       what="the evaluators"
       empty={
         <Empty title="No evaluators yet">

@@ -58,11 +58,11 @@ export default function ExperimentPage() {
   const { name } = useActionNames();
   const results = useQuery({
     queryKey: keys.experiments.results(guid),
-    queryFn: () => api<ExperimentResults>('GET', `/v1/experiments/${guid}/results`),
+    queryFn: () => api('GET /v1/experiments/{guid}/results', { path: { guid } }),
   });
   const update = useMutation({
     mutationFn: (changes: Partial<Pick<Experiment, 'status' | 'split'>>) =>
-      api<Experiment>('PUT', `/v1/experiments/${guid}`, changes),
+      api('PUT /v1/experiments/{guid}', { path: { guid }, body: changes }),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: keys.experiments.results(guid) });
       void queries.invalidateQueries({ queryKey: keys.experiments.all });

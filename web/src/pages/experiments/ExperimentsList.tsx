@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { api, type Experiment } from '../../api';
+import { api } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage, nameColumn } from '../../components/ListPage';
@@ -26,12 +26,14 @@ function NewExperimentForm() {
   const inApp = actions.filter((action) => action.app === app);
   const create = useMutation({
     mutationFn: () =>
-      api<Experiment>('POST', '/v1/experiments', {
-        name,
-        app_guid: app,
-        action_primary_guid: primary || inApp[0]?.guid,
-        action_secondary_guid: secondary || inApp[1]?.guid,
-        split: Number(split) / 100,
+      api('POST /v1/experiments', {
+        body: {
+          name,
+          app_guid: app,
+          action_primary_guid: primary || (inApp[0]?.guid ?? ''),
+          action_secondary_guid: secondary || (inApp[1]?.guid ?? ''),
+          split: Number(split) / 100,
+        },
       }),
     onSuccess: (experiment) => {
       void queries.invalidateQueries({ queryKey: keys.experiments.all });
@@ -104,12 +106,12 @@ function NewExperimentForm() {
 export default function ExperimentsList() {
   const { name } = useActionNames();
   return (
-    <ListPage<Experiment>
+    <ListPage
       id="experiments"
       title="Experiments"
       form={<NewExperimentForm />}
       listKey={keys.experiments.all}
-      path="/v1/experiments"
+      read={(query) => api('GET /v1/experiments', { query })}
       what="the experiments"
       empty={
         <Empty title="No experiments yet">

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { api, type ItemsAdded } from '../../api';
+import { api } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { keys } from '../../queries/keys';
@@ -18,7 +18,7 @@ export function AddToDataset({ selected, onAdded }: { selected: string[]; onAdde
   const [dataset, setDataset] = useState('');
   const add = useMutation({
     mutationFn: (target: string) =>
-      api<ItemsAdded>('POST', `/v1/datasets/${target}/items`, { from_data: selected }),
+      api('POST /v1/datasets/{guid}/items', { path: { guid: target }, body: { from_data: selected } }),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: keys.datasets.all });
       onAdded();

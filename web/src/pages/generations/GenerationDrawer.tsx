@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type Feedback, type GenerationWithFeedback, versionLabel } from '../../api';
+import { api, versionLabel } from '../../api';
 import { Drawer } from '../../components/Drawer';
 import { Field, FormError } from '../../components/Field';
 import { Failure, Loading } from '../../components/states';
@@ -13,7 +13,8 @@ function FeedbackForm({ dataGuid }: { dataGuid: string }) {
   const [type, setType] = useState('rating');
   const [value, setValue] = useState('');
   const add = useMutation({
-    mutationFn: () => api<Feedback>('POST', `/v1/feedback/${dataGuid}`, { type, value, source: 'console' }),
+    mutationFn: () =>
+      api('POST /v1/feedback/{dataGuid}', { path: { dataGuid }, body: { type, value, source: 'console' } }),
     onSuccess: () => {
       setValue('');
       void queries.invalidateQueries({ queryKey: keys.generations.one(dataGuid) });
@@ -63,7 +64,7 @@ export function GenerationDrawer({
 }) {
   const record = useQuery({
     queryKey: keys.generations.one(guid),
-    queryFn: () => api<GenerationWithFeedback>('GET', `/v1/data/${guid}`),
+    queryFn: () => api('GET /v1/data/{guid}', { path: { guid } }),
   });
   return (
     <Drawer title="Generation" onClose={onClose}>

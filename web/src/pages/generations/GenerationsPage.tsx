@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { type Action, api, type ListEnvelope, type ListedGeneration, versionLabel } from '../../api';
+import { type Action, api, type Query, routeUrl, versionLabel } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
@@ -50,15 +50,30 @@ const dayStart = (day: string, plusDays = 0) => {
   return date.toISOString();
 };
 
-function queryOf(filters: Filters): URLSearchParams {
-  const query = new URLSearchParams();
-  for (const name of filterNames) {
-    const value = filters[name]?.trim();
-    if (!value) continue;
+/** The API's filters from the page's: numbers as numbers, days as instants, blanks left out. */
+function queryOf(filters: Filters): Query<'GET /v1/data'> {
+  const text = (name: keyof Filters) => filters[name]?.trim() || undefined;
+  const number = (name: keyof Filters) => {
+    const value = text(name);
+    return value === undefined ? undefined : Number(value);
+  };
+  const from = text('from');
+  const to = text('to');
+  return {
+    action: text('action'),
+    environment: text('environment'),
+    version: number('version'),
+    model: text('model'),
+    source: text('source'),
+    session: text('session'),
+    from: from && dayStart(from),
     // "to" is a day the range includes; the API's `to` is exclusive.
-    query.set(name, name === 'from' ? dayStart(value) : name === 'to' ? dayStart(value, 1) : value);
-  }
-  return query;
+    to: to && dayStart(to, 1),
+    q: text('q'),
+    feedback: text('feedback'),
+    evaluator: text('evaluator'),
+    score_below: number('score_below'),
+  };
 }
 
 function FilterBar({
@@ -147,9 +162,8 @@ export default function GenerationsPage() {
   const query = queryOf(applied);
   const { actions, name: actionName } = useActionNames();
   const records = useQuery({
-    queryKey: keys.generations.page(query.toString(), skip),
-    queryFn: () =>
-      api<ListEnvelope<ListedGeneration>>('GET', `/v1/data?${query}&skip=${skip}&limit=${pageSize}`),
+    queryKey: keys.generations.page(JSON.stringify(query), skip),
+    queryFn: () => api('GET /v1/data', { query: { ...query, skip, limit: pageSize } }),
     placeholderData: keepPreviousData,
   });
   const update = (changes: Record<string, string | undefined>) => {
@@ -175,10 +189,18 @@ export default function GenerationsPage() {
       <header className="page-header">
         <h1 id="generations-title">Generations</h1>
         <div className="actions-row">
-          <a className="button secondary" href={`/v1/data/export?${query}&format=jsonl`} download>
+          <a
+            className="button secondary"
+            href={routeUrl('GET /v1/data/export', { query: { ...query, format: 'jsonl' } })}
+            download
+          >
             Export JSONL
           </a>
-          <a className="button secondary" href={`/v1/data/export?${query}&format=csv`} download>
+          <a
+            className="button secondary"
+            href={routeUrl('GET /v1/data/export', { query: { ...query, format: 'csv' } })}
+            download
+          >
             Export CSV
           </a>
         </div>
@@ -190,7 +212,13 @@ export default function GenerationsPage() {
       ) : records.isError ? (
         <Failure what="the generations" error={records.error} />
       ) : records.data.total_count === 0 ? (
-        <Empty title={query.size ? 'No generation matches these filters' : 'No generations yet'}>
+        <Empty
+          title={
+            Object.values(query).some((value) => value !== undefined)
+              ? 'No generation matches these filters'
+              : 'No generations yet'
+          }
+        >
           <p>Every run of an Action is stored here with its prompt, answer, tokens, latency and cost.</p>
         </Empty>
       ) : (

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import { api, type Generation, type ListEnvelope, type Session } from '../../api';
+import { api, type Generation } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Empty, Failure, Loading, QueryView } from '../../components/states';
 import { usePagedList } from '../../paged-list';
@@ -19,11 +19,11 @@ export function SessionPage() {
   const { guid = '' } = useParams();
   const session = useQuery({
     queryKey: keys.sessions.one(guid),
-    queryFn: () => api<Session>('GET', `/v1/sessions/${guid}`),
+    queryFn: () => api('GET /v1/sessions/{guid}', { path: { guid } }),
   });
   const turns = useQuery({
     queryKey: keys.sessions.turns(guid),
-    queryFn: () => api<ListEnvelope<Generation>>('GET', `/v1/sessions/${guid}/data?limit=100`),
+    queryFn: () => api('GET /v1/sessions/{guid}/data', { path: { guid }, query: { limit: 100 } }),
   });
   const { name } = useActionNames();
   if (session.isPending || turns.isPending) return <Loading what="the session" />;
@@ -75,7 +75,9 @@ export function SessionPage() {
 
 /** Multi-turn sessions, newest first. */
 export default function SessionsPage() {
-  const { query: sessions, pager } = usePagedList<Session>(keys.sessions.all, '/v1/sessions');
+  const { query: sessions, pager } = usePagedList(keys.sessions.all, (query) =>
+    api('GET /v1/sessions', { query }),
+  );
   const { name } = useActionNames();
   return (
     <section aria-labelledby="sessions-title">

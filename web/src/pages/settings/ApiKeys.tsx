@@ -1,17 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { type ApiKey, api, type CreatedApiKey, type ListEnvelope } from '../../api';
+import { type KeyRole, keyRoles, type MemberRole } from '../../../../src/contract';
+import { api } from '../../api';
+import { chosen } from '../../choice';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { useMe } from '../../queries/me';
 
-const keyRoles = ['runner', 'viewer', 'developer', 'admin'] as const;
-const rank: Record<string, number> = { runner: 0, viewer: 0, developer: 1, admin: 2, owner: 3 };
+const rank: Record<KeyRole | MemberRole, number> = { runner: 0, viewer: 0, developer: 1, admin: 2, owner: 3 };
 
 /** The roles a member may give their keys: up to their own (runner counts below developer). */
-function grantable(role: string | undefined): string[] {
+function grantable(role: KeyRole | MemberRole | undefined): KeyRole[] {
   if (!role || rank[role]! < 1) return [];
   return keyRoles.filter(
     (each) => each === role || rank[each]! < rank[role]! || (role === 'owner' && each === 'admin'),
@@ -28,14 +29,14 @@ export function ApiKeys() {
   const [created, setCreated] = useState<string | null>(null);
   const [name, setName] = useState('');
   const roles = grantable(me.data?.role);
-  const [role, setRole] = useState('runner');
+  const [role, setRole] = useState<KeyRole>('runner');
   const apiKeys = useQuery({
     queryKey: keys.apiKeys.all,
-    queryFn: () => api<ListEnvelope<ApiKey>>('GET', '/v1/api_keys'),
+    queryFn: () => api('GET /v1/api_keys'),
     enabled: me.data?.rights.includes('create_keys') ?? false,
   });
   const create = useMutation({
-    mutationFn: () => api<CreatedApiKey>('POST', '/v1/api_keys', { name, role }),
+    mutationFn: () => api('POST /v1/api_keys', { body: { name, role } }),
     onSuccess: (answer) => {
       setCreated(answer.api_key);
       setName('');
@@ -43,7 +44,7 @@ export function ApiKeys() {
     },
   });
   const revoke = useMutation({
-    mutationFn: (guid: string) => api('DELETE', `/v1/api_keys/${guid}`),
+    mutationFn: (guid: string) => api('DELETE /v1/api_keys/{guid}', { path: { guid } }),
     onSettled: () => queries.invalidateQueries({ queryKey: keys.apiKeys.all }),
   });
   const submit = (event: FormEvent) => {
@@ -77,7 +78,7 @@ export function ApiKeys() {
             error={create.error}
             hint="runner: run, feedback and logging only"
           >
-            <select value={role} onChange={(event) => setRole(event.target.value)}>
+            <select value={role} onChange={(event) => setRole(chosen(keyRoles, event.target.value))}>
               {roles.map((each) => (
                 <option key={each} value={each}>
                   {each}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type AuditRecord, api, type ListEnvelope } from '../../api';
+import { type AuditRecord, api } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { QueryView } from '../../components/states';
@@ -53,16 +53,16 @@ export function AuditLog() {
   const me = useMe();
   const allowed = me.data?.rights.includes('audit') ?? false;
   const [filters, setFilters] = useState({ actor: '', resource: '', action: '', since: '', until: '' });
-  const query = new URLSearchParams(
-    Object.entries({
-      ...filters,
-      since: filters.since && new Date(filters.since).toISOString(),
-      until: filters.until && new Date(`${filters.until}T23:59:59`).toISOString(),
-    }).filter(([, value]) => value !== ''),
-  ).toString();
+  const query = {
+    actor: filters.actor || undefined,
+    resource: filters.resource || undefined,
+    action: filters.action || undefined,
+    since: filters.since ? new Date(filters.since).toISOString() : undefined,
+    until: filters.until ? new Date(`${filters.until}T23:59:59`).toISOString() : undefined,
+  };
   const records = useQuery({
-    queryKey: keys.auditLog.filtered(query),
-    queryFn: () => api<ListEnvelope<AuditRecord>>('GET', `/v1/audit_log?limit=100&${query}`),
+    queryKey: keys.auditLog.filtered(JSON.stringify(query)),
+    queryFn: () => api('GET /v1/audit_log', { query: { ...query, limit: 100 } }),
     enabled: allowed,
   });
   const set = (name: keyof typeof filters) => (event: { target: { value: string } }) =>

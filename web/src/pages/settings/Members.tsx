@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type Invitation, type ListEnvelope, type Member, type NewInvitation } from '../../api';
+import { type MemberRole, memberRoles } from '../../../../src/contract';
+import { api, type Member, type NewInvitation } from '../../api';
+import { chosen } from '../../choice';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { useMe } from '../../queries/me';
-
-const memberRoles = ['viewer', 'developer', 'admin', 'owner'] as const;
 
 /**
  * The workspace's members: everyone sees who belongs; an admin invites (the link is shown, and
@@ -20,15 +20,15 @@ export function Members() {
   const manages = me.data?.rights.includes('manage') ?? false;
   const managesOwners = me.data?.rights.includes('manage_owners') ?? false;
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<(typeof memberRoles)[number]>('developer');
+  const [role, setRole] = useState<MemberRole>('developer');
   const [invited, setInvited] = useState<NewInvitation | null>(null);
   const members = useQuery({
     queryKey: keys.members.all,
-    queryFn: () => api<ListEnvelope<Member>>('GET', '/v1/members?limit=1000'),
+    queryFn: () => api('GET /v1/members', { query: { limit: 1000 } }),
   });
   const invitations = useQuery({
     queryKey: keys.invitations.all,
-    queryFn: () => api<ListEnvelope<Invitation>>('GET', '/v1/invitations'),
+    queryFn: () => api('GET /v1/invitations'),
     enabled: manages,
   });
   const refresh = () => {
@@ -36,7 +36,7 @@ export function Members() {
     void queries.invalidateQueries({ queryKey: keys.invitations.all });
   };
   const invite = useMutation({
-    mutationFn: () => api<NewInvitation>('POST', '/v1/members', { email, role }),
+    mutationFn: () => api('POST /v1/members', { body: { email, role } }),
     onSuccess: (answer) => {
       setInvited(answer);
       setEmail('');
@@ -44,22 +44,22 @@ export function Members() {
     },
   });
   const change = useMutation({
-    mutationFn: ({ guid, next }: { guid: string; next: string }) =>
-      api('PUT', `/v1/members/${guid}`, { role: next }),
+    mutationFn: ({ guid, next }: { guid: string; next: MemberRole }) =>
+      api('PUT /v1/members/{guid}', { path: { guid }, body: { role: next } }),
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: (guid: string) => api('DELETE', `/v1/members/${guid}`),
+    mutationFn: (guid: string) => api('DELETE /v1/members/{guid}', { path: { guid } }),
     onSettled: refresh,
   });
   const revoke = useMutation({
-    mutationFn: (guid: string) => api('DELETE', `/v1/invitations/${guid}`),
+    mutationFn: (guid: string) => api('DELETE /v1/invitations/{guid}', { path: { guid } }),
     onSettled: refresh,
   });
   const [resetLink, setResetLink] = useState<{ email: string; url: string; emailed: boolean } | null>(null);
   const reset = useMutation({
     mutationFn: (member: Member) =>
-      api<{ reset_url: string; emailed: boolean }>('POST', `/v1/members/${member.user.guid}/password_reset`),
+      api('POST /v1/members/{guid}/password_reset', { path: { guid: member.user.guid } }),
     onSuccess: (answer, member) =>
       setResetLink({ email: member.user.email, url: answer.reset_url, emailed: answer.emailed }),
   });
@@ -82,7 +82,7 @@ export function Members() {
             <input type="email" value={email} required onChange={(event) => setEmail(event.target.value)} />
           </Field>
           <Field label="Role" name="role" error={invite.error}>
-            <select value={role} onChange={(event) => setRole(event.target.value as typeof role)}>
+            <select value={role} onChange={(event) => setRole(chosen(memberRoles, event.target.value))}>
               {offered.map((each) => (
                 <option key={each}>{each}</option>
               ))}
@@ -143,7 +143,9 @@ export function Members() {
                     value={member.role}
                     disabled={!mayTouch(member)}
                     title={mayTouch(member) ? undefined : reason}
-                    onChange={(event) => change.mutate({ guid: member.user.guid, next: event.target.value })}
+                    onChange={(event) =>
+                      change.mutate({ guid: member.user.guid, next: chosen(memberRoles, event.target.value) })
+                    }
                   >
                     {memberRoles
                       .filter((each) => each === member.role || each !== 'owner' || managesOwners)

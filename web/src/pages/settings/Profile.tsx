@@ -10,14 +10,14 @@ export function Profile({ user }: { user: NonNullable<SignedIn['user']> }) {
   const [name, setName] = useState(user.name);
   const [passwords, setPasswords] = useState({ current_password: '', new_password: '' });
   const rename = useMutation({
-    mutationFn: () => api('PUT', '/v1/me', { name }),
+    mutationFn: () => api('PUT /v1/me', { body: { name } }),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: keys.session });
       void queries.invalidateQueries({ queryKey: keys.members.all });
     },
   });
   const change = useMutation({
-    mutationFn: () => api('PUT', '/v1/me/password', passwords),
+    mutationFn: () => api('PUT /v1/me/password', { body: passwords }),
     onSuccess: () => setPasswords({ current_password: '', new_password: '' }),
   });
   const submit = (work: () => void) => (event: FormEvent) => {

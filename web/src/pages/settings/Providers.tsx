@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type ConnectionTest, type Provider } from '../../api';
+import { api, type Body, type Provider } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
@@ -20,11 +20,14 @@ function AddProvider() {
   const [nickname, setNickname] = useState('');
   const add = useMutation({
     mutationFn: () =>
-      api<Provider>('POST', '/v1/providers', {
-        provider: kind,
-        ...(key && { key }),
-        ...(url && { url }),
-        ...(nickname && { nickname }),
+      api('POST /v1/providers', {
+        body: {
+          // The kinds offered are the service's own list (GET /v1/providers/kinds).
+          provider: kind as Body<'POST /v1/providers'>['provider'],
+          ...(key && { key }),
+          ...(url && { url }),
+          ...(nickname && { nickname }),
+        },
       }),
     onSuccess: () => {
       // The key leaves the page once it is saved: it is write-only.
@@ -88,7 +91,7 @@ function AddProvider() {
 /** "Test connection": asks the provider for its model list with its stored key; says what came back. */
 function TestConnection({ provider }: { provider: Provider }) {
   const test = useMutation({
-    mutationFn: () => api<ConnectionTest>('POST', `/v1/providers/${provider.guid}/test`),
+    mutationFn: () => api('POST /v1/providers/{guid}/test', { path: { guid: provider.guid } }),
   });
   return (
     <>
@@ -120,7 +123,7 @@ function AddModel({ providers }: { providers: Provider[] }) {
   const [makeDefault, setMakeDefault] = useState(false);
   const chosen = provider || providers[0]?.guid || '';
   const add = useMutation({
-    mutationFn: () => api('POST', '/v1/models', { provider: chosen, name, default: makeDefault }),
+    mutationFn: () => api('POST /v1/models', { body: { provider: chosen, name, default: makeDefault } }),
     onSuccess: () => {
       setName('');
       void queries.invalidateQueries({ queryKey: keys.models.all });
@@ -168,7 +171,7 @@ export function Providers() {
   const providers = useProviders();
   const models = useModels();
   const remove = useMutation({
-    mutationFn: (guid: string) => api('DELETE', `/v1/providers/${guid}`),
+    mutationFn: (guid: string) => api('DELETE /v1/providers/{guid}', { path: { guid } }),
     onSettled: () => {
       void queries.invalidateQueries({ queryKey: keys.providers.all });
       void queries.invalidateQueries({ queryKey: keys.models.all });

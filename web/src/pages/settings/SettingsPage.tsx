@@ -16,7 +16,7 @@ function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
   const manages = useRight('manage').allowed;
   const [name, setName] = useState(workspace.name);
   const rename = useMutation({
-    mutationFn: () => api('PUT', `/v1/workspace/${workspace.guid}`, { name }),
+    mutationFn: () => api('PUT /v1/workspace/{guid}', { path: { guid: workspace.guid }, body: { name } }),
     onSuccess: () => queries.invalidateQueries({ queryKey: keys.session }),
   });
   const submit = (event: FormEvent) => {
@@ -48,7 +48,7 @@ function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
 function SignOutEverywhere() {
   const queries = useQueryClient();
   const everywhere = useMutation({
-    mutationFn: () => api('DELETE', '/console/v1/sessions'),
+    mutationFn: () => api('DELETE /console/v1/sessions'),
     onSuccess: () => forgetSignIn(queries),
   });
   return (

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useActionNames } from '../../action-names';
-import { api, type Skill, type SkillType } from '../../api';
+import { api, type SkillType } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage } from '../../components/ListPage';
@@ -116,10 +116,12 @@ function NewSkillForm({ types }: { types: SkillType[] }) {
   const type = types.find((each) => each.name === typeName);
   const create = useMutation({
     mutationFn: () =>
-      api<Skill>('POST', '/v1/skills', {
-        name,
-        type: typeName,
-        metadata: type ? metadataOf(type, values) : [],
+      api('POST /v1/skills', {
+        body: {
+          name,
+          type: typeName,
+          metadata: type ? metadataOf(type, values) : [],
+        },
       }),
     onSuccess: () => {
       setName('');
@@ -182,7 +184,7 @@ function NewSkillForm({ types }: { types: SkillType[] }) {
 export default function SkillsPage() {
   const types = useSkillTypes();
   return (
-    <ListPage<Skill>
+    <ListPage
       id="skills"
       title="Skills"
       short
@@ -192,7 +194,7 @@ export default function SkillsPage() {
         </QueryView>
       }
       listKey={keys.skills.all}
-      path="/v1/skills"
+      read={(query) => api('GET /v1/skills', { query })}
       what="the Skills"
       empty={
         <Empty title="No Skills yet">

@@ -2,14 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
-import {
-  api,
-  type Workflow,
-  type WorkflowBlock,
-  type WorkflowBlocks,
-  type WorkflowDataset,
-  type WorkflowTrigger,
-} from '../../api';
+import { api, type WorkflowBlock } from '../../api';
 import { FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
@@ -43,16 +36,22 @@ function RunPanel({ workflowGuid }: { workflowGuid: string }) {
   const [runGuid, setRunGuid] = useState<string | null>(null);
   const trigger = useMutation({
     mutationFn: () =>
-      api<WorkflowTrigger>('POST', `/v1/workflows/${workflowGuid}/trigger`, {
-        input: entries
-          .filter((entry) => entry.key.trim())
-          .map((entry) => ({ key: entry.key.trim(), value: entry.value })),
+      api('POST /v1/workflows/{guid}/trigger', {
+        path: { guid: workflowGuid },
+        body: {
+          input: entries
+            .filter((entry) => entry.key.trim())
+            .map((entry) => ({ key: entry.key.trim(), value: entry.value })),
+        },
       }),
     onSuccess: (answer) => setRunGuid(answer.run_guid),
   });
   const dataset = useQuery({
     queryKey: keys.workflows.run(runGuid),
-    queryFn: () => api<WorkflowDataset>('GET', `/v1/workflows/${workflowGuid}/result/${runGuid}/dataset`),
+    queryFn: () =>
+      api('GET /v1/workflows/{guid}/result/{runGuid}/dataset', {
+        path: { guid: workflowGuid, runGuid: runGuid ?? '' },
+      }),
     enabled: runGuid !== null,
     refetchInterval: (query) => (query.state.data?.status === 'PENDING' || !query.state.data ? 500 : false),
   });
@@ -145,11 +144,11 @@ export default function WorkflowPage() {
   const { actions } = useActionNames();
   const workflow = useQuery({
     queryKey: keys.workflows.one(guid),
-    queryFn: () => api<Workflow>('GET', `/v1/workflows/${guid}`),
+    queryFn: () => api('GET /v1/workflows/{guid}', { path: { guid } }),
   });
   const blocks = useQuery({
     queryKey: keys.workflows.blocks(guid),
-    queryFn: () => api<WorkflowBlocks>('GET', `/v1/workflows/${guid}/blocks`),
+    queryFn: () => api('GET /v1/workflows/{guid}/blocks', { path: { guid } }),
   });
   const [draft, setDraft] = useState<EditedBlock[] | null>(null);
   useEffect(() => {
@@ -157,8 +156,11 @@ export default function WorkflowPage() {
   }, [blocks.data, draft]);
   const save = useMutation({
     mutationFn: () =>
-      api<WorkflowBlocks>('PUT', `/v1/workflows/${guid}/blocks`, {
-        blocks: (draft ?? []).map(stored),
+      api('PUT /v1/workflows/{guid}/blocks', {
+        path: { guid },
+        body: {
+          blocks: (draft ?? []).map(stored),
+        },
       }),
     onSuccess: (answer) => {
       queries.setQueryData(keys.workflows.blocks(guid), answer);

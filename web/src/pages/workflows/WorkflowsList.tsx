@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api, type Workflow } from '../../api';
+import { api } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage, nameColumn } from '../../components/ListPage';
@@ -19,7 +19,7 @@ function NewWorkflowForm() {
   const [appChoice, setAppChoice] = useState('');
   const app = appChoice || apps.data?.data[0]?.guid || '';
   const create = useMutation({
-    mutationFn: () => api<Workflow>('POST', '/v1/workflows', { name, app }),
+    mutationFn: () => api('POST /v1/workflows', { body: { name, app } }),
     onSuccess: (workflow) => {
       void queries.invalidateQueries({ queryKey: keys.workflows.all });
       navigate(`/workflows/${workflow.guid}`);
@@ -53,12 +53,12 @@ export default function WorkflowsList() {
   const apps = useApps();
   const appName = new Map(apps.data?.data.map((each) => [each.guid, each.name]));
   return (
-    <ListPage<Workflow>
+    <ListPage
       id="workflows"
       title="Workflows"
       form={<NewWorkflowForm />}
       listKey={keys.workflows.all}
-      path="/v1/workflows"
+      read={(query) => api('GET /v1/workflows', { query })}
       what="the Workflows"
       empty={
         <Empty title="No Workflows yet">

@@ -1,9 +1,9 @@
 export { presentGeneration } from './presenters.js';
 export { createGenerationRepository } from './repository.js';
 export {
-  createDataService,
-  type DataService,
+  createGenerationService,
   type Generation,
+  type GenerationService,
   type RunRecord,
   type RunSource,
 } from './service.js';

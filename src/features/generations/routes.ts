@@ -34,7 +34,7 @@ import {
   statisticsQuery,
   updateDataBody,
 } from './schemas.js';
-import type { DataService } from './service.js';
+import type { GenerationService } from './service.js';
 import type { StatisticsService } from './statistics.js';
 
 /** The list filter of `GET /v1/data` and its export, from their query string. */
@@ -61,7 +61,10 @@ function generationFilterOf(query: DataSearchQuery): GenerationFilter {
   };
 }
 
-export function dataRoutes(data: DataService, statistics: StatisticsService): FastifyPluginAsyncZod {
+export function generationRoutes(
+  data: GenerationService,
+  statistics: StatisticsService,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['data'];
 

@@ -70,8 +70,9 @@ const dayOf = (column: SQL) => sql`date_trunc('day', ${column} AT TIME ZONE 'UTC
 
 /**
  * The per-day, per-Action figures of a workspace's generations and failed runs in a time range, in
- * one statement: the source of both the stored rollups and the live part of a span. Evaluation runs
- * (an evaluator's judge) are not production traffic and are left out.
+ * one statement: the source of both the stored rollups and the live part of a span. Generations of
+ * source `evaluation` (an evaluation's items, an evaluator's judge) are not production traffic and
+ * are left out.
  */
 function figuresQuery(workspaceId: string, range: TimeRange, actionId?: string): SQL {
   const from = range.from.toISOString();

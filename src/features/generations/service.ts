@@ -8,7 +8,7 @@ import type { Feedback, FeedbackService } from '../feedback/index.js';
 import type { GenerationFilter, GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
 
 /** What the data service needs to know about its owners, without depending on their services. */
-export type DataOwners = {
+export type GenerationOwners = {
   requireApp(workspaceId: string, appId: string): Promise<unknown>;
   requireAction(workspaceId: string, actionId: string): Promise<unknown>;
   /** The session must exist and, when an Action is named, belong to it. */
@@ -106,7 +106,7 @@ export type RunFailureRecord = {
   message: string;
 };
 
-export interface DataService {
+export interface GenerationService {
   /** Stores a finished run; every run mode ends here. */
   recordRun(run: RunRecord): Promise<void>;
   /** Counts a run that failed at the model call. */
@@ -172,13 +172,13 @@ function runRow(run: RunRecord): NewGeneration {
   };
 }
 
-export function createDataService(
+export function createGenerationService(
   repository: GenerationRepository,
   feedback: Pick<FeedbackService, 'listForGenerations'>,
-  owners: DataOwners,
+  owners: GenerationOwners,
   /** Told after a stored generation is edited or deleted: its day's dashboard rollup is stale. */
   changed: (workspaceId: string, createdAt: Date) => Promise<void>,
-): DataService {
+): GenerationService {
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
   async function loggedRow(
     workspaceId: string,
