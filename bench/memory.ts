@@ -71,12 +71,29 @@ async function startOnce(
   return { firstAnswerMs, rssMb, laterRssMb };
 }
 
-const idle = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
-await pause(500);
-const baselineMb = residentMb(idle.pid!);
-await stopped(idle);
+/** The baseline, in the same run: a bare Node HTTP server, timed to its first answer and read the same way. */
+async function bareServer(): Promise<{ firstAnswerMs: number; laterRssMb: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [
+    '-e',
+    "const s = require('node:http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', () => console.log(s.address().port))",
+  ]);
+  const port = await new Promise<string>((resolve) =>
+    child.stdout!.once('data', (chunk) => resolve(String(chunk).trim())),
+  );
+  await fetch(`http://127.0.0.1:${port}/`);
+  const firstAnswerMs = performance.now() - started;
+  await pause(laterMs);
+  const laterRssMb = residentMb(child.pid!);
+  await stopped(child);
+  return { firstAnswerMs, laterRssMb };
+}
+
+const baseline = await bareServer();
+const baselineMb = baseline.laterRssMb;
 console.log(
-  `idle memory and start-up of lectern serve on PGlite (baseline: a bare Node process, ${baselineMb} MB)`,
+  `idle memory and start-up of lectern serve on PGlite (baseline: a bare Node HTTP server, first answer ` +
+    `${(baseline.firstAnswerMs / 1000).toFixed(2)} s, ${baselineMb} MB at ${laterMs / 1000} s)`,
 );
 for (const size of sizes) {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'lectern-bench-memory-'));
@@ -85,7 +102,8 @@ for (const size of sizes) {
   console.log(
     `  shared_buffers ${size}: first start ${(first.firstAnswerMs / 1000).toFixed(1)} s to the first answer, ` +
       `${first.rssMb} MB idle (${first.laterRssMb} MB at ${laterMs / 1000} s); restart ${(restart.firstAnswerMs / 1000).toFixed(1)} s, ` +
-      `${restart.rssMb} MB idle (${restart.laterRssMb} MB at ${laterMs / 1000} s; ${(restart.laterRssMb / baselineMb).toFixed(1)}× the baseline)`,
+      `${restart.rssMb} MB idle (${restart.laterRssMb} MB at ${laterMs / 1000} s; ${(restart.laterRssMb / baselineMb).toFixed(1)}× the baseline's memory, ` +
+      `${(restart.firstAnswerMs / baseline.firstAnswerMs).toFixed(1)}× its start)`,
   );
   rmSync(dataDirectory, { recursive: true, force: true });
 }

@@ -13,29 +13,37 @@ import {
 } from './platform/jobs/job-queue.js';
 import type { Services } from './services.js';
 
-function wire<Payload>(definition: JobDefinition<Payload>, handler: JobHandler<Payload>): JobRegistration {
-  return toRegistration(definition, handler.process, handler.onFinalFailure);
+/** One job kind: its definition and the service's handler that runs it (their payloads must agree). */
+type CatalogueEntry = (services: Services) => JobRegistration;
+
+function entry<Payload>(
+  definition: JobDefinition<Payload>,
+  handlerOf: (services: Services) => JobHandler<Payload>,
+): CatalogueEntry {
+  return (services) => {
+    const handler = handlerOf(services);
+    return toRegistration(definition, handler.process, handler.onFinalFailure);
+  };
 }
 
 /**
- * Every job kind and what runs it, in one place: a feature defines its job (name, lane, payload,
- * attempts) and offers the handler; this list is what any worker node runs. A job kind missing here
- * is never run, so adding one means adding its line (docs/architecture.md#jobs).
+ * Every job kind, one entry each: a feature defines its job (name, lane, payload, attempts) and
+ * offers the handler; this catalogue is what any worker node runs. `tsc` checks that an entry's
+ * handler takes its job's payload, and test/services.test.ts that every job a feature exports has
+ * its entry (docs/architecture.md#jobs).
  */
-export function jobRegistrations(
-  services: Pick<
-    Services,
-    'runs' | 'workflowRunner' | 'documents' | 'contextSources' | 'evaluationItems' | 'monitorSweeps'
-  >,
-): JobRegistration[] {
-  return [
-    wire(asyncRunJob, services.runs.asyncRunHandler),
-    wire(workflowBlockJob, services.workflowRunner.blockHandler),
-    wire(embedDocumentsJob, services.documents.embeddingHandler),
-    wire(processContextSourceJob, services.contextSources.processingHandler),
-    wire(evaluationItemJob, services.evaluationItems),
-    wire(monitorSweepJob, services.monitorSweeps),
-  ];
+export const jobCatalogue: CatalogueEntry[] = [
+  entry(asyncRunJob, (services) => services.runs.asyncRunHandler),
+  entry(workflowBlockJob, (services) => services.workflowRunner.blockHandler),
+  entry(embedDocumentsJob, (services) => services.documents.embeddingHandler),
+  entry(processContextSourceJob, (services) => services.contextSources.processingHandler),
+  entry(evaluationItemJob, (services) => services.evaluationItems),
+  entry(monitorSweepJob, (services) => services.monitorSweeps),
+];
+
+/** The catalogue's job kinds, each with its handler from these services. */
+export function jobRegistrations(services: Services): JobRegistration[] {
+  return jobCatalogue.map((wire) => wire(services));
 }
 
 export function registerJobs(jobs: JobQueue, registrations: JobRegistration[]): void {

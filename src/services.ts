@@ -71,7 +71,11 @@ import {
   createProviderRepository,
   createProviderService,
 } from './features/providers/index.js';
-import { createReleaseGateRepository, createReleaseGateService } from './features/release-gates/index.js';
+import {
+  createGateReader,
+  createReleaseGateRepository,
+  createReleaseGateService,
+} from './features/release-gates/index.js';
 import {
   createAsyncRunRepository,
   createDurableRuns,
@@ -146,17 +150,33 @@ export function createServices(platform: Platform) {
     platform.broadcast,
     logger('prompts'),
   );
-  // A deploy reads the release gates, which are made further down (they read evaluations); once it is
-  // committed, every node pushes it to the clients connected to it.
+  // Datasets, and the evaluations' evidence the release gates read: a deploy asks the gates (their
+  // read side, the gate reader) before it writes.
+  const generationRepository = createGenerationRepository(database);
+  const datasets = createDatasetService({
+    repository: createDatasetRepository(database),
+    async generations(workspaceId, ids) {
+      const found = await generationRepository.findMany(workspaceId, [...new Set(ids)]);
+      return new Map(found.map((row) => [row.id, { input: row.input, output: row.output }]));
+    },
+    inTransaction: platform.transactions.run,
+  });
+  const comparisons = createComparisonRepository(database);
+  const releaseGateRepository = createReleaseGateRepository(database);
+  const datasetVersion = async (workspaceId: string, id: string) =>
+    (await datasets.require(workspaceId, id)).version;
+  const gates = createGateReader({
+    repository: releaseGateRepository,
+    datasetVersion,
+    evidence: comparisons,
+  });
+  // Once a deploy is committed, every node pushes it to the clients connected to it.
   const actions = createActionService(
     createActionRepository(database),
     apps,
     models,
     attachments,
-    {
-      guard: (deploy) => releaseGates.guard(deploy),
-      gatedEnvironments: (actionId) => releaseGates.gatedEnvironments(actionId),
-    },
+    gates,
     (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
   );
   const sessions = createSessionService(createSessionRepository(database), actions.require);
@@ -164,7 +184,6 @@ export function createServices(platform: Platform) {
   // finished day to sum again.
   const statistics = createStatisticsService(createStatisticsRepository(database), actions.require);
   // Feedback asks when a generation was made (and so whether it exists); the generation service lists each one's feedback.
-  const generationRepository = createGenerationRepository(database);
   const feedback = createFeedbackService(
     createFeedbackRepository(database),
     async (workspaceId, id) => (await generationRepository.find(workspaceId, id))?.createdAt,
@@ -199,6 +218,9 @@ export function createServices(platform: Platform) {
   const contextSearch = createContextSearch({ documents: documentSearch, embedders });
   const contextTexts = createContextTexts(contexts, contextSearch);
   const retriever: Retriever = createContextRetriever(contextTexts);
+  // Runs and Skills need each other: a run offers its version's Skills as tools, and a Skill of
+  // type `action` runs an Action through the engine. The engine takes a registry that the Skills
+  // join once they are made: the one place where this file does not read top-down.
   const tools = createToolRegistry();
   const engine = createRunEngine({ actions, models, sessions, generations, tools, retriever });
   const skills = createSkillService({
@@ -283,14 +305,6 @@ export function createServices(platform: Platform) {
   });
   const members = createMemberService({ ...people, logger: logger('people') });
   const audit = createAuditService(createAuditRepository(database), { chainKey: platform.auditChainKey });
-  const datasets = createDatasetService({
-    repository: createDatasetRepository(database),
-    async generations(workspaceId, ids) {
-      const found = await generationRepository.findMany(workspaceId, [...new Set(ids)]);
-      return new Map(found.map((row) => [row.id, { input: row.input, output: row.output }]));
-    },
-    inTransaction: platform.transactions.run,
-  });
   const hasAction = async (workspaceId: string, action: string) =>
     (await actions.find(workspaceId, action)) !== undefined;
   // Evaluators' patterns and schemas run on a worker thread, never on the request thread.
@@ -307,7 +321,6 @@ export function createServices(platform: Platform) {
     tools: scoringTools,
   });
   const evaluationRepository = createEvaluationRepository(database);
-  const comparisons = createComparisonRepository(database);
   const evaluations = createEvaluationService({
     repository: evaluationRepository,
     comparisons,
@@ -325,11 +338,11 @@ export function createServices(platform: Platform) {
     logger: logger('evaluations'),
   });
   const releaseGates = createReleaseGateService({
-    repository: createReleaseGateRepository(database),
+    repository: releaseGateRepository,
     actions,
-    datasetVersion: async (workspaceId, id) => (await datasets.require(workspaceId, id)).version,
+    datasetVersion,
     requireEvaluator: evaluators.require,
-    evidence: comparisons,
+    gates,
   });
   const monitorRepository = createMonitorRepository(database);
   const monitors = createMonitorService({

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { processContextSourceJob } from '../src/features/context-sources/index.js';
-import { embedDocumentsJob } from '../src/features/documents/index.js';
-import { evaluationItemJob } from '../src/features/evaluations/index.js';
 import { feedbackBody } from '../src/features/feedback/schemas.js';
-import { monitorSweepJob } from '../src/features/monitors/index.js';
-import { asyncRunJob, createDurableRuns } from '../src/features/runs/index.js';
+import { createDurableRuns } from '../src/features/runs/index.js';
 import { runBody } from '../src/features/runs/schemas.js';
-import { workflowBlockJob } from '../src/features/workflows/index.js';
 import { jobRegistrations } from '../src/jobs.js';
+import type { JobDefinition } from '../src/platform/jobs/job-queue.js';
 import { createPlatform, type Platform } from '../src/platform/platform.js';
 import { createServices, type Services } from '../src/services.js';
 import { testModelCacheDirectory } from './helpers/model-cache.js';
@@ -123,20 +120,29 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   ).rejects.toThrow(/not found/i);
 });
 
-it('wires every job kind to one handler', () => {
+it('wires every job a feature exports to one handler, each kind once', async () => {
+  // The jobs the features define, found in what their index.ts exports: a job kind added to a
+  // feature and left out of src/jobs.ts's catalogue fails here.
+  const exported = new Set<string>();
+  for (const entry of readdirSync(new URL('../src/features/', import.meta.url), { withFileTypes: true })) {
+    const index = new URL(`../src/features/${entry.name}/index.ts`, import.meta.url).pathname;
+    if (!entry.isDirectory() || !existsSync(index)) continue;
+    const feature: Record<string, unknown> = await import(index);
+    for (const value of Object.values(feature)) {
+      const job = value as Partial<JobDefinition<unknown>> | null;
+      if (
+        typeof job === 'object' &&
+        job !== null &&
+        typeof job.name === 'string' &&
+        typeof job.lane === 'string'
+      )
+        exported.add(job.name);
+    }
+  }
   const registrations = jobRegistrations(services);
-  expect(registrations.map((registration) => registration.definition.name).sort()).toEqual(
-    [
-      asyncRunJob,
-      workflowBlockJob,
-      embedDocumentsJob,
-      processContextSourceJob,
-      evaluationItemJob,
-      monitorSweepJob,
-    ]
-      .map((job) => job.name)
-      .sort(),
-  );
+  const wired = registrations.map((registration) => registration.definition.name);
+  expect(exported.size).toBeGreaterThanOrEqual(6);
+  expect(wired.sort()).toEqual([...exported].sort());
   for (const registration of registrations) expect(registration.processor).toBeTypeOf('function');
 });
 

@@ -1,2 +1,3 @@
+export { createGateReader, type GateEvidence, type GateReader } from './deploy-guard.js';
 export { createReleaseGateRepository } from './repository.js';
-export { createReleaseGateService, type GateEvidence, type ReleaseGateService } from './service.js';
+export { createReleaseGateService, type ReleaseGateService } from './service.js';

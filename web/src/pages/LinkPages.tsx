@@ -94,14 +94,31 @@ function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
           onChange={(event) => setForm({ ...form, email: event.target.value })}
         />
       </Field>
-      <Field label="Name" name="name" error={setup.error}>
+      <NameAndPassword form={form} setForm={setForm} error={setup.error} />
+    </LinkForm>
+  );
+}
+
+/** The name and the new password a person gives to join (the first owner, an invited person). */
+function NameAndPassword<Form extends { name: string; password: string }>({
+  form,
+  setForm,
+  error,
+}: {
+  form: Form;
+  setForm: (form: Form) => void;
+  error: Error | null;
+}) {
+  return (
+    <>
+      <Field label="Name" name="name" error={error}>
         <input
           autoComplete="name"
           value={form.name}
           onChange={(event) => setForm({ ...form, name: event.target.value })}
         />
       </Field>
-      <Field label="Password" name="password" error={setup.error} hint={passwordHint}>
+      <Field label="Password" name="password" error={error} hint={passwordHint}>
         <input
           type="password"
           autoComplete="new-password"
@@ -110,7 +127,7 @@ function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
           onChange={(event) => setForm({ ...form, password: event.target.value })}
         />
       </Field>
-    </LinkForm>
+    </>
   );
 }
 
@@ -133,22 +150,7 @@ function InvitationPage({ onSignedIn }: { onSignedIn: () => void }) {
       onSubmit={() => accept.mutate()}
       fields={['name', 'password']}
     >
-      <Field label="Name" name="name" error={accept.error}>
-        <input
-          autoComplete="name"
-          value={form.name}
-          onChange={(event) => setForm({ ...form, name: event.target.value })}
-        />
-      </Field>
-      <Field label="Password" name="password" error={accept.error} hint={passwordHint}>
-        <input
-          type="password"
-          autoComplete="new-password"
-          required
-          value={form.password}
-          onChange={(event) => setForm({ ...form, password: event.target.value })}
-        />
-      </Field>
+      <NameAndPassword form={form} setForm={setForm} error={accept.error} />
     </LinkForm>
   );
 }

@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type SearchMode, searchModes } from '../../../../src/contract';
 import { api, type Body } from '../../api';
-import { chosen } from '../../choice';
 import { Field, FormError } from '../../components/Field';
+import { ValueSelect } from '../../components/ValueSelect';
 
 class FilterError extends Error {
   readonly field = 'metadata_filter';
@@ -51,13 +51,7 @@ export function SearchTester({ contextGuid }: { contextGuid: string }) {
             <input value={prompt} required onChange={(event) => setPrompt(event.target.value)} />
           </Field>
           <Field label="Mode" name="mode" error={search.error}>
-            <select value={mode} onChange={(event) => setMode(chosen(searchModes, event.target.value))}>
-              {searchModes.map((each) => (
-                <option key={each} value={each}>
-                  {each}
-                </option>
-              ))}
-            </select>
+            <ValueSelect values={searchModes} value={mode} onChoose={setMode} />
           </Field>
           <Field label="Results" name="number_of_results" error={search.error}>
             <input

@@ -3,11 +3,11 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { type EvaluationItemStatus, evaluationItemStatuses } from '../../../../src/contract';
 import { api, type Evaluation, type EvaluationResult } from '../../api';
-import { chosen } from '../../choice';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, QueryView } from '../../components/states';
+import { ValueSelect } from '../../components/ValueSelect';
 import { keys } from '../../queries/keys';
 
 const pageSize = 50;
@@ -28,22 +28,12 @@ function FilterForm({ evaluation, onApply }: { evaluation: Evaluation; onApply: 
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter results">
       <Field label="Status">
-        <select
+        <ValueSelect
+          values={evaluationItemStatuses}
           value={filter.status}
-          onChange={(event) =>
-            setFilter({
-              ...filter,
-              status: event.target.value && chosen(evaluationItemStatuses, event.target.value),
-            })
-          }
-        >
-          <option value="">Any</option>
-          {evaluationItemStatuses.map((each) => (
-            <option key={each} value={each}>
-              {each}
-            </option>
-          ))}
-        </select>
+          any="Any"
+          onChoose={(status) => setFilter({ ...filter, status })}
+        />
       </Field>
       <Field label="Evaluator">
         <select value={filter.evaluator} onChange={(event) => set('evaluator', event.target.value)}>

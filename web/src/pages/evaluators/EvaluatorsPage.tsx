@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type EvaluatorTypeName, evaluatorTypeNames } from '../../../../src/contract';
 import { api } from '../../api';
-import { chosen } from '../../choice';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage } from '../../components/ListPage';
 import { Empty } from '../../components/states';
+import { ValueSelect } from '../../components/ValueSelect';
 import { keys } from '../../queries/keys';
 
 /** Each type with what it scores and a starting `config` (docs/evaluations.md#evaluators). */
@@ -81,16 +81,7 @@ function NewEvaluatorForm() {
     <form onSubmit={submit} aria-label="New evaluator" className="skill-form">
       <div className="form-row">
         <Field label="Type" name="type" error={create.error}>
-          <select
-            value={type}
-            onChange={(event) => chooseType(chosen(evaluatorTypeNames, event.target.value))}
-          >
-            {evaluatorTypeNames.map((each) => (
-              <option key={each} value={each}>
-                {each}
-              </option>
-            ))}
-          </select>
+          <ValueSelect values={evaluatorTypeNames} value={type} onChoose={chooseType} />
         </Field>
         <Field label="Name" name="name" error={create.error}>
           <input value={name} required onChange={(event) => setName(event.target.value)} />

@@ -2,10 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type KeyRole, keyRoles, type MemberRole } from '../../../../src/contract';
 import { api } from '../../api';
-import { chosen } from '../../choice';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
+import { ValueSelect } from '../../components/ValueSelect';
 import { keys } from '../../queries/keys';
 import { useMe } from '../../queries/me';
 
@@ -78,13 +78,7 @@ export function ApiKeys() {
             error={create.error}
             hint="runner: run, feedback and logging only"
           >
-            <select value={role} onChange={(event) => setRole(chosen(keyRoles, event.target.value))}>
-              {roles.map((each) => (
-                <option key={each} value={each}>
-                  {each}
-                </option>
-              ))}
-            </select>
+            <ValueSelect values={roles} value={role} onChoose={setRole} />
           </Field>
           <button type="submit" disabled={create.isPending}>
             Create API key

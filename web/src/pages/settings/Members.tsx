@@ -2,10 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type MemberRole, memberRoles } from '../../../../src/contract';
 import { api, type Member, type NewInvitation } from '../../api';
-import { chosen } from '../../choice';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
 import { QueryView } from '../../components/states';
+import { ValueSelect } from '../../components/ValueSelect';
 import { keys } from '../../queries/keys';
 import { useMe } from '../../queries/me';
 
@@ -82,11 +82,7 @@ export function Members() {
             <input type="email" value={email} required onChange={(event) => setEmail(event.target.value)} />
           </Field>
           <Field label="Role" name="role" error={invite.error}>
-            <select value={role} onChange={(event) => setRole(chosen(memberRoles, event.target.value))}>
-              {offered.map((each) => (
-                <option key={each}>{each}</option>
-              ))}
-            </select>
+            <ValueSelect values={offered} value={role} onChoose={setRole} />
           </Field>
           <button type="submit" disabled={invite.isPending}>
             Invite
@@ -138,21 +134,16 @@ export function Members() {
               {
                 header: 'Role',
                 cell: (member) => (
-                  <select
+                  <ValueSelect
                     aria-label={`Role of ${member.user.email}`}
+                    values={memberRoles.filter(
+                      (each) => each === member.role || each !== 'owner' || managesOwners,
+                    )}
                     value={member.role}
                     disabled={!mayTouch(member)}
                     title={mayTouch(member) ? undefined : reason}
-                    onChange={(event) =>
-                      change.mutate({ guid: member.user.guid, next: chosen(memberRoles, event.target.value) })
-                    }
-                  >
-                    {memberRoles
-                      .filter((each) => each === member.role || each !== 'owner' || managesOwners)
-                      .map((each) => (
-                        <option key={each}>{each}</option>
-                      ))}
-                  </select>
+                    onChoose={(next) => change.mutate({ guid: member.user.guid, next })}
+                  />
                 ),
               },
               {
