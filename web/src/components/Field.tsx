@@ -60,3 +60,43 @@ export function FormError({ error, fields }: { error?: Error | null; fields: str
     </p>
   );
 }
+
+/**
+ * A labelled password or key, never shown as typed: `autoComplete` tells a password manager which
+ * it is (`current-password`, `new-password`, or `off` for a key).
+ */
+export function SecretField({
+  label,
+  name,
+  error,
+  hint,
+  value,
+  onChange,
+  autoComplete,
+  required = false,
+  inputName,
+}: {
+  label: string;
+  name: string;
+  error: Error | null;
+  hint?: string;
+  value: string;
+  onChange: (value: string) => void;
+  autoComplete: 'current-password' | 'new-password' | 'off';
+  required?: boolean;
+  /** The input's own name attribute, when a page's tests or a password manager read it. */
+  inputName?: string;
+}) {
+  return (
+    <Field label={label} name={name} error={error} hint={hint}>
+      <input
+        name={inputName}
+        type="password"
+        autoComplete={autoComplete}
+        required={required}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </Field>
+  );
+}

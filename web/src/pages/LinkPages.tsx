@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
-import { Field, FormError } from '../components/Field';
+import { Field, FormError, SecretField } from '../components/Field';
 
 // The pages a single-use link opens, outside the signed-in console: the first owner's setup, an
 // invitation, a password reset. The link's token is read from the address and sent once.
@@ -118,15 +118,16 @@ function NameAndPassword<Form extends { name: string; password: string }>({
           onChange={(event) => setForm({ ...form, name: event.target.value })}
         />
       </Field>
-      <Field label="Password" name="password" error={error} hint={passwordHint}>
-        <input
-          type="password"
-          autoComplete="new-password"
-          required
-          value={form.password}
-          onChange={(event) => setForm({ ...form, password: event.target.value })}
-        />
-      </Field>
+      <SecretField
+        label="Password"
+        name="password"
+        error={error}
+        hint={passwordHint}
+        autoComplete="new-password"
+        required
+        value={form.password}
+        onChange={(password) => setForm({ ...form, password })}
+      />
     </>
   );
 }
@@ -180,15 +181,16 @@ function ResetPage() {
       onSubmit={() => reset.mutate()}
       fields={['password']}
     >
-      <Field label="New password" name="password" error={reset.error} hint={passwordHint}>
-        <input
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </Field>
+      <SecretField
+        label="New password"
+        name="password"
+        error={reset.error}
+        hint={passwordHint}
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={setPassword}
+      />
     </LinkForm>
   );
 }

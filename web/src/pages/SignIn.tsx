@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
-import { Field, FormError } from '../components/Field';
+import { Field, FormError, SecretField } from '../components/Field';
 
 /** What the sign-in page offers: a password always; single sign-on and API keys as configured. */
 function useSignInOptions() {
@@ -129,30 +129,30 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
             <p>
               Paste an API key of your workspace. It is exchanged for a session and not kept in the browser.
             </p>
-            <Field label="API key" name="api_key" error={signIn.error}>
-              <input
-                name="api-key"
-                type="password"
-                autoComplete="off"
-                required
-                value={apiKey}
-                onChange={(event) => setApiKey(event.target.value)}
-              />
-            </Field>
+            <SecretField
+              label="API key"
+              name="api_key"
+              inputName="api-key"
+              error={signIn.error}
+              autoComplete="off"
+              required
+              value={apiKey}
+              onChange={setApiKey}
+            />
           </>
         ) : (
           <>
             <EmailField value={email} onChange={setEmail} error={signIn.error} />
-            <Field label="Password" name="password" error={signIn.error}>
-              <input
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-              />
-            </Field>
+            <SecretField
+              label="Password"
+              name="password"
+              inputName="password"
+              error={signIn.error}
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={setPassword}
+            />
           </>
         )}
         <FormError error={signIn.error} fields={fields} />

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type SignedIn } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, SecretField } from '../../components/Field';
 import { keys } from '../../queries/keys';
 
 /** A signed-in person's name and password (an API key has neither). */
@@ -40,23 +40,24 @@ export function Profile({ user }: { user: NonNullable<SignedIn['user']> }) {
         <FormError error={rename.error} fields={['name']} />
       </form>
       <form className="form-row" onSubmit={submit(() => change.mutate())} aria-label="Password change">
-        <Field label="Current password" name="current_password" error={change.error}>
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={passwords.current_password}
-            onChange={(event) => setPasswords({ ...passwords, current_password: event.target.value })}
-          />
-        </Field>
-        <Field label="New password" name="new_password" error={change.error} hint="At least 12 characters.">
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            value={passwords.new_password}
-            onChange={(event) => setPasswords({ ...passwords, new_password: event.target.value })}
-          />
-        </Field>
+        <SecretField
+          label="Current password"
+          name="current_password"
+          error={change.error}
+          autoComplete="current-password"
+          value={passwords.current_password}
+          onChange={(current_password) => setPasswords({ ...passwords, current_password })}
+        />
+        <SecretField
+          label="New password"
+          name="new_password"
+          error={change.error}
+          hint="At least 12 characters."
+          autoComplete="new-password"
+          required
+          value={passwords.new_password}
+          onChange={(new_password) => setPasswords({ ...passwords, new_password })}
+        />
         <button type="submit" disabled={change.isPending}>
           Change password
         </button>
