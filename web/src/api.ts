@@ -53,6 +53,7 @@ export function routeUrl<R extends Route>(route: R, ...[options]: RequestArgumen
   return urlOf(route, options);
 }
 
+/** The absolute URL of a route on this origin, path parameters filled in and the query's defined values added. */
 function urlOf<R extends Route>(route: R, options: RequestOptions<R> | undefined): string {
   const { path } = requestTarget(route, options);
   return requestUrl(window.location.origin, path, options?.query as Parameters<typeof requestUrl>[2]);
