@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itemJobKey } from '../../src/features/evaluations/index.js';
 import { signedInPerson } from '../helpers/people.js';
 import {
   type Client,
@@ -208,10 +209,16 @@ describe('evaluation runs', () => {
     const startedAtCancel = await started();
     const again = await client.post(`/v1/evaluations/${evaluation}/cancel`);
     expect(again.status).toBe(409);
-    // The item in flight when it was cancelled may still finish; none after it starts. That nothing
-    // starts cannot be waited for: the run is watched for longer than an item takes (3 tokens, 50 ms
-    // apart), and a slow machine only watches less of it, never fails.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The item in flight when it was cancelled may still finish; none after it starts. The chain's
+    // job (one, at concurrency 1; a long one hands the rest to a job keyed by the next position)
+    // ends once it sees the cancel: then nothing of the run can start any more.
+    const jobs = context.test.platform.jobs;
+    await eventually(async () => {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, position) => jobs.statusOfKey(itemJobKey(evaluation, position))),
+      );
+      return statuses.some((status) => status === 'queued' || status === 'running') ? undefined : true;
+    });
     expect(await started()).toBeLessThanOrEqual(startedAtCancel + 1);
     const later = await client.get(`/v1/evaluations/${evaluation}`);
     expect(later.body.progress.done).toBeLessThanOrEqual(startedAtCancel + 1);

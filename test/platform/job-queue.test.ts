@@ -151,6 +151,21 @@ describe.each(implementations)('%s job queue', (_name, newCluster) => {
     await waitFor(async () => (await queue.status(id)) === 'succeeded');
   });
 
+  it('tells where a keyed job stands by its key', async () => {
+    const queue = newQueue();
+    const definition = uniqueJob('keyed', { attempts: 1 });
+    let finish: (() => void) | undefined;
+    queue.register(definition, () => new Promise<void>((resolve) => (finish = resolve)));
+    const key = `chain:${randomUUID()}:0`;
+    await queue.enqueue(definition, {}, { key });
+    expect(await queue.statusOfKey(key)).toBe('queued');
+    expect(await queue.statusOfKey(`chain:${randomUUID()}:0`)).toBeUndefined();
+    queue.start();
+    await waitFor(async () => finish !== undefined && (await queue.statusOfKey(key)) === 'running');
+    finish?.();
+    await waitFor(async () => (await queue.statusOfKey(key)) === 'succeeded');
+  });
+
   it('fails an attempt that runs past its timeout and aborts its signal', async () => {
     const queue = newQueue();
     const definition = uniqueJob('slow', { attempts: 1, timeoutMs: 100 });

@@ -12,6 +12,7 @@ import {
   type JobRegistration,
   JobReleasedError,
   type JobSlots,
+  type JobStatus,
   jobLanes,
   jobRetention,
   reportFinalFailure,
@@ -200,6 +201,18 @@ export function createBullmqJobQueue(
     else await add();
   };
 
+  /** Where a job stands, from BullMQ's state in whichever lane's queue holds it. */
+  async function jobStatus(jobId: string): Promise<JobStatus | undefined> {
+    const states = await Promise.all([...queues.values()].map((queue) => queue.getJobState(jobId)));
+    const state = states.find((each) => each !== 'unknown') ?? 'unknown';
+    if (state === 'unknown') return undefined;
+    if (state === 'active') return 'running';
+    if (state === 'completed') return 'succeeded';
+    if (state === 'failed') return 'failed';
+    // waiting, delayed (a retry's backoff included), prioritized, waiting-children
+    return 'queued';
+  }
+
   return {
     register(definition, processor, onFinalFailure) {
       registrations.set(definition.name, toRegistration(definition, processor, onFinalFailure));
@@ -250,16 +263,8 @@ export function createBullmqJobQueue(
       return jobIds;
     },
 
-    async status(jobId) {
-      const states = await Promise.all([...queues.values()].map((queue) => queue.getJobState(jobId)));
-      const state = states.find((each) => each !== 'unknown') ?? 'unknown';
-      if (state === 'unknown') return undefined;
-      if (state === 'active') return 'running';
-      if (state === 'completed') return 'succeeded';
-      if (state === 'failed') return 'failed';
-      // waiting, delayed (a retry's backoff included), prioritized, waiting-children
-      return 'queued';
-    },
+    status: jobStatus,
+    statusOfKey: (key) => jobStatus(jobIdOf(key)),
 
     start() {
       if (workers.length > 0) return;

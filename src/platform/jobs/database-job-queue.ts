@@ -359,6 +359,10 @@ export function createDatabaseJobQueue(
       const [row] = await database.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, jobId));
       return row?.status;
     },
+    async statusOfKey(key) {
+      const [row] = await database.select({ status: jobs.status }).from(jobs).where(eq(jobs.key, key));
+      return row?.status;
+    },
     start() {
       if (started) return;
       started = true;

@@ -72,6 +72,8 @@ export type JobQueue = {
   enqueueMany<Payload>(definition: JobDefinition<Payload>, payloads: Payload[]): Promise<string[]>;
   /** The job's status, or undefined when no such job is kept (never added, or past its retention). */
   status(jobId: string): Promise<JobStatus | undefined>;
+  /** The status of the job enqueued with this `key`, or undefined when no such job is kept. */
+  statusOfKey(key: string): Promise<JobStatus | undefined>;
   /** Begins taking jobs (worker role). Enqueueing works without it. */
   start(): void;
   /** Stops taking jobs and waits (bounded) for running ones. */
