@@ -56,7 +56,7 @@ it('sums runs, tokens, cost and feedback per day, and latency percentiles per Ac
   expect(sinceToday.body.days.map((row: { day: string }) => row.day)).toEqual([today]);
 });
 
-it('counts runs whose model call failed as errors of their day, without storing a data record', async () => {
+it('counts runs whose model call failed as errors of their day, without storing a generation', async () => {
   const client = await newWorkspace(context.test);
   const failing = await createAction(client, { name: 'failing', model: 'mock/error' });
   const working = await createAction(client, { name: 'working' });

@@ -62,7 +62,7 @@ function openai(headers: Record<string, string> = {}, url = gatewayUrl) {
   });
 }
 
-/** The data records of the Action, newest first, once there are `count` of them. */
+/** The generations of the Action, newest first, once there are `count` of them. */
 async function loggedRecords(count: number, actionGuid = action.guid) {
   return eventually(async () => {
     // The page itself, not X-Total-Count: the count is a second query and may already see a row that

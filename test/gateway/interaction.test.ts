@@ -27,7 +27,7 @@ function exchange(response: unknown, overrides: Partial<CompletedExchange> = {})
 
 const event = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 
-describe('reading an exchange into a data record', () => {
+describe('reading an exchange into a generation', () => {
   it('reassembles streamed tool calls into the msg convention and counts tokens without usage', () => {
     const stream = [
       event({ model: 'gpt-test-2024', choices: [{ index: 0, delta: { role: 'assistant', content: null } }] }),

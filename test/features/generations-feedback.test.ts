@@ -44,7 +44,7 @@ describe('feedback', () => {
     ]);
   });
 
-  it('creates one record per request, keeps type and value as strings, and shows them on the data record', async () => {
+  it('creates one record per request, keeps type and value as strings, and shows them on the generation', async () => {
     const { client } = context;
     const { dataGuid } = await generation();
     const rating = await client.post(`/v1/feedback/${dataGuid}`, {
@@ -117,7 +117,7 @@ describe('feedback', () => {
   });
 });
 
-describe('data records', () => {
+describe('generations', () => {
   it('logs a generation made elsewhere and lists an Action’s generations newest first', async () => {
     const { client } = context;
     const { action, dataGuid } = await generation();

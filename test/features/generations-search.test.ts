@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { createAction, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 
-// GET /v1/data: every data record of the workspace, filtered, newest first (the console's log view).
+// GET /v1/data: every generation of the workspace, filtered, newest first (the console's log view).
 const context = useTestWorkspace();
 
 type Record = { guid: string; output: string; action: string; environment: string | null };
