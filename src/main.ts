@@ -5,6 +5,7 @@ import { type MemberRole, memberRoles } from './core/roles.js';
 import { AppError } from './errors.js';
 import { DataDirectoryInUseError } from './platform/data-directory-lock.js';
 import { createLogger, flushLogs } from './platform/logger.js';
+import { compileWebAssemblyWithBaselineOnly } from './platform/webassembly-compiler.js';
 import type { Services } from './services.js';
 
 // Each command loads only what it runs: the gateway never loads the service (AI SDK, retrieval,
@@ -54,6 +55,7 @@ function roleOf(argv: string[]): Role {
 async function serve(role: Role): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig();
+  if (!config.databaseUrl) compileWebAssemblyWithBaselineOnly();
   const logger = createLogger(config);
   const { createPlatform, buildApp } = await loadService();
   const platform = await createPlatform(config, logger);

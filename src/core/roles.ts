@@ -88,17 +88,17 @@ export function roleRank(role: Role): number {
 
 /**
  * Who is asking: a person (signed in to the console) or an API key, with the role and rights they
- * hold in the request's workspace. A key made by a person names them as its `user`.
+ * hold in the request's workspace. A key made by a person names them as its `person` (the key's creator).
  */
 export type Principal = {
-  type: 'user' | 'key';
+  type: 'person' | 'key';
   role: Role;
   rights: ReadonlySet<Right>;
-  user: { id: string; email: string; name: string } | undefined;
+  person: { id: string; email: string; name: string } | undefined;
   key: { id: string; prefix: string; name: string } | undefined;
 };
 
 /** The GUID recorded as a record's creator: the person's, else the creator-less key's. */
 export function creatorIdOf(principal: Principal): string {
-  return principal.user?.id ?? principal.key!.id;
+  return principal.person?.id ?? principal.key!.id;
 }

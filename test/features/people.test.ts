@@ -78,7 +78,7 @@ describe('signing in with a password', () => {
     expect(key.status).toBe(201);
     const keyClient = clientFor(context.test.app, key.body.api_key, workspaceGuid());
     expect((await keyClient.get('/v1/apps')).status).toBe(200);
-    await context.test.app.services.accounts.updateUser(person.id, { active: false });
+    await context.test.app.services.accounts.updatePerson(person.id, { active: false });
     expect((await keyClient.get('/v1/apps')).status).toBe(401);
     expect((await client.get('/v1/apps')).status).toBe(401);
     expect((await signIn(context.test, person.email, person.password)).response.status).toBe(401);
@@ -390,8 +390,8 @@ describe('the same address made twice at once', () => {
   it('makes one person and refuses the other with 409 (nodes starting together make the first owner so)', async () => {
     const email = `twice-${randomUUID()}@example.com`;
     const attempts = await Promise.allSettled([
-      context.test.app.services.accounts.createUser({ email, password: testPassword }),
-      context.test.app.services.accounts.createUser({ email, password: testPassword }),
+      context.test.app.services.accounts.createPerson({ email, password: testPassword }),
+      context.test.app.services.accounts.createPerson({ email, password: testPassword }),
     ]);
     expect(attempts.map((attempt) => attempt.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refusal = attempts.find((attempt) => attempt.status === 'rejected') as PromiseRejectedResult;

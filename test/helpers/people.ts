@@ -16,7 +16,7 @@ export type Person = { id: string; email: string; password: string };
 /** A new person, a member of the workspace with `role`, with a password. */
 export async function addPerson(test: TestApp, workspaceId: string, role: MemberRole): Promise<Person> {
   const email = `${role}-${randomUUID().slice(0, 8)}@example.com`;
-  const user = await test.app.services.accounts.createUser({ email, password: testPassword, name: role });
+  const user = await test.app.services.accounts.createPerson({ email, password: testPassword, name: role });
   await test.app.services.accounts.addMember(workspaceId, email, role);
   return { id: user.id, email, password: testPassword };
 }

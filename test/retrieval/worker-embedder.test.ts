@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import {
   createWorkerEmbedder,
@@ -33,7 +32,7 @@ function fakeEmbedder(threads: number) {
     start: () => {
       const worker = new FakeWorker();
       workers.push(worker);
-      return worker as unknown as Worker;
+      return worker;
     },
   });
   return { embedder, workers };

@@ -259,7 +259,7 @@ describe('every check of a typed password shares the sign-in limit', () => {
   it('refuses a password of spaces', async () => {
     const { test } = context;
     const refused = await test.app.services.accounts
-      .createUser({ email: `spaces-${randomUUID()}@example.com`, password: ' '.repeat(20) })
+      .createPerson({ email: `spaces-${randomUUID()}@example.com`, password: ' '.repeat(20) })
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 400, field: 'password' });
     const { client } = await signedInPerson(test, context.client.workspaceGuid, 'viewer');
@@ -320,8 +320,8 @@ describe('what ends for good', () => {
         expect((await admin.delete(`/v1/members/${person.id}`)).status).toBe(200);
         await test.app.services.accounts.addMember(workspace, person.email, 'developer');
       } else {
-        await test.app.services.accounts.updateUser(person.id, { active: false });
-        await test.app.services.accounts.updateUser(person.id, { active: true });
+        await test.app.services.accounts.updatePerson(person.id, { active: false });
+        await test.app.services.accounts.updatePerson(person.id, { active: true });
       }
       expect((await keyClient.get('/v1/me')).status, end).toBe(401);
       expect((await client.get('/v1/me')).status, end).toBe(401);

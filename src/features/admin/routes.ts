@@ -8,12 +8,12 @@ import { describeChange } from '../../http/authorization.js';
 import {
   type AccountService,
   memberBody,
-  newUserBody,
+  newPersonBody,
+  personChangesBody,
   presentMember,
-  presentUser,
-  userChangesBody,
+  presentPerson,
 } from '../people/index.js';
-import { memberResponse, passwordResetResponse, userSummary } from '../people/responses.js';
+import { memberResponse, passwordResetResponse, personSummary } from '../people/responses.js';
 import {
   presentApiKey,
   presentNewApiKey,
@@ -30,7 +30,7 @@ import {
   workspaceResponse,
 } from '../workspaces/responses.js';
 
-const adminUserResponse = userSummary.extend({ active: z.boolean() });
+const adminPersonResponse = personSummary.extend({ active: z.boolean() });
 const workspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
 const settingsBody = z.strictObject({
   allow_model_overrides: z
@@ -146,8 +146,9 @@ export function adminRoutes(
     // People: made here (with or without a password), deactivated, added to workspaces.
     app.post(
       '/users',
-      { schema: { 'x-right': 'operator', tags, body: newUserBody, response: { 201: userSummary } } },
-      async (request, reply) => reply.status(201).send(presentUser(await accounts.createUser(request.body))),
+      { schema: { 'x-right': 'operator', tags, body: newPersonBody, response: { 201: personSummary } } },
+      async (request, reply) =>
+        reply.status(201).send(presentPerson(await accounts.createPerson(request.body))),
     );
 
     app.put(
@@ -157,13 +158,13 @@ export function adminRoutes(
           'x-right': 'operator',
           tags,
           params: guidParams,
-          body: userChangesBody,
-          response: { 200: adminUserResponse },
+          body: personChangesBody,
+          response: { 200: adminPersonResponse },
         },
       },
       async (request) => {
-        const user = await accounts.updateUser(request.params.guid, request.body);
-        return { ...presentUser(user), active: user.active };
+        const user = await accounts.updatePerson(request.params.guid, request.body);
+        return { ...presentPerson(user), active: user.active };
       },
     );
 
@@ -175,7 +176,7 @@ export function adminRoutes(
         schema: { 'x-right': 'operator', tags, params: guidParams, response: { 201: passwordResetResponse } },
       },
       async (request, reply) => {
-        const user = await accounts.findUser(request.params.guid);
+        const user = await accounts.findPerson(request.params.guid);
         const { workspaceIds } = await accounts.standingOf(user.email);
         describeChange(request, { user: user.id, workspaces: workspaceIds });
         const reset = await accounts.issuePasswordReset(user);

@@ -40,10 +40,10 @@ export interface AuditService {
 
 /** Who an authenticated request's principal is, as the log names them. */
 export function actorOf(principal: Principal): AuditActor {
-  if (principal.type === 'user')
-    return { type: 'user', id: principal.user!.id, label: principal.user!.email };
+  if (principal.type === 'person')
+    return { type: 'user', id: principal.person!.id, label: principal.person!.email };
   const key = principal.key!;
-  const owner = principal.user ? ` of ${principal.user.email}` : '';
+  const owner = principal.person ? ` of ${principal.person.email}` : '';
   return { type: 'key', id: key.id, label: `${key.name || 'API key'} (${key.prefix}…)${owner}` };
 }
 

@@ -1,4 +1,4 @@
-import { presentUser } from '../people/index.js';
+import { presentPerson } from '../people/index.js';
 import type { SignedRequest } from '../workspaces/index.js';
 import type { SignedInResponse } from './responses.js';
 
@@ -6,5 +6,5 @@ import type { SignedInResponse } from './responses.js';
 export const presentSignIn = ({ workspace, principal }: SignedRequest): SignedInResponse => ({
   workspace: { guid: workspace.id, name: workspace.name },
   role: principal.role,
-  user: principal.user ? presentUser(principal.user) : null,
+  user: principal.person ? presentPerson(principal.person) : null,
 });

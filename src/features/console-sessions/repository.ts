@@ -13,12 +13,12 @@ export type LiveSession = {
 };
 
 /** Whose sessions: those made with one key, or one person's. */
-export type SessionHolder = { apiKeyId: string } | { userId: string };
+export type SessionHolder = { apiKeyId: string } | { personId: string };
 
 const heldBy = (holder: SessionHolder) =>
   'apiKeyId' in holder
     ? eq(consoleSessions.apiKeyId, holder.apiKeyId)
-    : eq(consoleSessions.userId, holder.userId);
+    : eq(consoleSessions.userId, holder.personId);
 
 export function createConsoleSessionRepository(database: Database) {
   return {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { roles } from '../../core/roles.js';
 import { guid } from '../../core/wire.js';
-import { userSummary } from '../people/responses.js';
+import { personSummary } from '../people/responses.js';
 
 /** Who the console is signed in as. */
 export const signedInResponse = z.strictObject({
   workspace: z.strictObject({ guid, name: z.string() }),
   role: z.enum(roles),
-  user: userSummary.nullable().describe('null when signed in with an API key that has no creator'),
+  user: personSummary.nullable().describe('null when signed in with an API key that has no creator'),
 });
 
 export const signedOutResponse = z.strictObject({

@@ -18,7 +18,7 @@ export interface ConsoleSessionService {
    */
   signIn(apiKey: string, address: string): Promise<NewSession | undefined>;
   /** A session for a person who proved who they are (a password, the OpenID provider, an invitation). */
-  signInPerson(userId: string, workspaceId: string): Promise<NewSession>;
+  signInPerson(personId: string, workspaceId: string): Promise<NewSession>;
   /**
    * The workspace and principal of a live session token: not signed out, used within the idle time,
    * begun within the absolute lifetime, its key live or its person still an active member.
@@ -33,7 +33,7 @@ export interface ConsoleSessionService {
    * Ends a person's sessions for good: in one workspace or all, but the one of `exceptToken` (the
    * browser that changed its own password stays signed in).
    */
-  endSessionsOf(userId: string, scope: { workspaceId?: string; exceptToken?: string }): Promise<void>;
+  endSessionsOf(personId: string, scope: { workspaceId?: string; exceptToken?: string }): Promise<void>;
   /** How long a session lasts without a request. */
   readonly idleMs: number;
 }
@@ -62,7 +62,7 @@ export function createConsoleSessionService(dependencies: {
   repository: ConsoleSessionRepository;
   workspaces: Pick<WorkspaceService, 'authenticate' | 'authenticateKeyId'>;
   /** A person's principal in a workspace, while they are an active member of it. */
-  members: { principalOf(workspaceId: string, userId: string): Promise<SignedRequest | undefined> };
+  members: { principalOf(workspaceId: string, personId: string): Promise<SignedRequest | undefined> };
   attempts: AttemptCounter;
   limits: ConsoleSessionLimits;
   logger: Logger;
@@ -117,7 +117,7 @@ export function createConsoleSessionService(dependencies: {
       id: randomUUID(),
       workspaceId,
       apiKeyId: 'apiKeyId' in holder ? holder.apiKeyId : null,
-      userId: 'userId' in holder ? holder.userId : null,
+      userId: 'personId' in holder ? holder.personId : null,
       tokenHash: hashOf(token),
       lastSeenAt: at,
       createdAt: at,
@@ -134,7 +134,7 @@ export function createConsoleSessionService(dependencies: {
   }
 
   const holderOf = (session: LiveSession): SessionHolder =>
-    session.apiKeyId ? { apiKeyId: session.apiKeyId } : { userId: session.userId! };
+    session.apiKeyId ? { apiKeyId: session.apiKeyId } : { personId: session.userId! };
 
   return {
     idleMs: limits.idleMs,
@@ -147,10 +147,10 @@ export function createConsoleSessionService(dependencies: {
       return { ...signed, token };
     },
 
-    async signInPerson(userId, workspaceId) {
-      const signed = await members.principalOf(workspaceId, userId);
+    async signInPerson(personId, workspaceId) {
+      const signed = await members.principalOf(workspaceId, personId);
       if (!signed) throw new UnauthorizedError('Not a member of this workspace');
-      const token = await open({ userId }, workspaceId);
+      const token = await open({ personId }, workspaceId);
       return { ...signed, token };
     },
 
@@ -178,9 +178,9 @@ export function createConsoleSessionService(dependencies: {
       await repository.revoke(hashOf(token), now());
     },
 
-    async endSessionsOf(userId, { workspaceId, exceptToken }) {
+    async endSessionsOf(personId, { workspaceId, exceptToken }) {
       const exceptHash = exceptToken === undefined ? undefined : hashOf(exceptToken);
-      await repository.revokeOfPerson(userId, { workspaceId, exceptHash }, now());
+      await repository.revokeOfPerson(personId, { workspaceId, exceptHash }, now());
     },
 
     async signOutEverywhere(token) {

@@ -9,7 +9,7 @@ import {
   LastOwnerRefusal,
   type Membership,
   type PeopleRepository,
-  type UserRow,
+  type PersonRow,
   type WorkspaceOfMember,
 } from './repository.js';
 import { createResetLinks, type ResetIssuer } from './reset-links.js';
@@ -21,38 +21,38 @@ const setupLifetimeMs = 24 * 60 * 60_000;
 /** The one answer for a wrong address or a wrong password: which of the two is never said. */
 export const wrongSignInMessage = 'Wrong e-mail address or password';
 
-export type NewUser = { email: string; name?: string; password?: string; verified?: boolean };
+export type NewPerson = { email: string; name?: string; password?: string; verified?: boolean };
 
 /**
  * What ends with a person's standing (src/services.ts wires the features that hold them): their
  * console sessions (all, or those in one workspace, or all but one) and the API keys they made.
  */
 export type PersonCredentials = {
-  endSessions(userId: string, scope: { workspaceId?: string; exceptToken?: string }): Promise<void>;
-  revokeKeys(userId: string, workspaceId: string | undefined): Promise<void>;
+  endSessions(personId: string, scope: { workspaceId?: string; exceptToken?: string }): Promise<void>;
+  revokeKeys(personId: string, workspaceId: string | undefined): Promise<void>;
 };
 
 export interface AccountService {
-  createUser(input: NewUser): Promise<UserRow>;
+  createPerson(input: NewPerson): Promise<PersonRow>;
   /**
    * Deactivates or reactivates a person, or renames them. Deactivating ends their sessions, keys,
    * pending invitations and reset links for good: reactivating brings none of them back.
    */
-  updateUser(userId: string, changes: { active?: boolean; name?: string }): Promise<UserRow>;
-  findUser(userId: string): Promise<UserRow>;
+  updatePerson(personId: string, changes: { active?: boolean; name?: string }): Promise<PersonRow>;
+  findPerson(personId: string): Promise<PersonRow>;
   /** The person behind an address and password; 401 (one message) or 429 after too many failures. */
-  verifySignIn(email: string, password: string, address: string): Promise<UserRow>;
-  membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
+  verifySignIn(email: string, password: string, address: string): Promise<PersonRow>;
+  membership(workspaceId: string, personId: string): Promise<Membership | undefined>;
   /** The workspaces a person belongs to, the first being where a sign-in lands. */
-  workspacesOf(userId: string): Promise<{ workspace: WorkspaceOfMember; role: MemberRole }[]>;
+  workspacesOf(personId: string): Promise<{ workspace: WorkspaceOfMember; role: MemberRole }[]>;
   /** Adds a person (made if new) to a workspace with a role: the admin API and the CLI. */
-  addMember(workspaceId: string, email: string, role: MemberRole): Promise<UserRow>;
+  addMember(workspaceId: string, email: string, role: MemberRole): Promise<PersonRow>;
   /** Takes an invitation: the membership, and the person if new (a password is then required). */
   acceptInvitation(
     token: string,
     person: { name?: string; password?: string },
-    signedIn: { userId: string | undefined; address: string },
-  ): Promise<{ user: UserRow; workspaceId: string }>;
+    signedIn: { personId: string | undefined; address: string },
+  ): Promise<{ user: PersonRow; workspaceId: string }>;
   /** The address and workspace of an invitation (any state): whose records a refused acceptance is. */
   invitationOf(token: string): Promise<{ email: string; workspaceId: string } | undefined>;
   /**
@@ -60,7 +60,7 @@ export interface AccountService {
    * other console session of the person: all but `keepSessionToken`'s.
    */
   changePassword(
-    userId: string,
+    personId: string,
     passwords: { current: string | undefined; new: string },
     from: { address: string; keepSessionToken: string | undefined },
   ): Promise<void>;
@@ -69,7 +69,7 @@ export interface AccountService {
    * is the caller's to check (`MemberService.authorizeReset`); `issuer` undefined: the operator.
    */
   issuePasswordReset(
-    user: UserRow,
+    user: PersonRow,
     issuer?: ResetIssuer,
   ): Promise<{ url: string; expiresAt: Date; emailed: boolean }>;
   /**
@@ -78,9 +78,9 @@ export interface AccountService {
    */
   requestPasswordReset(email: string, address: string): Promise<void>;
   /** Uses a reset link: the new password, and every console session of the person ends. */
-  resetPassword(token: string, password: string): Promise<UserRow>;
+  resetPassword(token: string, password: string): Promise<PersonRow>;
   /** The person with this address and the workspaces they belong to (none for an unknown address). */
-  standingOf(email: string): Promise<{ user: UserRow | undefined; workspaceIds: string[] }>;
+  standingOf(email: string): Promise<{ user: PersonRow | undefined; workspaceIds: string[] }>;
   /**
    * On an instance without people: the first owner of `workspaceId`, from the given address and
    * password, or else a setup link (24 hours, single use) to print once.
@@ -88,7 +88,7 @@ export interface AccountService {
   bootstrapOwner(
     workspaceId: string,
     owner: { email: string; password: string } | undefined,
-  ): Promise<{ owner?: UserRow; setupUrl?: string }>;
+  ): Promise<{ owner?: PersonRow; setupUrl?: string }>;
   /**
    * A person the identity provider vouches for (single sign-on): made at their first sign-in; their
    * role in `workspaceId` from the provider's role claim at every sign-in, or else the default role
@@ -98,11 +98,11 @@ export interface AccountService {
     identity: { email: string; name: string; claimedRole: MemberRole | undefined },
     workspaceId: string,
     roles: { defaultRole: MemberRole | undefined; claimConfigured: boolean },
-  ): Promise<UserRow>;
+  ): Promise<PersonRow>;
   /** Whether a setup link is still live (the setup page asks before showing its form). */
   setupPending(token: string): Promise<boolean>;
   /** Uses the setup link: the first owner of workspace `default`. */
-  completeSetup(token: string, owner: { email: string; password: string; name?: string }): Promise<UserRow>;
+  completeSetup(token: string, owner: { email: string; password: string; name?: string }): Promise<PersonRow>;
 }
 
 export function createAccountService(dependencies: {
@@ -125,20 +125,20 @@ export function createAccountService(dependencies: {
   const limit = createSignInLimit(attempts);
   const resetLinks = createResetLinks({ repository, baseUrl, mailer, afterCommit, logger, now });
 
-  async function requireUser(userId: string): Promise<UserRow> {
-    const user = await repository.findUser(userId);
+  async function requirePerson(personId: string): Promise<PersonRow> {
+    const user = await repository.findPerson(personId);
     if (!user) throw new NotFoundError('User not found');
     return user;
   }
 
-  async function createUser({ email, name, password, verified }: NewUser): Promise<UserRow> {
+  async function createPerson({ email, name, password, verified }: NewPerson): Promise<PersonRow> {
     const address = normalEmail(email);
     const exists = () => new ConflictError('A user with this e-mail exists');
-    if (await repository.findUserByEmail(address)) throw exists();
+    if (await repository.findPersonByEmail(address)) throw exists();
     if (password !== undefined) checkPasswordStrength(password);
     const passwordHash = password === undefined ? null : await hashPassword(password);
     try {
-      return await repository.insertUser({
+      return await repository.insertPerson({
         id: randomUUID(),
         email: address,
         name: name?.trim() ?? '',
@@ -152,27 +152,27 @@ export function createAccountService(dependencies: {
   }
 
   return {
-    createUser,
-    findUser: requireUser,
+    createPerson,
+    findPerson: requirePerson,
 
-    async updateUser(userId, changes) {
-      const before = await requireUser(userId);
-      const updated = await repository.updateUser(userId, {
+    async updatePerson(personId, changes) {
+      const before = await requirePerson(personId);
+      const updated = await repository.updatePerson(personId, {
         ...(changes.active !== undefined && { active: changes.active }),
         ...(changes.name !== undefined && { name: changes.name.trim() }),
       });
       if (before.active && changes.active === false) {
         // For good: a reactivated person signs in afresh and makes new keys.
-        await credentials.endSessions(userId, {});
-        await credentials.revokeKeys(userId, undefined);
-        await repository.revokeIssuedBy(userId, undefined, now());
+        await credentials.endSessions(personId, {});
+        await credentials.revokeKeys(personId, undefined);
+        await repository.revokeIssuedBy(personId, undefined, now());
       }
       membershipChanged();
       return updated!;
     },
 
     async verifySignIn(email, password, address) {
-      const user = await repository.findUserByEmail(normalEmail(email));
+      const user = await repository.findPersonByEmail(normalEmail(email));
       // The decoy makes an unknown address as slow as a wrong password.
       const matches = await limit.check(email, address, async () => {
         const verified = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
@@ -182,11 +182,12 @@ export function createAccountService(dependencies: {
       return user;
     },
 
-    membership: (workspaceId, userId) => repository.findMembership(workspaceId, userId),
-    workspacesOf: (userId) => repository.workspacesOf(userId),
+    membership: (workspaceId, personId) => repository.findMembership(workspaceId, personId),
+    workspacesOf: (personId) => repository.workspacesOf(personId),
 
     async addMember(workspaceId, email, role) {
-      const user = (await repository.findUserByEmail(normalEmail(email))) ?? (await createUser({ email }));
+      const user =
+        (await repository.findPersonByEmail(normalEmail(email))) ?? (await createPerson({ email }));
       await repository.putMembership(workspaceId, user.id, role);
       membershipChanged();
       return user;
@@ -195,13 +196,13 @@ export function createAccountService(dependencies: {
     async acceptInvitation(token, person, signedIn) {
       const invitation = await repository.acceptInvitation(hashLinkToken(token), now());
       if (!invitation) throw new NotFoundError('This invitation is unknown, used, revoked or expired');
-      const existing = await repository.findUserByEmail(invitation.email);
+      const existing = await repository.findPersonByEmail(invitation.email);
       // Without a signed-in browser, a password is needed whether or not the address has an account
       // (the same answer either way).
-      const signedInAsInvitee = existing !== undefined && existing.id === signedIn.userId;
+      const signedInAsInvitee = existing !== undefined && existing.id === signedIn.personId;
       if (person.password === undefined && !signedInAsInvitee)
         throw new ValidationError('password', 'is required: sign in first, or give a password');
-      let user: UserRow;
+      let user: PersonRow;
       if (existing) {
         // The link is shown to the inviter too: joining as an existing person takes their password
         // (or their signed-in browser), never the link alone; and a wrong one counts as a failed sign-in.
@@ -217,7 +218,7 @@ export function createAccountService(dependencies: {
         if (!proven || !existing.active) throw new UnauthorizedError(wrongSignInMessage);
         user = existing;
       } else {
-        user = await createUser({
+        user = await createPerson({
           email: invitation.email,
           name: person.name,
           password: person.password,
@@ -232,8 +233,8 @@ export function createAccountService(dependencies: {
 
     invitationOf: (token) => repository.findInvitation(hashLinkToken(token)),
 
-    async changePassword(userId, passwords, from) {
-      const user = await requireUser(userId);
+    async changePassword(personId, passwords, from) {
+      const user = await requirePerson(personId);
       if (user.passwordHash !== null) {
         const stored = user.passwordHash;
         const matches = await limit.check(
@@ -244,9 +245,9 @@ export function createAccountService(dependencies: {
         if (!matches) throw new UnauthorizedError('The current password is wrong');
       }
       checkPasswordStrength(passwords.new, 'new_password');
-      await repository.updateUser(userId, { passwordHash: await hashPassword(passwords.new) });
+      await repository.updatePerson(personId, { passwordHash: await hashPassword(passwords.new) });
       // Whoever else held a session (a stolen cookie, a forgotten browser) is signed out.
-      await credentials.endSessions(userId, { exceptToken: from.keepSessionToken });
+      await credentials.endSessions(personId, { exceptToken: from.keepSessionToken });
     },
 
     async issuePasswordReset(user, issuer) {
@@ -257,7 +258,7 @@ export function createAccountService(dependencies: {
     async requestPasswordReset(email, address) {
       // Every request counts: the flow sends e-mail, so it may not be a way to flood a mailbox.
       await limit.spend(email, address);
-      const user = await repository.findUserByEmail(normalEmail(email));
+      const user = await repository.findPersonByEmail(normalEmail(email));
       if (!user?.active || !mailer) return;
       await resetLinks.issue(user, undefined, 'self');
     },
@@ -266,24 +267,24 @@ export function createAccountService(dependencies: {
       checkPasswordStrength(password);
       const used = await repository.consumeSingleUseToken(hashLinkToken(token), 'password_reset', now());
       if (!used?.userId) throw new NotFoundError('This reset link is unknown, used or expired');
-      const user = await repository.updateUser(used.userId, { passwordHash: await hashPassword(password) });
+      const user = await repository.updatePerson(used.userId, { passwordHash: await hashPassword(password) });
       if (!user) throw new NotFoundError('User not found');
       await credentials.endSessions(user.id, {});
       return user;
     },
 
     async standingOf(email) {
-      const user = await repository.findUserByEmail(normalEmail(email));
+      const user = await repository.findPersonByEmail(normalEmail(email));
       if (!user) return { user: undefined, workspaceIds: [] };
       const workspaces = await repository.workspacesOf(user.id);
       return { user, workspaceIds: workspaces.map(({ workspace }) => workspace.id) };
     },
 
     async bootstrapOwner(workspaceId, owner) {
-      if (await repository.hasUsers()) return {};
+      if (await repository.hasPeople()) return {};
       if (owner) {
         try {
-          const user = await createUser({ email: owner.email, password: owner.password, verified: true });
+          const user = await createPerson({ email: owner.email, password: owner.password, verified: true });
           await repository.putMembership(workspaceId, user.id, 'owner');
           return { owner: user };
         } catch (error) {
@@ -307,11 +308,11 @@ export function createAccountService(dependencies: {
     },
 
     async provisionFromProvider(identity, workspaceId, { defaultRole, claimConfigured }) {
-      const existing = await repository.findUserByEmail(identity.email);
+      const existing = await repository.findPersonByEmail(identity.email);
       if (existing && !existing.active) throw new UnauthorizedError('This account is deactivated');
       const user =
-        existing ?? (await createUser({ email: identity.email, name: identity.name, verified: true }));
-      if (existing && !existing.verified) await repository.updateUser(existing.id, { verified: true });
+        existing ?? (await createPerson({ email: identity.email, name: identity.name, verified: true }));
+      if (existing && !existing.verified) await repository.updatePerson(existing.id, { verified: true });
       const role = claimConfigured
         ? (identity.claimedRole ?? defaultRole)
         : existing
@@ -336,8 +337,8 @@ export function createAccountService(dependencies: {
       const workspaceId = await dependencies.firstWorkspaceId();
       const used = await repository.consumeSingleUseToken(hashLinkToken(token), 'setup', now());
       if (!used || !workspaceId) throw new NotFoundError('This setup link is unknown, used or expired');
-      if (await repository.hasUsers()) throw new ConflictError('This instance already has its first owner');
-      const user = await createUser({ ...owner, verified: true });
+      if (await repository.hasPeople()) throw new ConflictError('This instance already has its first owner');
+      const user = await createPerson({ ...owner, verified: true });
       await repository.putMembership(workspaceId, user.id, 'owner');
       return user;
     },

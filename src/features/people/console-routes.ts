@@ -10,7 +10,7 @@ import { presentSignIn } from '../console-sessions/index.js';
 import { setupStateResponse, signedInResponse } from '../console-sessions/responses.js';
 import type { AccountService } from './accounts.js';
 import { recordInWorkspacesOf, statusOf } from './refused-attempts.js';
-import type { UserRow } from './repository.js';
+import type { PersonRow } from './repository.js';
 import { acceptInvitationBody, resetBody, resetRequestBody, setupBody } from './schemas.js';
 
 /**
@@ -35,7 +35,7 @@ export function consolePeopleRoutes(
     const record = (
       request: FastifyRequest,
       status: number,
-      user: UserRow,
+      user: PersonRow,
       workspaceId: string | null,
       resource: string,
     ) =>
@@ -46,7 +46,7 @@ export function consolePeopleRoutes(
         resource: { type: resource, id: user.id },
       });
 
-    async function signInAs(user: UserRow, workspaceId: string) {
+    async function signInAs(user: PersonRow, workspaceId: string) {
       const signedIn = await sessions.signInPerson(user.id, workspaceId);
       const cookie = sessionCookies(signedIn.token, { maxAgeMs: sessions.idleMs, secure: secureCookie });
       return { signedIn, cookie };
@@ -67,7 +67,7 @@ export function consolePeopleRoutes(
         const token = sessionTokenOf(request);
         const current = token ? await sessions.authenticate(token) : undefined;
         const { token: invitation, ...person } = request.body;
-        const proof = { userId: current?.principal.user?.id, address: request.ip };
+        const proof = { personId: current?.principal.person?.id, address: request.ip };
         const { user, workspaceId } = await inTransaction(async () => {
           const accepted = await accounts.acceptInvitation(invitation, person, proof);
           await record(request, 201, accepted.user, accepted.workspaceId, 'member');

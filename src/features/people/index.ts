@@ -10,25 +10,25 @@ export {
 } from './accounts.js';
 export { createMemberService, type MemberService } from './members.js';
 export { maximumPasswordLength } from './passwords.js';
-export { presentMember, presentUser } from './presenters.js';
+export { presentMember, presentPerson } from './presenters.js';
 export { recordInWorkspacesOf, statusOf } from './refused-attempts.js';
 export {
   createPeopleRepository,
   type Membership,
   type PeopleRepository,
-  type UserRow,
+  type PersonRow,
 } from './repository.js';
-export { memberBody, newUserBody, userChangesBody } from './schemas.js';
+export { memberBody, newPersonBody, personChangesBody } from './schemas.js';
 
 /** A signed-in person's principal: their membership's role and its rights. */
 export function memberPrincipal({ user, workspace, role }: Membership): SignedRequest {
   return {
     workspace,
     principal: {
-      type: 'user',
+      type: 'person',
       role,
       rights: rightsOf(role),
-      user: { id: user.id, email: user.email, name: user.name },
+      person: { id: user.id, email: user.email, name: user.name },
       key: undefined,
     },
   };

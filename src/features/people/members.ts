@@ -16,7 +16,7 @@ import {
   LastOwnerRefusal,
   type MemberRow,
   type PeopleRepository,
-  type UserRow,
+  type PersonRow,
 } from './repository.js';
 import { hashLinkToken, linkTo, newLinkToken, normalEmail } from './tokens.js';
 
@@ -40,9 +40,9 @@ export interface MemberService {
   changeRole(
     workspaceId: string,
     changer: Principal,
-    userId: string,
+    personId: string,
     role: MemberRole,
-  ): Promise<{ user: UserRow; role: MemberRole }>;
+  ): Promise<{ user: PersonRow; role: MemberRole }>;
   /**
    * Removes a member: 403 beyond the remover's rights, 409 for the last owner. The keys they made
    * there are revoked and their sessions there end, for good (re-adding them brings neither back),
@@ -51,8 +51,8 @@ export interface MemberService {
   remove(
     workspaceId: string,
     remover: Principal,
-    userId: string,
-  ): Promise<{ user: UserRow; role: MemberRole }>;
+    personId: string,
+  ): Promise<{ user: PersonRow; role: MemberRole }>;
   /**
    * Who a reset link may be issued for (docs/security.md#password-resets): a person the issuer
    * outranks in every workspace the person belongs to, else 403 (they reset their own password
@@ -61,8 +61,8 @@ export interface MemberService {
   authorizeReset(
     workspaceId: string,
     issuer: Principal,
-    userId: string,
-  ): Promise<{ user: UserRow; workspaceIds: string[] }>;
+    personId: string,
+  ): Promise<{ user: PersonRow; workspaceIds: string[] }>;
 }
 
 /**
@@ -98,8 +98,8 @@ export function createMemberService(dependencies: {
   const { repository, baseUrl, mailer, afterCommit, membershipChanged, credentials, logger } = dependencies;
   const now = dependencies.now ?? (() => new Date());
 
-  async function requireMember(workspaceId: string, userId: string) {
-    const membership = await repository.findMembership(workspaceId, userId);
+  async function requireMember(workspaceId: string, personId: string) {
+    const membership = await repository.findMembership(workspaceId, personId);
     if (!membership) throw new NotFoundError('Member not found');
     return membership;
   }
@@ -117,7 +117,7 @@ export function createMemberService(dependencies: {
         email: normalEmail(email),
         role,
         tokenHash: hashLinkToken(token),
-        invitedBy: inviter.user?.id ?? null,
+        invitedBy: inviter.person?.id ?? null,
         createdAt: at,
         expiresAt: new Date(at.getTime() + invitationLifetimeMs),
       });
@@ -129,7 +129,7 @@ export function createMemberService(dependencies: {
             .send({
               to: invitation.email,
               subject: `You are invited to ${workspace.name} on Lectern`,
-              text: `${inviter.user?.name || inviter.user?.email || 'An administrator'} invites you to the Lectern workspace "${workspace.name}" as ${role}.\n\nAccept within 7 days: ${url}\n\nThe link works once. If you did not expect it, ignore this e-mail.`,
+              text: `${inviter.person?.name || inviter.person?.email || 'An administrator'} invites you to the Lectern workspace "${workspace.name}" as ${role}.\n\nAccept within 7 days: ${url}\n\nThe link works once. If you did not expect it, ignore this e-mail.`,
             })
             .catch((error: unknown) =>
               logger.warn({ err: (error as Error).message }, 'invitation e-mail failed'),
@@ -147,40 +147,40 @@ export function createMemberService(dependencies: {
       return revoked;
     },
 
-    async changeRole(workspaceId, changer, userId, role) {
-      const member = await requireMember(workspaceId, userId);
+    async changeRole(workspaceId, changer, personId, role) {
+      const member = await requireMember(workspaceId, personId);
       assertMayManage(changer, member.role, role);
       try {
-        await repository.setRole(workspaceId, userId, role);
+        await repository.setRole(workspaceId, personId, role);
       } catch (error) {
         if (error instanceof LastOwnerRefusal) throw new ConflictError(lastOwnerMessage);
         throw error;
       }
       // Invitations and reset links live only as long as their issuer's right to issue them.
-      if (!rightsOf(role).has('manage')) await repository.revokeIssuedBy(userId, workspaceId, now());
+      if (!rightsOf(role).has('manage')) await repository.revokeIssuedBy(personId, workspaceId, now());
       membershipChanged();
       return { user: member.user, role };
     },
 
-    async remove(workspaceId, remover, userId) {
-      const member = await requireMember(workspaceId, userId);
+    async remove(workspaceId, remover, personId) {
+      const member = await requireMember(workspaceId, personId);
       assertMayManage(remover, member.role);
       try {
-        await repository.removeMember(workspaceId, userId);
+        await repository.removeMember(workspaceId, personId);
       } catch (error) {
         if (error instanceof LastOwnerRefusal) throw new ConflictError(lastOwnerMessage);
         throw error;
       }
-      await credentials.revokeKeys(userId, workspaceId);
-      await credentials.endSessions(userId, { workspaceId });
-      await repository.revokeIssuedBy(userId, workspaceId, now());
+      await credentials.revokeKeys(personId, workspaceId);
+      await credentials.endSessions(personId, { workspaceId });
+      await repository.revokeIssuedBy(personId, workspaceId, now());
       membershipChanged();
       return { user: member.user, role: member.role };
     },
 
-    async authorizeReset(workspaceId, issuer, userId) {
-      const { user } = await requireMember(workspaceId, userId);
-      const theirs = await repository.workspacesOf(userId);
+    async authorizeReset(workspaceId, issuer, personId) {
+      const { user } = await requireMember(workspaceId, personId);
+      const theirs = await repository.workspacesOf(personId);
       const refusal = new ForbiddenError(
         'A reset link is issued only for a person you outrank in every workspace they belong to; they can reset their own password from the sign-in page, or the operator can issue one',
       );
@@ -189,8 +189,8 @@ export function createMemberService(dependencies: {
         const issuerRole =
           workspace.id === workspaceId
             ? standingOf(issuer)
-            : issuer.type === 'user' && issuer.user
-              ? (await repository.findMembership(workspace.id, issuer.user.id))?.role
+            : issuer.type === 'person' && issuer.person
+              ? (await repository.findMembership(workspace.id, issuer.person.id))?.role
               : undefined;
         if (issuerRole === undefined || roleRank(issuerRole) <= roleRank(role)) throw refusal;
       }

@@ -1,21 +1,21 @@
 import type { Principal } from '../../core/roles.js';
 import type { AuthenticatedWorkspace } from '../workspaces/index.js';
 import type { NewInvitation } from './members.js';
-import type { InvitationRow, UserRow } from './repository.js';
+import type { InvitationRow, PersonRow } from './repository.js';
 import type {
   MemberResponse,
   MeResponse,
   NewInvitationResponse,
   PendingInvitationResponse,
-  UserSummary,
+  PersonSummary,
 } from './responses.js';
 
-export function presentUser(user: Pick<UserRow, 'id' | 'email' | 'name'>): UserSummary {
+export function presentPerson(user: Pick<PersonRow, 'id' | 'email' | 'name'>): PersonSummary {
   return { guid: user.id, email: user.email, name: user.name };
 }
 
-export function presentMember(member: { user: UserRow; role: MemberResponse['role'] }): MemberResponse {
-  return { user: presentUser(member.user), role: member.role };
+export function presentMember(member: { user: PersonRow; role: MemberResponse['role'] }): MemberResponse {
+  return { user: presentPerson(member.user), role: member.role };
 }
 
 export function presentNewInvitation({ invitation, url, emailed }: NewInvitation): NewInvitationResponse {
@@ -42,11 +42,12 @@ export function presentInvitation(invitation: InvitationRow): PendingInvitationR
 
 export function presentMe(principal: Principal, workspace: AuthenticatedWorkspace): MeResponse {
   return {
-    principal: principal.type,
+    // The wire keeps the hosted original's word for a signed-in person.
+    principal: principal.type === 'person' ? 'user' : 'key',
     role: principal.role,
     rights: [...principal.rights].sort(),
     workspace: { guid: workspace.id, name: workspace.name },
-    user: principal.user ? presentUser(principal.user) : null,
+    user: principal.person ? presentPerson(principal.person) : null,
     key: principal.key
       ? { guid: principal.key.id, name: principal.key.name, prefix: principal.key.prefix }
       : null,

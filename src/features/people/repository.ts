@@ -11,7 +11,7 @@ import {
   workspaces,
 } from '../../platform/database/schema.js';
 
-export type UserRow = typeof users.$inferSelect;
+export type PersonRow = typeof users.$inferSelect;
 export type InvitationRow = typeof invitations.$inferSelect;
 export type WorkspaceOfMember = {
   id: string;
@@ -19,8 +19,8 @@ export type WorkspaceOfMember = {
   settings: typeof workspaces.$inferSelect.settings;
 };
 /** An active person's membership of one workspace. */
-export type Membership = { user: UserRow; workspace: WorkspaceOfMember; role: MemberRole };
-export type MemberRow = { user: UserRow; role: MemberRole; createdAt: Date };
+export type Membership = { user: PersonRow; workspace: WorkspaceOfMember; role: MemberRole };
+export type MemberRow = { user: PersonRow; role: MemberRole; createdAt: Date };
 
 /** Raised inside a transaction when a change would leave a workspace without an owner. */
 export class LastOwnerRefusal extends Error {}
@@ -58,30 +58,30 @@ export function createPeopleRepository(database: Database) {
   }
 
   return {
-    async insertUser(row: typeof users.$inferInsert): Promise<UserRow> {
+    async insertPerson(row: typeof users.$inferInsert): Promise<PersonRow> {
       const [user] = await database.insert(users).values(row).returning();
       return user!;
     },
 
-    async findUser(id: string): Promise<UserRow | undefined> {
+    async findPerson(id: string): Promise<PersonRow | undefined> {
       const [user] = await database.select().from(users).where(eq(users.id, id));
       return user;
     },
 
-    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+    async findPersonByEmail(email: string): Promise<PersonRow | undefined> {
       const [user] = await database.select().from(users).where(eq(users.email, email));
       return user;
     },
 
-    async updateUser(
+    async updatePerson(
       id: string,
-      changes: Partial<Pick<UserRow, 'name' | 'passwordHash' | 'active' | 'verified'>>,
-    ): Promise<UserRow | undefined> {
+      changes: Partial<Pick<PersonRow, 'name' | 'passwordHash' | 'active' | 'verified'>>,
+    ): Promise<PersonRow | undefined> {
       const [user] = await database.update(users).set(changes).where(eq(users.id, id)).returning();
       return user;
     },
 
-    async hasUsers(): Promise<boolean> {
+    async hasPeople(): Promise<boolean> {
       const [row] = await database.select({ id: users.id }).from(users).limit(1);
       return row !== undefined;
     },

@@ -5,11 +5,13 @@ const memberRole = z.enum(['viewer', 'developer', 'admin', 'owner']);
 const anyRole = z.enum(['runner', 'viewer', 'developer', 'admin', 'owner']);
 
 /** A person as others see them. */
-export const userSummary = z
+export const personSummary = z
   .strictObject({ guid, email: z.string(), name: z.string() })
   .meta({ id: 'UserSummary' });
 
-export const memberResponse = z.strictObject({ user: userSummary, role: memberRole }).meta({ id: 'Member' });
+export const memberResponse = z
+  .strictObject({ user: personSummary, role: memberRole })
+  .meta({ id: 'Member' });
 
 /** A new invitation: its link (holding the single-use secret) is shown to the inviter this once. */
 export const newInvitationResponse = z.strictObject({
@@ -44,7 +46,7 @@ export const meResponse = z.strictObject({
   role: anyRole,
   rights: z.array(z.string()).describe('the rights this principal holds (docs/security.md#people-and-roles)'),
   workspace: z.strictObject({ guid, name: z.string() }),
-  user: userSummary.nullable().describe("the person, or a key's creator"),
+  user: personSummary.nullable().describe("the person, or a key's creator"),
   key: z.strictObject({ guid, name: z.string(), prefix: z.string() }).nullable(),
 });
 
@@ -52,6 +54,6 @@ export const memberWorkspaceResponse = z.strictObject({ guid, name: z.string(), 
 
 export type MemberResponse = z.output<typeof memberResponse>;
 export type MeResponse = z.output<typeof meResponse>;
-export type UserSummary = z.output<typeof userSummary>;
+export type PersonSummary = z.output<typeof personSummary>;
 export type PendingInvitationResponse = z.output<typeof pendingInvitationResponse>;
 export type NewInvitationResponse = z.output<typeof newInvitationResponse>;

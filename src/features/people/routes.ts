@@ -15,7 +15,7 @@ import {
   presentMe,
   presentMember,
   presentNewInvitation,
-  presentUser,
+  presentPerson,
 } from './presenters.js';
 import { recordInWorkspacesOf, statusOf } from './refused-attempts.js';
 import {
@@ -25,7 +25,7 @@ import {
   newInvitationResponse,
   passwordResetResponse,
   pendingInvitationResponse,
-  userSummary,
+  personSummary,
 } from './responses.js';
 import { inviteBody, passwordChangeBody, profileBody, roleBody } from './schemas.js';
 
@@ -52,19 +52,19 @@ export function peopleRoutes(
         const principal = principalOf(request);
         // A key belongs to its one workspace and switches nowhere.
         if (principal.type === 'key') return [];
-        const all = await accounts.workspacesOf(principal.user!.id);
+        const all = await accounts.workspacesOf(principal.person!.id);
         return all.map(({ workspace, role }) => ({ guid: workspace.id, name: workspace.name, role }));
       },
     );
 
     app.put(
       '/me',
-      { schema: { tags, 'x-right': 'read_runs', body: profileBody, response: { 200: userSummary } } },
+      { schema: { tags, 'x-right': 'read_runs', body: profileBody, response: { 200: personSummary } } },
       async (request) => {
-        const user = principalOf(request).user;
-        if (principalOf(request).type !== 'user' || !user)
+        const user = principalOf(request).person;
+        if (principalOf(request).type !== 'person' || !user)
           throw new NotFoundError('An API key has no profile');
-        return presentUser(await accounts.updateUser(user.id, { name: request.body.name }));
+        return presentPerson(await accounts.updatePerson(user.id, { name: request.body.name }));
       },
     );
 
@@ -82,9 +82,9 @@ export function peopleRoutes(
       },
       async (request) => {
         const principal = principalOf(request);
-        if (principal.type !== 'user' || !principal.user)
+        if (principal.type !== 'person' || !principal.person)
           throw new NotFoundError('An API key has no password');
-        const person = principal.user;
+        const person = principal.person;
         const change = () =>
           accounts.changePassword(
             person.id,
@@ -183,7 +183,7 @@ export function peopleRoutes(
         );
         // The record names every workspace whose member the link lets in.
         describeChange(request, { user: user.id, workspaces: workspaceIds });
-        const reset = await accounts.issuePasswordReset(user, { userId: principal.user?.id, workspaceId });
+        const reset = await accounts.issuePasswordReset(user, { userId: principal.person?.id, workspaceId });
         return reply
           .status(201)
           .send({ reset_url: reset.url, expires_at: reset.expiresAt.toISOString(), emailed: reset.emailed });

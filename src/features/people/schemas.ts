@@ -31,12 +31,12 @@ export const resetBody = z.strictObject({ token: z.string().min(1).max(200), pas
 export const resetRequestBody = z.strictObject({ email });
 
 /** Admin API. */
-export const newUserBody = z.strictObject({
+export const newPersonBody = z.strictObject({
   email,
   name: z.string().trim().max(200).optional(),
   password: password.optional(),
 });
-export const userChangesBody = z.strictObject({
+export const personChangesBody = z.strictObject({
   active: z.boolean().optional(),
   name: z.string().trim().max(200).optional(),
 });

@@ -96,17 +96,17 @@ export function createReleaseGateService(dependencies: {
 
     async approve(workspaceId, actionId, version, principal) {
       const author = await actions.savedBy(workspaceId, actionId, version);
-      if (principal.type !== 'user' || !principal.user)
+      if (principal.type !== 'person' || !principal.person)
         throw new ForbiddenError('An approval is a person’s: sign in as an admin or an owner to approve');
-      if (author === principal.user.id)
+      if (author === principal.person.id)
         throw new ForbiddenError(`You saved version ${version}: another admin or owner approves it`);
-      await repository.approve(actionId, version, principal.user.id);
+      await repository.approve(actionId, version, principal.person.id);
       return repository.approvals(actionId, version);
     },
 
     async withdraw(workspaceId, actionId, version, principal) {
       await actions.savedBy(workspaceId, actionId, version);
-      if (!principal.user || !(await repository.withdraw(actionId, version, principal.user.id)))
+      if (!principal.person || !(await repository.withdraw(actionId, version, principal.person.id)))
         throw new NotFoundError('You have not approved this version');
       return repository.approvals(actionId, version);
     },

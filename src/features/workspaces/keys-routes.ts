@@ -47,7 +47,7 @@ export function apiKeyRoutes(workspaces: WorkspaceService): FastifyPluginAsyncZo
         const created = await workspaces.createApiKey(workspaceOf(request).id, {
           name: request.body.name,
           role,
-          createdBy: principal.user?.id,
+          createdBy: principal.person?.id,
         });
         const [listed] = (
           await workspaces.listApiKeys(workspaceOf(request).id, { skip: 0, limit: 1 }, { id: created.key.id })
@@ -69,7 +69,7 @@ export function apiKeyRoutes(workspaces: WorkspaceService): FastifyPluginAsyncZo
       async (request) => {
         const principal = principalOf(request);
         // An admin sees every key; anyone else the keys they made.
-        const filter = principal.rights.has('manage') ? {} : { createdBy: principal.user?.id ?? null };
+        const filter = principal.rights.has('manage') ? {} : { createdBy: principal.person?.id ?? null };
         const { rows, total } = await workspaces.listApiKeys(workspaceOf(request).id, request.query, filter);
         return listEnvelope(rows.map(presentApiKey), total, request.query);
       },
@@ -82,7 +82,7 @@ export function apiKeyRoutes(workspaces: WorkspaceService): FastifyPluginAsyncZo
         const principal = principalOf(request);
         const workspaceId = workspaceOf(request).id;
         const key = await workspaces.findApiKey(workspaceId, request.params.guid);
-        const own = key.createdBy !== null && key.createdBy === principal.user?.id;
+        const own = key.createdBy !== null && key.createdBy === principal.person?.id;
         if (!own && !principal.rights.has('manage'))
           throw new ForbiddenError('Only its creator or an admin may revoke this key');
         await workspaces.revokeApiKey(key.id, workspaceId);

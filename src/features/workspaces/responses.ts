@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { keyRoles } from '../../core/roles.js';
 import { guid, timestamp } from '../../core/wire.js';
-import { userSummary } from '../people/responses.js';
+import { personSummary } from '../people/responses.js';
 
 export const workspaceResponse = z
   .strictObject({
@@ -25,7 +25,7 @@ export const apiKeyResponse = z
     name: z.string(),
     role: z.enum(keyRoles),
     prefix: z.string(),
-    created_by: userSummary
+    created_by: personSummary
       .nullable()
       .describe('the person who made it; null for the bootstrap’s, the admin API’s and the CLI’s'),
     created_at: timestamp,

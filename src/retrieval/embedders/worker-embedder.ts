@@ -1,4 +1,3 @@
-import type { Worker } from 'node:worker_threads';
 import { slicesOf } from '../../core/slices.js';
 import type { Fusion } from '../hybrid-ranking.js';
 import { type Embedder, type EmbeddingPurpose, normalise } from './embedder.js';
@@ -15,10 +14,21 @@ type Pending = {
 
 export type WorkerEmbedder = Embedder & { close(): Promise<void> };
 
+/** What the embedder needs of a worker: a thread's `Worker`, or a child process (embedding-process.ts). */
+export type EmbeddingWorker = {
+  postMessage(request: EmbeddingWorkerRequest): void;
+  on(event: 'message', listener: (answer: EmbeddingWorkerAnswer) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'exit', listener: () => void): unknown;
+  ref(): void;
+  unref(): void;
+  terminate(): Promise<unknown>;
+};
+
 export type WorkerEmbedderOptions = {
   model: string;
-  /** Starts the thread; called on first use and again after the thread stopped. */
-  start: () => Worker;
+  /** Starts the worker; called on first use and again after the worker stopped. */
+  start: () => EmbeddingWorker;
   /** Texts per call when indexing: a search waits at most one such batch. */
   documentBatchSize: number;
   /** Worker threads at most (1 by default); each loads the model when it is first needed. */
@@ -27,7 +37,7 @@ export type WorkerEmbedderOptions = {
 };
 
 /** One worker thread of the embedder and the call it is running. */
-type Thread = { worker?: Worker; inFlight?: { id: number; requests: Pending[] } };
+type Thread = { worker?: EmbeddingWorker; inFlight?: { id: number; requests: Pending[] } };
 
 /**
  * An offline model in worker threads, so that inference never stalls the requests of the process.
@@ -41,7 +51,7 @@ export function createWorkerEmbedder(options: WorkerEmbedderOptions): WorkerEmbe
   const queries: Pending[] = [];
   const documents: Pending[] = [];
 
-  function start(thread: Thread): Worker {
+  function start(thread: Thread): EmbeddingWorker {
     const started = options.start();
     started.unref();
     started.on('message', (answer: EmbeddingWorkerAnswer) => settle(thread, answer));
