@@ -24,6 +24,7 @@ import { experimentRoutes } from './features/experiments/routes.js';
 import { feedbackRoutes } from './features/feedback/routes.js';
 import { fileUploadRoutes, signedFileRoutes } from './features/files/routes.js';
 import { fineTuneRoutes } from './features/fine-tunes/routes.js';
+import { folderRoutes } from './features/folders/routes.js';
 import { generationRoutes } from './features/generations/routes.js';
 import { monitorRoutes } from './features/monitors/routes.js';
 import { consolePeopleRoutes } from './features/people/console-routes.js';
@@ -37,6 +38,7 @@ import { runRoutes } from './features/runs/routes.js';
 import { streamRoutes } from './features/runs/stream-routes.js';
 import { sessionRoutes } from './features/sessions/routes.js';
 import { skillRoutes } from './features/skills/routes.js';
+import { snippetRoutes } from './features/snippets/routes.js';
 import { workflowRoutes } from './features/workflows/routes.js';
 import { apiKeyRoutes } from './features/workspaces/keys-routes.js';
 import { workspaceRoutes } from './features/workspaces/routes.js';
@@ -240,6 +242,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(
         datasetRoutes(services.datasets, { importLimitBytes: platform.config.bodyLimitBytes }),
       );
+      await v1.register(snippetRoutes(services.snippets));
+      await v1.register(folderRoutes(services.folders));
       await v1.register(evaluatorRoutes(services.evaluators));
       await v1.register(evaluationRoutes(services.evaluations));
       await v1.register(releaseGateRoutes(services.releaseGates, services.actions));

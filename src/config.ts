@@ -60,6 +60,7 @@ const environmentSchema = z.object({
     .string()
     .regex(/^\d+(kB|MB|GB)$/, 'a size such as 32MB')
     .default('32MB'),
+  LECTERN_PGLITE_OPTIMIZING_COMPILER: z.enum(['true', 'false']).default('false'),
   LECTERN_MODEL_CACHE_DIR: optionalText,
   LECTERN_EMBEDDING_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   LECTERN_SOURCE_TIME_LIMIT_MS: z.coerce.number().int().positive().default(120_000),
@@ -163,6 +164,11 @@ export type Config = {
   /** Largest uploaded or fetched file. */
   fileLimitBytes: number;
   fetchTimeoutMs: number;
+  /**
+   * Whether V8 may optimise the embedded database's WebAssembly (TurboFan). Off by default: it costs
+   * ~60 MB of an idle service's memory (platform/webassembly-compiler.ts).
+   */
+  pgliteOptimizingCompiler: boolean;
   /** The embedded database's buffer cache (PostgreSQL `shared_buffers`). */
   pgliteSharedBuffers: string;
   /** Where offline models keep their compact form between starts (`<data dir>/models` by default). */
@@ -356,6 +362,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     fileLimitBytes: values.LECTERN_FILE_LIMIT_BYTES,
     fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,
     pgliteSharedBuffers: values.LECTERN_PGLITE_SHARED_BUFFERS,
+    pgliteOptimizingCompiler: values.LECTERN_PGLITE_OPTIMIZING_COMPILER === 'true',
     embeddingThreads: values.LECTERN_EMBEDDING_THREADS ?? Math.max(1, availableParallelism() - 1),
     modelCacheDirectory: path.resolve(
       values.LECTERN_MODEL_CACHE_DIR ?? path.join(values.LECTERN_DATA_DIR, 'models'),

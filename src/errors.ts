@@ -5,8 +5,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    /** What the answer lists beyond its message (a refused deploy's unmet conditions). */
-    readonly details?: Record<string, unknown>[],
+    /** What the answer says beyond its message: a refused deploy's unmet conditions, a conflict's latest version. */
+    readonly details?: Record<string, unknown>[] | Record<string, unknown>,
   ) {
     super(message);
     this.name = new.target.name;
@@ -32,6 +32,22 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string) {
     super(409, 'conflict', message);
+  }
+}
+
+/** A save whose `base_version` is no longer the latest version: nothing was saved. */
+export class VersionConflictError extends AppError {
+  constructor(
+    what: string,
+    readonly latestVersion: number,
+    baseVersion: number,
+  ) {
+    super(
+      409,
+      'version_conflict',
+      `${what} was saved as version ${latestVersion} after version ${baseVersion}, which this change started from; nothing was saved`,
+      { latest_version: latestVersion },
+    );
   }
 }
 

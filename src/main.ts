@@ -55,7 +55,7 @@ function roleOf(argv: string[]): Role {
 async function serve(role: Role): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig();
-  if (!config.databaseUrl) compileWebAssemblyWithBaselineOnly();
+  if (!config.databaseUrl && !config.pgliteOptimizingCompiler) compileWebAssemblyWithBaselineOnly();
   const logger = createLogger(config);
   const { createPlatform, buildApp } = await loadService();
   const platform = await createPlatform(config, logger);

@@ -47,6 +47,7 @@ import {
 import { createExperimentRepository, createExperimentService } from './features/experiments/index.js';
 import { createFeedbackRepository, createFeedbackService } from './features/feedback/index.js';
 import { createFileRepository, createFileService } from './features/files/index.js';
+import { createFolderRepository, createFolderService } from './features/folders/index.js';
 import {
   createGenerationRepository,
   createGenerationService,
@@ -94,6 +95,11 @@ import {
   createSkillTypes,
   skillToolSource,
 } from './features/skills/index.js';
+import {
+  createSnippetLibrary,
+  createSnippetRepository,
+  createSnippetService,
+} from './features/snippets/index.js';
 import {
   createWorkflowRepository,
   createWorkflowRunner,
@@ -170,12 +176,18 @@ export function createServices(platform: Platform) {
     datasetVersion,
     evidence: comparisons,
   });
+  // What a version's templates include is read from the snippets, before the version is saved.
+  const snippetRepository = createSnippetRepository(database);
+  const snippetLibrary = createSnippetLibrary(snippetRepository);
+  const snippets = createSnippetService(snippetRepository, snippetLibrary);
+  const folders = createFolderService(createFolderRepository(database));
   // Once a deploy is committed, every node pushes it to the clients connected to it.
   const actions = createActionService(
     createActionRepository(database),
     apps,
     models,
     attachments,
+    snippetLibrary.resolve,
     gates,
     (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
   );
@@ -375,6 +387,8 @@ export function createServices(platform: Platform) {
     apps,
     models,
     actions,
+    snippets,
+    folders,
     prompts,
     sessions,
     generations,

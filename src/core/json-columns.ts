@@ -64,3 +64,13 @@ export type WorkflowBlockType = 'action' | 'output';
 export type WorkflowRunStatus = 'running' | 'succeeded' | 'failed';
 
 export type WorkflowRunBlockStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
+
+/** The snippet versions an Action version includes, by the name its templates use. */
+export type SnippetPins = Record<string, { guid: string; version: number }>;
+
+/** An Action version's templates with their includes replaced by the pinned snippets' text. */
+export type ResolvedTemplates = {
+  prompt: string | null;
+  messages: TemplateMessage[] | null;
+  systemMessage: string | null;
+};

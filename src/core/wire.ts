@@ -28,9 +28,11 @@ export const errorResponse = z
           'For a validation error: the field it names, as the client wrote it (`name`, `messages.0.content`)',
         ),
       details: z
-        .array(z.record(z.string(), z.unknown()))
+        .union([z.array(z.record(z.string(), z.unknown())), z.record(z.string(), z.unknown())])
         .optional()
-        .describe('For a refused deploy (`gate_failed`): one entry per unmet condition of the release gate'),
+        .describe(
+          'For a refused deploy (`gate_failed`): one entry per unmet condition of the release gate. For `version_conflict`: `{ latest_version }`',
+        ),
     }),
     message: z.string(),
     detail: z.string(),

@@ -10,7 +10,7 @@ export function errorBody(
   code: string,
   message: string,
   field?: string,
-  details?: Record<string, unknown>[],
+  details?: Record<string, unknown>[] | Record<string, unknown>,
 ): ErrorResponse {
   return {
     error: { status, code, message, ...(field !== undefined && { field }), ...(details && { details }) },

@@ -32,7 +32,15 @@ const piece = fc.oneof(
     .map(([variable, yes, no]) => `{% if ${variable} %}${yes}{% else %}${no}{% endif %}`),
   text.map((body) => `{% for item in items %}{{ item }}${body}{% endfor %}`),
 );
-const template = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(''));
+// Snippets: each sample gives the two snippets new text, which the next saved version pins.
+const snippetBody = fc.array(piece, { maxLength: 4 }).map((pieces) => pieces.join(''));
+const include = fc.constantFrom(
+  "{% include 'parity-a' %}",
+  "{%- include 'parity-a' -%}",
+  "{% include 'parity-b' -%}",
+  "{%- include 'parity-b' %}",
+);
+const template = fc.array(fc.oneof(piece, include), { maxLength: 6 }).map((pieces) => pieces.join(''));
 const value = fc.oneof(text, fc.integer({ min: -1000, max: 1000 }), fc.boolean(), fc.constant(''));
 const variables = fc.record(
   { v0: value, v1: value, v2: value, items: fc.array(text, { maxLength: 3 }) },
@@ -62,18 +70,23 @@ async function refusal(call: Promise<unknown>): Promise<string | undefined> {
 }
 
 describe('Prompt.render against the service’s rendering', () => {
-  it('gives byte-identical messages, and the same refusals, for any template and input', async () => {
+  it('gives byte-identical messages, and the same refusals, for any template, snippets and input', async () => {
     const action = await createAction(sdk.context.client, { prompt: 'start' });
+    for (const name of ['parity-a', 'parity-b'])
+      expect((await sdk.context.client.post('/v1/snippets', { name, content: '' })).status).toBe(201);
     let versionNumber = 1;
     let compared = 0;
     await fc.assert(
-      fc.asyncProperty(version, input, async (fields, runInput) => {
+      fc.asyncProperty(version, input, snippetBody, snippetBody, async (fields, runInput, a, b) => {
         if (
           fields.prompt === undefined &&
           fields.system_message === undefined &&
           fields.messages === undefined
         )
           return;
+        // A snippet text that does not parse is refused; the snippet keeps the text it had.
+        await sdk.context.client.put('/v1/snippets/parity-a', { content: a });
+        await sdk.context.client.put('/v1/snippets/parity-b', { content: b });
         const saved = await sdk.context.client.put(`/v1/actions/${action.guid}`, {
           prompt: fields.prompt ?? null,
           system_message: fields.system_message ?? null,

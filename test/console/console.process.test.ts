@@ -516,6 +516,104 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.context().close();
 }, 120_000);
 
+it('tells an editor that someone saved while they edited: the diff, then theirs or mine, never an overwrite', async () => {
+  const baseUrl = harness.server.baseUrl;
+  const guid = await createTextAction(call, baseUrl, {
+    app: 'Edits',
+    name: 'Shared reply',
+    model: 'mock/echo',
+  });
+  const page = await signedInPage();
+  await page.goto(`${baseUrl}/actions/${guid}/editor`);
+  await page.getByRole('heading', { name: 'Shared reply' }).waitFor();
+  await typeTemplate(page, 'Prompt', 'Mine: {{text}}');
+
+  // Someone else saves version 2 meanwhile.
+  const theirs = await call(baseUrl, 'PUT', `/v1/actions/${guid}`, { prompt: 'Theirs: {{text}}' });
+  expect(theirs.body.version).toBe(2);
+
+  await page.getByRole('button', { name: 'Save as version 2' }).click();
+  const conflict = page.getByRole('alert').filter({ hasText: 'saved version 2 while you were editing' });
+  await conflict.waitFor();
+  const diff = conflict.getByRole('table');
+  await expect(diff.getAttribute('aria-label')).resolves.toBe(
+    'Differences between Version 2 (saved) and Your changes',
+  );
+  await diff.locator('.removed-text').first().waitFor();
+  await expect(diff.locator('.removed-text').allTextContents()).resolves.toContain(
+    'removed: Theirs: {{text}}',
+  );
+  await expect(diff.locator('.added-text').allTextContents()).resolves.toContain('added: Mine: {{text}}');
+  // Nothing was overwritten.
+  expect((await call(baseUrl, 'GET', `/v1/actions/${guid}`)).body).toMatchObject({
+    version: 2,
+    prompt: 'Theirs: {{text}}',
+  });
+  await expectAccessible(page, 'save conflict');
+  await screenshot(page, 'action-save-conflict', true);
+
+  await page.getByRole('button', { name: 'Save mine as version 3' }).click();
+  await page.getByText('Saved as version 3').waitFor();
+  expect((await call(baseUrl, 'GET', `/v1/actions/${guid}`)).body).toMatchObject({
+    version: 3,
+    prompt: 'Mine: {{text}}',
+  });
+
+  // Again, and this time theirs is kept: the editor shows their version.
+  await typeTemplate(page, 'Prompt', 'Mine again: {{text}}');
+  await call(baseUrl, 'PUT', `/v1/actions/${guid}`, { prompt: 'Theirs again: {{text}}' });
+  await page.getByRole('button', { name: 'Save as version 4' }).click();
+  await page.getByRole('alert').filter({ hasText: 'saved version 4 while you were editing' }).waitFor();
+  await page.getByRole('button', { name: 'Discard mine and open version 4' }).click();
+  await page
+    .getByRole('textbox', { name: 'Prompt', exact: true })
+    .filter({ hasText: 'Theirs again' })
+    .waitFor();
+  expect((await call(baseUrl, 'GET', `/v1/actions/${guid}`)).body.version).toBe(4);
+}, 60_000);
+
+it('makes a snippet, edits its text, and lists the Actions that include it and which are behind', async () => {
+  const baseUrl = harness.server.baseUrl;
+  const page = await signedInPage();
+  await page.getByRole('link', { name: 'Snippets' }).click();
+  await page.getByRole('heading', { name: 'Snippets', exact: true }).waitFor();
+  await expectAccessible(page, 'snippets (empty)');
+  await page.getByLabel('Name').fill('Bad Name');
+  await page.getByRole('button', { name: 'Create snippet' }).click();
+  await page.locator('.field-error', { hasText: 'lowercase letters' }).waitFor();
+  await page.getByLabel('Name').fill('house-tone');
+  await page.getByRole('button', { name: 'Create snippet' }).click();
+  await page.getByRole('heading', { name: 'house-tone' }).waitFor();
+  await typeTemplate(page, 'Text', 'Be warm and brief, {{customer}}.');
+  await page.getByLabel('Folder').fill('shared/voice');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved; the latest version is 2').waitFor();
+
+  // An Action includes it; a new snippet version leaves the Action behind until its next save.
+  const app = await call(baseUrl, 'POST', '/v1/apps', { name: 'Voice' });
+  const action = await call(baseUrl, 'POST', '/v1/actions/create', {
+    app: app.body.guid,
+    name: 'Warm reply',
+    model: 'mock/echo',
+    prompt: "{% include 'house-tone' %} Answer {{question}}",
+  });
+  expect(action.body.snippets).toEqual({ 'house-tone': 2 });
+  await typeTemplate(page, 'Text', 'Be warm, brief and exact, {{customer}}.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved; the latest version is 3').waitFor();
+  const dependents = page.getByRole('table', { name: 'Actions that include it' });
+  await dependents.getByRole('link', { name: action.body.slug }).waitFor();
+  await dependents.getByText('behind: its next save takes v3').waitFor();
+
+  // A text that includes itself is refused next to the editor, and nothing is saved.
+  await typeTemplate(page, 'Text', "Loop {% include 'house-tone' %}");
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.locator('.field-error', { hasText: 'would include itself' }).waitFor();
+  expect((await call(baseUrl, 'GET', '/v1/snippets/house-tone')).body.version).toBe(3);
+  await expectAccessible(page, 'snippet');
+  await screenshot(page, 'snippet', true);
+}, 60_000);
+
 it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an experiment; manages keys and sessions', async () => {
   const page = await signedInPage();
 

@@ -26,6 +26,8 @@ const WorkflowsList = lazy(() => import('./pages/workflows/WorkflowsList'));
 const WorkflowPage = lazy(() => import('./pages/workflows/WorkflowPage'));
 const SkillsPage = lazy(() => import('./pages/skills/SkillsPage'));
 const DatasetsList = lazy(() => import('./pages/datasets/DatasetsList'));
+const SnippetsList = lazy(() => import('./pages/snippets/SnippetsList'));
+const SnippetPage = lazy(() => import('./pages/snippets/SnippetPage'));
 const DatasetPage = lazy(() => import('./pages/datasets/DatasetPage'));
 const EvaluatorsPage = lazy(() => import('./pages/evaluators/EvaluatorsPage'));
 const EvaluationsList = lazy(() => import('./pages/evaluations/EvaluationsList'));
@@ -90,6 +92,7 @@ export function App() {
           {session.data.role}
         </div>
         <NavLink to="/actions">Actions</NavLink>
+        <NavLink to="/snippets">Snippets</NavLink>
         <NavLink to="/generations">Generations</NavLink>
         <NavLink to="/dashboard">Dashboard</NavLink>
         <NavLink to="/contexts">Contexts</NavLink>
@@ -120,6 +123,8 @@ export function App() {
             <Route path="/workflows" element={<WorkflowsList />} />
             <Route path="/workflows/:guid" element={<WorkflowPage />} />
             <Route path="/skills" element={<SkillsPage />} />
+            <Route path="/snippets" element={<SnippetsList />} />
+            <Route path="/snippets/:guid" element={<SnippetPage />} />
             <Route path="/datasets" element={<DatasetsList />} />
             <Route path="/datasets/:guid" element={<DatasetPage />} />
             <Route path="/evaluators" element={<EvaluatorsPage />} />

@@ -21,7 +21,7 @@ export class ApiError extends Error {
     readonly field?: string,
     /** The error's code (`gate_failed`, `forbidden`…) and its details (a refused deploy's unmet conditions). */
     readonly code?: string,
-    readonly details?: Record<string, unknown>[],
+    readonly details?: Record<string, unknown>[] | Record<string, unknown>,
   ) {
     super(message);
   }
@@ -135,6 +135,7 @@ export type ContextDocument = Schemas['Document'];
 export type ContextSource = Schemas['ContextSource'];
 export type CreatedApiKey = Answer<'POST /v1/api_keys'>;
 export type Dataset = Schemas['Dataset'];
+export type Snippet = Schemas['Snippet'];
 export type DatasetItem = Schemas['DatasetItem'];
 export type Evaluation = Schemas['Evaluation'];
 export type EvaluationResult = Schemas['EvaluationResult'];

@@ -2,7 +2,8 @@ import { Liquid, type Template } from 'liquidjs';
 
 /*
  * Prompt templates are LiquidJS with the dangerous parts off: no file system (`templates: {}` makes
- * every include/render/layout miss), own properties only (no `constructor` walks), strict variables
+ * every include/render/layout miss; an `include` names a snippet and is resolved before a template
+ * is parsed, see includes.ts), own properties only (no `constructor` walks), strict variables
  * (except in `{% if %}`, so optional sections work), and limits on parse size, render time and
  * memory so a template cannot stall the server. Variable values are data: they are never rendered.
  */
@@ -25,11 +26,16 @@ export const templateEngine = new Liquid({
 });
 
 // Templates never read files: the tags that would are refused when a template is parsed, so a
-// template naming a file is a 400 when it is saved, not a failure of every later run.
+// template naming a file is a 400 when it is saved, not a failure of every later run. An include
+// left in a template here was not resolved from the workspace's snippets.
 for (const fileTag of ['include', 'render', 'layout']) {
   templateEngine.registerTag(fileTag, {
     parse() {
-      throw new Error(`{% ${fileTag} %} is not available: templates cannot read files`);
+      throw new Error(
+        fileTag === 'include'
+          ? '{% include %} names a snippet, which is put in when the version is saved: this template was not resolved'
+          : `{% ${fileTag} %} is not available: templates cannot read files`,
+      );
     },
     // Never reached: parse() refuses the tag.
     render() {

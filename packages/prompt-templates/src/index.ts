@@ -11,6 +11,13 @@ export {
   templateVariables,
 } from './engine.js';
 export {
+  IncludeError,
+  type IncludeReference,
+  resolveIncludes,
+  snippetNamePattern,
+  templateIncludes,
+} from './includes.js';
+export {
   type BuiltPrompt,
   buildPromptMessages,
   contextVariable,

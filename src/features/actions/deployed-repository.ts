@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { actionDeployments, actions, actionVersions } from '../../platform/database/schema.js';
 import type { ActionRow, ActionVersionRow } from './repository.js';
+import { runnableVersion } from './version.js';
 
 /** A version as deployed: the Action, the environment, the version's content and when it went there. */
 export type DeployedVersion = {
@@ -52,7 +53,7 @@ export function createDeployedVersionRepository(database: Database) {
         .where(and(...conditions))
         .orderBy(asc(actions.slug))
         .limit(limit);
-      return rows;
+      return rows.map((row) => ({ ...row, version: runnableVersion(row.version) }));
     },
   };
 }

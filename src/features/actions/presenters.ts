@@ -22,6 +22,7 @@ export function presentVersionFields(version: ActionVersionRow): VersionFields {
     contexts: version.contexts,
     skills: version.skills,
     tools: version.tools,
+    snippets: Object.fromEntries(Object.entries(version.snippets).map(([name, pin]) => [name, pin.version])),
   };
 }
 
@@ -33,6 +34,7 @@ export function presentAction({ action, version, deployments }: Action): ActionR
     description: action.description,
     app: action.appId,
     action_type: action.actionType,
+    folder: action.folder,
     ...presentVersionFields(version),
     version: action.latestVersion,
     default_environment: action.defaultEnvironment,
@@ -82,6 +84,7 @@ function actionFieldsFromWire(body: UpdateActionInput): Omit<ActionChanges, 'ver
     description: body.description,
     actionType: body.action_type,
     defaultEnvironment: body.default_environment,
+    folder: body.folder,
   };
 }
 
@@ -97,7 +100,7 @@ export function newActionFromWire(body: CreateActionInput): NewAction {
 
 /** `PUT /v1/actions/{guid}` as a save: Action-level changes and the next version's. */
 export function actionChangesFromWire(body: UpdateActionInput): ActionChanges {
-  return { ...actionFieldsFromWire(body), version: versionFromWire(body) };
+  return { ...actionFieldsFromWire(body), version: versionFromWire(body), baseVersion: body.base_version };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
+import { containingPattern, inFolder, newestFirst, totalOf } from '../../platform/database/pages.js';
 import {
   actionDeployments,
   actions,
@@ -15,8 +15,13 @@ export type ActionVersionRow = typeof actionVersions.$inferSelect;
 export type NewActionVersion = Omit<typeof actionVersions.$inferInsert, 'actionId' | 'version'>;
 export type ActionWithVersion = { action: ActionRow; version: ActionVersionRow };
 
-/** What the Actions list narrows by: an App, and text the name or slug contains. */
-export type ActionListFilter = { appId?: string; text?: string };
+/** What the Actions list narrows by: an App, text the name or slug contains, a folder and those below it. */
+export type ActionListFilter = { appId?: string; text?: string; folder?: string };
+
+/** The Action-level fields a save may change (not versioned). */
+export type ActionRowChanges = Partial<
+  Pick<ActionRow, 'name' | 'slug' | 'description' | 'actionType' | 'defaultEnvironment' | 'appId' | 'folder'>
+>;
 
 /** The workspace's Actions that are not deleted. */
 const live = (workspaceId: string) => and(eq(actions.workspaceId, workspaceId), isNull(actions.deletedAt));
@@ -70,6 +75,7 @@ export function createActionRepository(database: Database) {
       const scope = and(
         live(workspaceId),
         filter.appId === undefined ? undefined : eq(actions.appId, filter.appId),
+        filter.folder === undefined ? undefined : inFolder(actions.folder, filter.folder),
         filter.text === undefined
           ? undefined
           : or(
@@ -142,17 +148,17 @@ export function createActionRepository(database: Database) {
     },
 
     /**
-     * Saves the next version under a row lock, so two concurrent saves get consecutive numbers,
-     * and applies the Action-level changes in the same transaction.
+     * Saves the next version, built on version `basedOn`, and the Action-level changes, in one
+     * transaction under the Action's lock: when another save made a newer version in between,
+     * nothing is saved and the answer is that version (`conflict`).
      */
     async insertVersion(
       workspaceId: string,
       actionId: string,
-      actionChanges: Partial<
-        Pick<ActionRow, 'name' | 'slug' | 'description' | 'actionType' | 'defaultEnvironment' | 'appId'>
-      >,
-      buildVersion: (latest: ActionVersionRow) => NewActionVersion,
-    ): Promise<number | undefined> {
+      actionChanges: ActionRowChanges,
+      basedOn: number,
+      version: NewActionVersion,
+    ): Promise<{ saved: number } | { conflict: number } | undefined> {
       return database.transaction(async (transaction) => {
         const [locked] = await transaction
           .select({ latestVersion: actions.latestVersion, slug: actions.slug })
@@ -160,25 +166,28 @@ export function createActionRepository(database: Database) {
           .where(and(live(workspaceId), eq(actions.id, actionId)))
           .for('update');
         if (!locked) return undefined;
+        if (locked.latestVersion !== basedOn) return { conflict: locked.latestVersion };
         // A slug given up stays reserved for a while (slugReleasedSince).
         if (actionChanges.slug !== undefined && actionChanges.slug !== locked.slug)
           await transaction.insert(releasedActionSlugs).values({ workspaceId, slug: locked.slug, actionId });
-        const [latest] = await transaction
-          .select()
-          .from(actionVersions)
-          .where(
-            and(eq(actionVersions.actionId, actionId), eq(actionVersions.version, locked.latestVersion)),
-          );
         const next = locked.latestVersion + 1;
-        await transaction
-          .insert(actionVersions)
-          .values({ ...buildVersion(latest!), actionId, version: next });
+        await transaction.insert(actionVersions).values({ ...version, actionId, version: next });
         await transaction
           .update(actions)
           .set({ ...actionChanges, latestVersion: next, updatedAt: new Date() })
           .where(eq(actions.id, actionId));
-        return next;
+        return { saved: next };
       });
+    },
+
+    /** Files the Action in another folder: no new version. */
+    async move(workspaceId: string, actionId: string, folder: string): Promise<boolean> {
+      const moved = await database
+        .update(actions)
+        .set({ folder, updatedAt: new Date() })
+        .where(and(live(workspaceId), eq(actions.id, actionId)))
+        .returning({ id: actions.id });
+      return moved.length > 0;
     },
 
     async findVersion(actionId: string, version: number): Promise<ActionVersionRow | undefined> {

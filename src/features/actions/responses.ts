@@ -19,6 +19,9 @@ export const versionFields = z.strictObject({
       parameters: jsonObject.optional(),
     }),
   ),
+  snippets: z
+    .record(z.string(), z.number().int())
+    .describe('The snippet versions its templates include (name → version), pinned when it was saved'),
 });
 
 export const actionResponse = versionFields
@@ -29,6 +32,7 @@ export const actionResponse = versionFields
     description: z.string(),
     app: guid,
     action_type: z.string(),
+    folder: z.string().describe('"" (the root) or "/"-separated segments'),
     version: z.number().int().describe('The latest saved version'),
     default_environment: z.string(),
     deployments: z.record(z.string(), z.number().int()).describe('Environment → deployed version'),

@@ -87,6 +87,7 @@ export function actionRoutes(
         const { rows, total } = await actions.list(workspaceOf(request).id, query, {
           appId: query.app,
           text: query.q,
+          folder: query.folder,
         });
         return listEnvelope(rows.map(presentListedAction), total, query);
       },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { folderPath } from '../../core/folders.js';
 import { guid, versionNumber } from '../../core/guid.js';
 
 const templateText = z.string().max(200_000);
@@ -94,6 +95,7 @@ export const createActionBody = z.strictObject({
   description: z.string().max(5_000).optional(),
   action_type: z.string().min(1).max(64).optional(),
   default_environment: environment.optional(),
+  folder: folderPath.optional(),
   ...versionFields,
 });
 
@@ -104,6 +106,14 @@ export const updateActionBody = z.strictObject({
   description: z.string().max(5_000).optional(),
   action_type: z.string().min(1).max(64).optional(),
   default_environment: environment.optional(),
+  folder: folderPath
+    .optional()
+    .describe('Files the Action in this folder; a save of `folder` alone makes no new version'),
+  base_version: versionNumber
+    .optional()
+    .describe(
+      'The version this change started from: when it is no longer the latest, 409 `version_conflict` and nothing is saved',
+    ),
   ...versionFields,
   model: versionFields.model.optional(),
 });
@@ -130,6 +140,7 @@ export const deployBody = z.strictObject({
 export const actionListQuery = z.object({
   app: guid.optional(),
   q: z.string().trim().min(1).max(200).optional().describe('text the name or the slug contains'),
+  folder: folderPath.optional().describe('only Actions in this folder and below'),
 });
 
 export const guidOrSlugParams = z.object({ guidOrSlug: z.string().min(1).max(200) });

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { templateParseError } from '@lectern/prompt-templates';
 import { isGuid } from '../../core/guid.js';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import {
+  AppError,
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+  VersionConflictError,
+} from '../../errors.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { AppService } from '../apps/index.js';
@@ -20,6 +26,7 @@ import {
   type FirstVersion,
   firstVersion,
   mergeVersion,
+  runnableVersion,
   type VersionChanges,
   type VersionContent,
 } from './version.js';
@@ -104,15 +111,24 @@ export type ActionVersionEntry = { version: ActionVersionRow; environments: stri
 /** The Action-level fields a save may change (its name, App, slug…): not versioned. */
 type ActionFields = Pick<
   ActionRow,
-  'name' | 'slug' | 'description' | 'actionType' | 'defaultEnvironment' | 'appId'
+  'name' | 'slug' | 'description' | 'actionType' | 'defaultEnvironment' | 'appId' | 'folder'
 >;
 
 /** A new Action: its fields (defaults for those left out) and its first version. */
 export type NewAction = Pick<ActionFields, 'name' | 'appId'> &
   Partial<Omit<ActionFields, 'name' | 'appId'>> & { version: FirstVersion };
 
-/** A save: Action-level changes, and the changes that make its next version. */
-export type ActionChanges = Partial<ActionFields> & { version: VersionChanges };
+/** A save: Action-level changes, the next version's, and (optimistic) the version it started from. */
+export type ActionChanges = Partial<ActionFields> & { version: VersionChanges; baseVersion?: number };
+
+/**
+ * Works out what a version's templates include (the Snippets feature): the snippet versions to pin
+ * and the templates with them included. Refuses a missing snippet or a cycle (400 naming the field).
+ */
+export type SnippetResolver = (
+  workspaceId: string,
+  templates: Pick<VersionContent, 'prompt' | 'messages' | 'systemMessage'>,
+) => Promise<Pick<ActionVersionRow, 'snippets' | 'resolved'>>;
 
 /**
  * Who saves: their GUID (a person's, or a creator-less key's) and whether they hold the `manage`
@@ -182,6 +198,16 @@ function assertTemplatesParse(fields: Pick<VersionContent, 'prompt' | 'messages'
   }
 }
 
+/** A save that only files the Action elsewhere: it makes no new version. */
+function isMoveOnly({ version, baseVersion: _base, ...actionChanges }: ActionChanges): boolean {
+  const given = (fields: object) =>
+    Object.entries(fields)
+      .filter(([, value]) => value !== undefined)
+      .map(([name]) => name);
+  const action = given(actionChanges);
+  return given(version).length === 0 && action.length === 1 && action[0] === 'folder';
+}
+
 function slugConflict(error: unknown): never {
   if (isUniqueViolation(error)) throw new ConflictError('slug: another Action of this workspace has it');
   throw error;
@@ -193,11 +219,15 @@ const runResolutionCacheMs = 5_000;
 /** Checks that attached Contexts and Skills exist in the workspace (`attachments.ts`). */
 export type AttachmentValidator = (workspaceId: string, version: VersionContent) => Promise<void>;
 
+/** How many times a save without `base_version` is built again on a version another save just made. */
+const saveAttempts = 5;
+
 export function createActionService(
   repository: ActionRepository,
   apps: AppService,
   models: ModelResolver,
   validateAttachments: AttachmentValidator,
+  resolveSnippets: SnippetResolver,
   gates: ReleaseGateLookup = { guard: async () => undefined, gatedEnvironments: async () => [] },
   deploymentsChanged: DeploymentsChanged = () => undefined,
 ): ActionService {
@@ -233,10 +263,16 @@ export function createActionService(
     });
   }
 
-  async function validateVersion(workspaceId: string, version: VersionContent): Promise<void> {
-    assertTemplatesParse(version);
+  /** Checks a version about to be saved or run, and answers what it includes. */
+  async function validateVersion(
+    workspaceId: string,
+    version: VersionContent,
+  ): Promise<Pick<ActionVersionRow, 'snippets' | 'resolved'>> {
+    const included = await resolveSnippets(workspaceId, version);
+    assertTemplatesParse(included.resolved ?? version);
     await models.validate(workspaceId, version.model);
     await validateAttachments(workspaceId, version);
+    return included;
   }
 
   async function resolveUncached(
@@ -253,7 +289,11 @@ export function createActionService(
     if (selection.version !== undefined) {
       const version = await repository.findVersion(row.action.id, selection.version);
       if (!version) throw new ValidationError('version', `the Action has no version ${selection.version}`);
-      return { action: row.action, version, environment: selection.environment ?? null };
+      return {
+        action: row.action,
+        version: runnableVersion(version),
+        environment: selection.environment ?? null,
+      };
     }
     const environment = selection.environment ?? row.action.defaultEnvironment;
     const deployed = (await repository.deployments([row.action.id])).get(row.action.id)?.[environment];
@@ -261,7 +301,7 @@ export function createActionService(
       throw new ValidationError('environment', `nothing is deployed to "${environment}"`);
     }
     const version = await repository.findVersion(row.action.id, deployed);
-    return { action: row.action, version: version!, environment };
+    return { action: row.action, version: runnableVersion(version!), environment };
   }
 
   return {
@@ -269,7 +309,7 @@ export function createActionService(
       const by = saver.by;
       await apps.require(workspaceId, input.appId);
       const version = firstVersion(input.version);
-      await validateVersion(workspaceId, version);
+      const included = await validateVersion(workspaceId, version);
       if (input.slug !== undefined)
         await routing.assertSlugAvailable(workspaceId, input.slug, undefined, saver);
       const id = randomUUID();
@@ -284,9 +324,10 @@ export function createActionService(
             description: input.description ?? '',
             actionType: input.actionType ?? 'prompt',
             defaultEnvironment: input.defaultEnvironment ?? 'production',
+            folder: input.folder ?? '',
             latestVersion: 1,
           },
-          { ...version, savedById: by ?? null },
+          { ...version, ...included, savedById: by ?? null },
         )
         .catch(slugConflict);
       changed(workspaceId);
@@ -331,23 +372,44 @@ export function createActionService(
       };
     },
 
-    async update(workspaceId, id, { version: versionChanges, ...actionChanges }, saver = { manages: false }) {
-      const by = saver.by;
-      const current = await requireById(workspaceId, id);
-      await routing.assertMayRoute(current, actionChanges, saver);
-      if (actionChanges.appId !== undefined) await apps.require(workspaceId, actionChanges.appId);
-      const merged = mergeVersion(current.version, versionChanges);
-      await validateVersion(workspaceId, merged);
-      // The version is built from the latest row read under the lock, so a concurrent save is not lost.
-      const saved = await repository
-        .insertVersion(workspaceId, id, actionChanges, (latest) => ({
-          ...mergeVersion(latest, versionChanges),
-          savedById: by ?? null,
-        }))
-        .catch(slugConflict);
-      if (saved === undefined) throw new NotFoundError('Action not found');
-      changed(workspaceId);
-      return withDeployments(await requireById(workspaceId, id));
+    async update(workspaceId, id, changes, saver = { manages: false }) {
+      const { version: versionChanges, baseVersion, ...actionChanges } = changes;
+      for (let attempt = 1; ; attempt += 1) {
+        const current = await requireById(workspaceId, id);
+        const latest = current.action.latestVersion;
+        if (baseVersion !== undefined && baseVersion !== latest)
+          throw new VersionConflictError(`Action "${current.action.slug}"`, latest, baseVersion);
+        await routing.assertMayRoute(current, actionChanges, saver);
+        if (actionChanges.appId !== undefined) await apps.require(workspaceId, actionChanges.appId);
+        if (isMoveOnly(changes)) {
+          if (!(await repository.move(workspaceId, id, actionChanges.folder!)))
+            throw new NotFoundError('Action not found');
+          changed(workspaceId);
+          return withDeployments(await requireById(workspaceId, id));
+        }
+        const merged = mergeVersion(current.version, versionChanges);
+        const included = await validateVersion(workspaceId, merged);
+        const outcome = await repository
+          .insertVersion(workspaceId, id, actionChanges, latest, {
+            ...merged,
+            ...included,
+            savedById: saver.by ?? null,
+          })
+          .catch(slugConflict);
+        if (outcome === undefined) throw new NotFoundError('Action not found');
+        if ('saved' in outcome) {
+          changed(workspaceId);
+          return withDeployments(await requireById(workspaceId, id));
+        }
+        // Another save made a version meanwhile: with base_version that is a conflict; without, this
+        // save is built again on the new version, so neither is lost.
+        if (baseVersion !== undefined || attempt === saveAttempts)
+          throw new VersionConflictError(
+            `Action "${current.action.slug}"`,
+            outcome.conflict,
+            baseVersion ?? latest,
+          );
+      }
     },
 
     async deploy(workspaceId, id, input, by) {
@@ -403,12 +465,17 @@ export function createActionService(
       if (!row) throw new NotFoundError('Action not found');
       if (row.action.disabled) throw new ValidationError('action', 'this Action is disabled');
       const merged = mergeVersion(row.version, draft);
-      await validateVersion(workspaceId, merged).catch((error: unknown) => {
+      const included = await validateVersion(workspaceId, merged).catch((error: unknown) => {
         // The draft's fields arrive under `draft`: name them where the request has them.
         if (error instanceof ValidationError) throw new ValidationError(`draft.${error.field}`, error.reason);
         throw error;
       });
-      return { action: row.action, version: { ...row.version, ...merged }, environment: null, draft: true };
+      return {
+        action: row.action,
+        version: runnableVersion({ ...row.version, ...merged, ...included }),
+        environment: null,
+        draft: true,
+      };
     },
 
     async setDisabled(workspaceId, id, disabled) {

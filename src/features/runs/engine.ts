@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { isGuid } from '../../core/guid.js';
-import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
+import type { GenerationCost, PromptMessage, SnippetPins } from '../../core/json-columns.js';
 import type { MetadataFilter } from '../../core/metadata-filter.js';
 import { ValidationError } from '../../errors.js';
 import { messageText, toModelMessages } from '../../llm/messages.js';
@@ -69,6 +69,13 @@ function modelReference(actionModel: string, resolved: ResolvedModel, options: M
   const original = isGuid(actionModel) ? undefined : splitModelReference(actionModel);
   const provider = options.provider ?? original?.prefix ?? resolved.kind;
   return `${provider}/${options.model ?? resolved.modelName}`;
+}
+
+/** A generation's metadata names the snippet versions its prompt included (`{ name: version }`). */
+function withSnippets(metadata: Record<string, unknown>, pins: SnippetPins): Record<string, unknown> {
+  const names = Object.keys(pins);
+  if (names.length === 0) return metadata;
+  return { ...metadata, snippets: Object.fromEntries(names.map((name) => [name, pins[name]!.version])) };
 }
 
 function lastUserText(messages: PromptMessage[]): string {
@@ -209,7 +216,7 @@ export function createRunEngine(dependencies: {
       request: {
         input: run.request.input,
         extUserId: run.request.extUserId ?? null,
-        metadata: run.request.metadata ?? {},
+        metadata: withSnippets(run.request.metadata ?? {}, run.resolved.version.snippets),
       },
       prompt: run.prompt,
       model: { name: run.model.modelName, provider: run.model.kind },

@@ -1,4 +1,4 @@
-import { count, desc, type SQL } from 'drizzle-orm';
+import { count, desc, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from './connection.js';
 
@@ -16,4 +16,9 @@ export function newestFirst(table: { createdAt: PgColumn; id: PgColumn }) {
 /** A LIKE/ILIKE pattern matching `text` literally anywhere (its `%`, `_` and backslashes escaped). */
 export function containingPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** Rows filed in `folder` or any folder below it (`a/b` takes `a/b` and `a/b/c`, not `a/bc`). */
+export function inFolder(column: PgColumn, folder: string): SQL {
+  return sql`(${column} = ${folder} OR starts_with(${column}, ${`${folder}/`}))`;
 }

@@ -24,7 +24,9 @@ import type {
   LoaderConfigItem,
   ModelConfig,
   PromptMessage,
+  ResolvedTemplates,
   SkillMetadataEntry,
+  SnippetPins,
   SplitterConfig,
   TemplateMessage,
   ToolDefinition,
@@ -267,6 +269,8 @@ export const actions = pgTable(
     defaultEnvironment: text('default_environment').notNull().default('production'),
     latestVersion: integer('latest_version').notNull(),
     disabled: boolean('disabled').notNull().default(false),
+    /** `""` (the root) or `/`-separated segments; moving an Action makes no new version. */
+    folder: text('folder').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** Soft delete: the Action's generations and feedback stay stored. */
@@ -275,6 +279,7 @@ export const actions = pgTable(
   (table) => [
     uniqueIndex('actions_workspace_slug_unique').on(table.workspaceId, table.slug),
     index('actions_workspace_index').on(table.workspaceId, table.createdAt),
+    index('actions_workspace_folder_index').on(table.workspaceId, table.folder),
   ],
 );
 
@@ -313,11 +318,55 @@ export const actionVersions = pgTable(
     contexts: jsonb('contexts').$type<string[]>().notNull().default([]),
     skills: jsonb('skills').$type<string[]>().notNull().default([]),
     tools: jsonb('tools').$type<ToolDefinition[]>().notNull().default([]),
+    /**
+     * The snippet versions its templates include, pinned when it was saved: a new snippet version
+     * changes no saved version, so nothing deployed changes behind a release gate.
+     */
+    snippets: jsonb('snippets').$type<SnippetPins>().notNull().default({}),
+    /** Its templates with every include replaced by the pinned snippet's text; null when none includes one. */
+    resolved: jsonb('resolved').$type<ResolvedTemplates>(),
     /** Who saved it: a person's GUID, or a creator-less key's. */
     savedById: text('saved_by_id'),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.actionId, table.version] })],
+);
+
+/** A reusable template fragment, included by name: `{% include 'tone' %}` or pinned `{% include 'tone@3' %}`. */
+export const snippets = pgTable(
+  'snippets',
+  {
+    ...tenantKey(),
+    name: text('name').notNull(),
+    folder: text('folder').notNull().default(''),
+    description: text('description').notNull().default(''),
+    latestVersion: integer('latest_version').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    /** Soft delete: the versions stay, so every Action version that pinned one still renders. */
+    deletedAt: deletedAt(),
+  },
+  (table) => [
+    uniqueIndex('snippets_workspace_name_unique')
+      .on(table.workspaceId, table.name)
+      .where(sql`${table.deletedAt} is null`),
+    index('snippets_workspace_folder_index').on(table.workspaceId, table.folder),
+  ],
+);
+
+export const snippetVersions = pgTable(
+  'snippet_versions',
+  {
+    snippetId: uuid('snippet_id')
+      .notNull()
+      .references(() => snippets.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    content: text('content').notNull(),
+    /** Who saved it: a person's GUID, or a creator-less key's. */
+    savedById: text('saved_by_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.snippetId, table.version] })],
 );
 
 export const actionDeployments = pgTable(

@@ -1,9 +1,12 @@
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { liquid } from '@codemirror/lang-liquid';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Annotation, Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+
+/** Marks a change of the text made from outside the editor (not typed). */
+const fromOutside = Annotation.define<boolean>();
 
 /**
  * The nonce the server named for this page (its `csp-nonce` meta tag): the editor writes its styles
@@ -58,7 +61,8 @@ export function TemplateEditor({
           attributesSlot.current.of(EditorView.contentAttributes.of(attributes)),
           ...(placeholder ? [placeholderText(placeholder)] : []),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) latestOnChange.current(update.state.doc.toString());
+            const typed = update.transactions.some((transaction) => !transaction.annotation(fromOutside));
+            if (update.docChanged && typed) latestOnChange.current(update.state.doc.toString());
           }),
         ],
       }),
@@ -74,13 +78,50 @@ export function TemplateEditor({
     });
   }, [attributesKey]);
 
-  // A value set from outside (a version loaded, a form reset) replaces the text; typing does not loop.
+  // A value set from outside (a version loaded, a form reset) replaces the text without reporting
+  // it back as typing: a discarded draft must not come back as a new edit of the text it showed.
   useEffect(() => {
     const editor = view.current;
     if (editor && editor.state.doc.toString() !== value) {
-      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+      editor.dispatch({
+        changes: { from: 0, to: editor.state.doc.length, insert: value },
+        annotations: fromOutside.of(true),
+      });
     }
   }, [value]);
 
   return <div className="template-editor" ref={host} />;
+}
+
+/** A labelled template editor with the service's error for its field (or the browser's own) below it. */
+export function TemplateField({
+  label,
+  value,
+  onChange,
+  error,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  placeholder?: string;
+}) {
+  return (
+    <div className="field">
+      <span className="label">{label}</span>
+      <TemplateEditor
+        label={label}
+        value={value}
+        placeholder={placeholder}
+        invalid={Boolean(error)}
+        onChange={onChange}
+      />
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
 }

@@ -67,6 +67,11 @@ export const keys = {
   apiKeys: { all: ['api-keys'] as const },
   me: ['me'] as const,
   members: { all: ['members'] as const },
+  snippets: {
+    all: ['snippets'] as const,
+    one: (guid: string) => ['snippets', guid] as const,
+    dependents: (guid: string) => ['snippets', guid, 'dependents'] as const,
+  },
   invitations: { all: ['invitations'] as const },
   auditLog: { all: ['audit-log'] as const, filtered: (query: string) => ['audit-log', query] as const },
 };

@@ -23,12 +23,18 @@ export interface Schemas {
         [field: string]: unknown;
       };
     }>;
+    /** The snippet versions its templates include (name → version), pinned when it was saved */
+    snippets: {
+      [field: string]: number;
+    };
     guid: string;
     slug: string;
     name: string;
     description: string;
     app: string;
     action_type: string;
+    /** "" (the root) or "/"-separated segments */
+    folder: string;
     /** The latest saved version */
     version: number;
     default_environment: string;
@@ -60,6 +66,10 @@ export interface Schemas {
         [field: string]: unknown;
       };
     }>;
+    /** The snippet versions its templates include (name → version), pinned when it was saved */
+    snippets: {
+      [field: string]: number;
+    };
     version: number;
     /** Where this version is deployed */
     environments: Array<string>;
@@ -204,6 +214,10 @@ export interface Schemas {
         [field: string]: unknown;
       };
     }>;
+    /** The snippet versions its templates include (name → version), pinned when it was saved */
+    snippets: {
+      [field: string]: number;
+    };
     action: string;
     slug: string;
     name: string;
@@ -237,10 +251,12 @@ export interface Schemas {
       message: string;
       /** For a validation error: the field it names, as the client wrote it (`name`, `messages.0.content`) */
       field?: string;
-      /** For a refused deploy (`gate_failed`): one entry per unmet condition of the release gate */
-      details?: Array<{
+      /** For a refused deploy (`gate_failed`): one entry per unmet condition of the release gate. For `version_conflict`: `{ latest_version }` */
+      details?: (Array<{
         [field: string]: unknown;
-      }>;
+      }>) | ({
+        [field: string]: unknown;
+      });
     };
     message: string;
     detail: string;
@@ -388,6 +404,14 @@ export interface Schemas {
     deleted: boolean;
     created_at: string;
     updated_at: string;
+  };
+  Folder: {
+    /** "/"-separated segments, e.g. "support/billing" */
+    path: string;
+    /** Actions in this folder and below */
+    action_count: number;
+    /** Snippets in this folder and below */
+    snippet_count: number;
   };
   GateCondition: {
     condition: "evaluation_missing" | "min_mean" | "max_regressions" | "approvals";
@@ -581,6 +605,31 @@ export interface Schemas {
       minimum?: number;
       maximum?: number;
     }>;
+  };
+  Snippet: {
+    guid: string;
+    name: string;
+    folder: string;
+    description: string;
+    /** The latest version: each change of the content adds one */
+    version: number;
+    content: string;
+    created_at: string;
+    updated_at: string;
+  };
+  SnippetDependent: {
+    action: string;
+    slug: string;
+    /** The Action's latest version, which includes the snippet */
+    version: number;
+    /** The snippet version that Action version includes */
+    pinned_version: number;
+  };
+  SnippetVersion: {
+    version: number;
+    content: string;
+    saved_by_id: string | null;
+    created_at: string;
   };
   UserSummary: {
     guid: string;
@@ -931,6 +980,18 @@ export interface Routes {
       deleted: true;
     });
   };
+  "DELETE /v1/snippets/{guidOrName}": {
+    path: {
+      guidOrName: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      guid: string;
+      deleted: true;
+    });
+  };
   "DELETE /v1/workflows/{guid}": {
     path: {
       guid: string;
@@ -1022,6 +1083,8 @@ export interface Routes {
       app?: string;
       /** text the name or the slug contains */
       q?: string;
+      /** only Actions in this folder and below */
+      folder?: string;
     };
     body: never;
     bodyRequired: false;
@@ -1046,12 +1109,18 @@ export interface Routes {
             [field: string]: unknown;
           };
         }>;
+        /** The snippet versions its templates include (name → version), pinned when it was saved */
+        snippets: {
+          [field: string]: number;
+        };
         guid: string;
         slug: string;
         name: string;
         description: string;
         app: string;
         action_type: string;
+        /** "" (the root) or "/"-separated segments */
+        folder: string;
         /** The latest saved version */
         version: number;
         default_environment: string;
@@ -1759,6 +1828,14 @@ export interface Routes {
     bodyRequired: false;
     answer: (string);
   };
+  /** Every folder that holds an Action or a snippet, and the folders above it (not the root); each count covers the folder and below */
+  "GET /v1/folders": {
+    path: never;
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Array<Schemas["Folder"]>);
+  };
   "GET /v1/invitations": {
     path: never;
     query: never;
@@ -2009,6 +2086,57 @@ export interface Routes {
     bodyRequired: false;
     answer: ({
       data: Array<Schemas["SkillType"]>;
+      total_count: number;
+      has_next_page: boolean;
+    });
+  };
+  "GET /v1/snippets": {
+    path: never;
+    query: {
+      skip?: number;
+      limit?: number;
+      /** only snippets in this folder and below */
+      folder?: string;
+    };
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      data: Array<Schemas["Snippet"]>;
+      total_count: number;
+      has_next_page: boolean;
+    });
+  };
+  "GET /v1/snippets/{guidOrName}": {
+    path: {
+      guidOrName: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["Snippet"]);
+  };
+  /** The Actions whose latest version includes the snippet, and the snippet version each pinned */
+  "GET /v1/snippets/{guidOrName}/dependents": {
+    path: {
+      guidOrName: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Array<Schemas["SnippetDependent"]>);
+  };
+  "GET /v1/snippets/{guidOrName}/versions": {
+    path: {
+      guidOrName: string;
+    };
+    query: {
+      skip?: number;
+      limit?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      data: Array<Schemas["SnippetVersion"]>;
       total_count: number;
       has_next_page: boolean;
     });
@@ -2781,6 +2909,8 @@ export interface Routes {
       description?: string;
       action_type?: string;
       default_environment?: string;
+      /** "" (the root) or "/"-separated segments, e.g. "support/billing" */
+      folder?: string;
       model: string;
       model_config?: {
         temperature?: number;
@@ -3657,6 +3787,19 @@ export interface Routes {
       msg: string;
     });
   };
+  "POST /v1/snippets": {
+    path: never;
+    query: never;
+    body: {
+      name: string;
+      content: string;
+      /** "" (the root) or "/"-separated segments, e.g. "support/billing" */
+      folder?: string;
+      description?: string;
+    };
+    bodyRequired: true;
+    answer: (Schemas["Snippet"]);
+  };
   "POST /v1/workflows": {
     path: never;
     query: never;
@@ -3766,6 +3909,10 @@ export interface Routes {
       description?: string;
       action_type?: string;
       default_environment?: string;
+      /** Files the Action in this folder; a save of `folder` alone makes no new version */
+      folder?: string;
+      /** The version this change started from: when it is no longer the latest, 409 `version_conflict` and nothing is saved */
+      base_version?: number;
       model?: string;
       model_config?: {
         temperature?: number;
@@ -4199,6 +4346,23 @@ export interface Routes {
     };
     bodyRequired: true;
     answer: (Schemas["Skill"]);
+  };
+  /** A changed `content` makes exactly one new version; `folder` and `description` make none. */
+  "PUT /v1/snippets/{guidOrName}": {
+    path: {
+      guidOrName: string;
+    };
+    query: never;
+    body: {
+      content?: string;
+      description?: string;
+      /** "" (the root) or "/"-separated segments, e.g. "support/billing" */
+      folder?: string;
+      /** The version this change started from: when it is no longer the latest, 409 `version_conflict` */
+      base_version?: number;
+    };
+    bodyRequired: true;
+    answer: (Schemas["Snippet"]);
   };
   "PUT /v1/workflows/{guid}": {
     path: {

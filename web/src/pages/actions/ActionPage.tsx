@@ -24,9 +24,12 @@ export default function ActionPage() {
   const queries = useQueryClient();
   // The editor's unsaved changes (none: null), kept across tabs so the playground can run them, and
   // tied to their Action: this page stays mounted when the route moves to another Action.
-  const [editing, setEditing] = useState<{ guid: string; draft: Draft } | null>(null);
-  const edited = editing?.guid === guid ? editing.draft : null;
-  const setEdited = (draft: Draft | null) => setEditing(draft ? { guid, draft } : null);
+  // Its base is the version the edit started from, which the save names (base_version).
+  const [editing, setEditing] = useState<{ guid: string; draft: Draft; base: number } | null>(null);
+  const own = editing?.guid === guid ? editing : null;
+  const edited = own?.draft ?? null;
+  const setEdited = (draft: Draft | null, base?: number) =>
+    setEditing(draft ? { guid, draft, base: base ?? own?.base ?? action.data?.version ?? 1 } : null);
   const toggle = useMutation({
     mutationFn: (disabled: boolean) =>
       disabled
@@ -87,7 +90,17 @@ export default function ActionPage() {
         <NavLink to={`/actions/${guid}/playground`}>Playground</NavLink>
       </nav>
       <Routes>
-        <Route path="editor" element={<EditorTab action={current} draft={draft} setDraft={setEdited} />} />
+        <Route
+          path="editor"
+          element={
+            <EditorTab
+              action={current}
+              draft={draft}
+              baseVersion={own?.base ?? current.version}
+              setDraft={setEdited}
+            />
+          }
+        />
         <Route path="versions" element={<VersionsTab action={current} />} />
         <Route
           path="playground"

@@ -16,7 +16,7 @@ import { contextVariable, type Draft, templatesOf, versionBody } from './draft';
 type Target = string;
 
 /** The version fields of a saved version, as a draft carries them. */
-function fieldsOf(version: ActionVersion): VersionFields {
+function fieldsOf(version: ActionVersion): Omit<VersionFields, 'snippets'> {
   const { model, model_config, prompt, messages, system_message, contexts, skills, tools } = version;
   return { model, model_config, prompt, messages, system_message, contexts, skills, tools };
 }

@@ -2,7 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
 import type { Context, ListEnvelope, Skill, TemplateMessage } from '../../api';
 import { Field, fieldError } from '../../components/Field';
-import { TemplateEditor } from '../../components/TemplateEditor';
+import { TemplateEditor, TemplateField } from '../../components/TemplateEditor';
 import { useAllContexts, useAllSkills, useModels } from '../../queries/lists';
 import { useProviderKinds } from '../../queries/providers';
 import { templateVariables } from '../../template-variables';
@@ -174,21 +174,13 @@ export function VersionForm({
             <option key={model} value={model} />
           ))}
         </datalist>
-        <div className="field">
-          <span className="label">System message</span>
-          <TemplateEditor
-            label="System message"
-            value={draft.systemMessage}
-            placeholder="You are a helpful assistant."
-            invalid={Boolean(systemError)}
-            onChange={(value) => set('systemMessage', value)}
-          />
-          {systemError && (
-            <p className="field-error" role="alert">
-              {systemError}
-            </p>
-          )}
-        </div>
+        <TemplateField
+          label="System message"
+          value={draft.systemMessage}
+          placeholder="You are a helpful assistant."
+          error={systemError}
+          onChange={(value) => set('systemMessage', value)}
+        />
         <fieldset className="segmented">
           <legend>Template</legend>
           <label>
@@ -205,21 +197,13 @@ export function VersionForm({
           </label>
         </fieldset>
         {draft.mode === 'prompt' ? (
-          <div className="field">
-            <span className="label">Prompt</span>
-            <TemplateEditor
-              label="Prompt"
-              value={draft.prompt}
-              placeholder="Write a haiku about {{topic}}"
-              invalid={Boolean(promptError)}
-              onChange={(value) => set('prompt', value)}
-            />
-            {promptError && (
-              <p className="field-error" role="alert">
-                {promptError}
-              </p>
-            )}
-          </div>
+          <TemplateField
+            label="Prompt"
+            value={draft.prompt}
+            placeholder="Write a haiku about {{topic}}"
+            error={promptError}
+            onChange={(value) => set('prompt', value)}
+          />
         ) : (
           <MessagesEditor
             messages={draft.messages}

@@ -1,58 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { type Action, type ActionVersion, ApiError, api } from '../../api';
 import { Field, FormError } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
+import { DiffView } from './DiffView';
 import { GateStatus } from './GateStatus';
-import { sideBySide, versionText } from './version-diff';
-
-function DiffView({ before, after }: { before: ActionVersion; after: ActionVersion }) {
-  const rows = useMemo(() => sideBySide(versionText(before), versionText(after)), [before, after]);
-  const changes = rows.filter((row) => row.kind !== 'same').length;
-  return (
-    <div className="diff-frame">
-      <p className="muted" aria-live="polite">
-        {changes === 0
-          ? 'The two versions are the same.'
-          : `${changes} changed line${changes === 1 ? '' : 's'}`}
-      </p>
-      <table
-        className="diff"
-        aria-label={`Differences between version ${before.version} and version ${after.version}`}
-      >
-        <thead>
-          <tr>
-            <th scope="col" colSpan={2}>
-              Version {before.version}
-            </th>
-            <th scope="col" colSpan={2}>
-              Version {after.version}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows of a computed diff have only their place
-            <tr key={index} className={row.kind}>
-              <td className="line-number">{row.left?.number}</td>
-              <td className={row.left && row.kind !== 'same' ? 'removed-text' : undefined}>
-                {row.left && row.kind !== 'same' && <span className="visually-hidden">removed: </span>}
-                {row.left?.text}
-              </td>
-              <td className="line-number">{row.right?.number}</td>
-              <td className={row.right && row.kind !== 'same' ? 'added-text' : undefined}>
-                {row.right && row.kind !== 'same' && <span className="visually-hidden">added: </span>}
-                {row.right?.text}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 function DeployForm({ action, versions }: { action: Action; versions: ActionVersion[] }) {
   const deployGate = useGate('deploy');
@@ -198,7 +152,11 @@ export function VersionsTab({ action }: { action: Action }) {
         ))}
       </div>
       {before && after ? (
-        <DiffView before={before} after={after} />
+        <DiffView
+          before={before}
+          after={after}
+          labels={[`Version ${before.version}`, `Version ${after.version}`]}
+        />
       ) : (
         <p className="muted">Pick two versions.</p>
       )}

@@ -82,7 +82,7 @@ function numberOrUndefined(text: string, field: string): number | undefined {
 }
 
 /** The request body's version fields; throws DraftError for JSON or numbers that do not parse. */
-export function versionBody(draft: Draft): VersionFields {
+export function versionBody(draft: Draft): Omit<VersionFields, 'snippets'> {
   const config: Record<string, unknown> = { ...draft.otherConfig };
   const temperature = numberOrUndefined(draft.temperature, 'model_config.temperature');
   if (temperature !== undefined) config.temperature = temperature;

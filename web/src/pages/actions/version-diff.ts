@@ -1,8 +1,11 @@
 import { diffLines } from 'diff';
-import type { ActionVersion } from '../../api';
+import type { VersionFields } from '../../api';
+
+/** What two versions are compared by: a saved version's fields, or the editor's draft as it would be saved. */
+export type VersionContent = Omit<VersionFields, 'snippets'>;
 
 /** A version as the text people compare: model, settings, templates, attachments and tools. */
-export function versionText(version: ActionVersion): string {
+export function versionText(version: VersionContent): string {
   const lines = [`model: ${version.model}`];
   for (const [name, value] of Object.entries(version.model_config ?? {})) {
     lines.push(`${name}: ${JSON.stringify(value)}`);

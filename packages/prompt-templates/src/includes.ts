@@ -1,0 +1,165 @@
+import { TagToken, Tokenizer, TokenKind } from 'liquidjs';
+
+/**
+ * Snippets: a template includes one with LiquidJS's `{% include 'name' %}`, or a version of it with
+ * `{% include 'name@3' %}`. Includes are resolved before a template is parsed, by putting the
+ * snippet's text where the tag was, so a resolved template is plain LiquidJS: the server and the
+ * client render the same text, and a client that knows nothing of snippets renders it too. The
+ * snippet sees the template's variables, as LiquidJS's own `include` shows them to it.
+ */
+
+/** The names a snippet may have: also what an include may name, so a name is never a path. */
+export const snippetNamePattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** One include of a template: the snippet's name and, when pinned in the tag, its version. */
+export type IncludeReference = { name: string; version?: number };
+
+/** An include the template cannot have; `snippet` names the snippet when the tag names one. */
+export class IncludeError extends Error {
+  constructor(
+    message: string,
+    readonly snippet?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An include tag where it stands in its template, and the whitespace control around it. LiquidJS
+ * trims only the token next to a `{%-` or `-%}`, and only text: what trims toward the tag, or toward
+ * the template from the snippet's edges, trims nothing when the snippet is a template of its own.
+ */
+type IncludeTag = IncludeReference & {
+  begin: number;
+  end: number;
+  /** The tag's `{%-` trims the text before it; its `-%}` the text after it. */
+  trimsBefore: boolean;
+  trimsAfter: boolean;
+  /** A token before it whose `-%}` (or `-}}`) would trim the snippet's first text once inlined. */
+  trimmedFromBefore: boolean;
+  trimmedFromAfter: boolean;
+  hasBefore: boolean;
+  hasAfter: boolean;
+};
+
+const quotedReference = /^\s*(['"])([^'"]*)\1\s*$/;
+
+function referenceOf(args: string): IncludeReference {
+  const quoted = quotedReference.exec(args)?.[2];
+  if (quoted === undefined)
+    throw new IncludeError(
+      `{% include ${args.trim()} %}: an include names one snippet in quotes, as 'name' or 'name@3'`,
+    );
+  const [name, version, ...rest] = quoted.split('@');
+  if (!snippetNamePattern.test(name!) || rest.length > 0)
+    throw new IncludeError(`{% include '${quoted}' %}: "${name}" is not a snippet name`, name);
+  if (version === undefined) return { name: name! };
+  if (!/^[1-9][0-9]{0,8}$/.test(version))
+    throw new IncludeError(`{% include '${quoted}' %}: "${version}" is not a version number`, name);
+  return { name: name!, version: Number(version) };
+}
+
+/** The include tags of a template, outside `{% comment %}` and `{% raw %}` blocks, in order. */
+function includeTags(source: string): IncludeTag[] {
+  if (!source.includes('include')) return [];
+  const tags: IncludeTag[] = [];
+  const tokens = new Tokenizer(source).readTopLevelTokens();
+  const isText = (index: number) => tokens[index]?.kind === TokenKind.HTML;
+  const trims = (index: number, side: 'trimLeft' | 'trimRight') => {
+    const token = tokens[index] as { kind: number; trimLeft?: boolean; trimRight?: boolean } | undefined;
+    return token !== undefined && token.kind !== TokenKind.HTML && token[side] === true;
+  };
+  let inComment = 0;
+  tokens.forEach((token, index) => {
+    if (!(token instanceof TagToken)) return;
+    if (token.name === 'comment') inComment += 1;
+    else if (token.name === 'endcomment') inComment = Math.max(0, inComment - 1);
+    else if (token.name === 'include' && inComment === 0) {
+      tags.push({
+        ...referenceOf(token.args),
+        begin: token.begin,
+        end: token.end,
+        trimsBefore: token.trimLeft && isText(index - 1),
+        trimsAfter: token.trimRight && isText(index + 1),
+        trimmedFromBefore: trims(index - 1, 'trimRight'),
+        trimmedFromAfter: trims(index + 1, 'trimLeft'),
+        hasBefore: index > 0,
+        hasAfter: index < tokens.length - 1,
+      });
+    }
+  });
+  return tags;
+}
+
+/** The snippets a template includes directly (a tokenizing error is the parser's to report). */
+export function templateIncludes(source: string): IncludeReference[] {
+  try {
+    return includeTags(source).map(({ name, version }) =>
+      version === undefined ? { name } : { name, version },
+    );
+  } catch (error) {
+    if (error instanceof IncludeError) throw error;
+    return [];
+  }
+}
+
+/** How deep snippets may include snippets: deeper is almost surely a mistake. */
+export const maximumIncludeDepth = 16;
+
+// Where whitespace control would reach across the snippet's edge once it is inlined, an empty
+// comment stands there to stop it (as in LiquidJS, where a snippet is a template of its own); the
+// include's own `{%-` and `-%}` are carried over to the text beside the tag the same way. Elsewhere
+// the snippet's text is put in as it is, so a resolved template reads like the text it renders.
+const edge = '{% comment %}{% endcomment %}';
+const trimBefore = '{%- comment %}{% endcomment %}';
+const trimAfter = '{% comment %}{% endcomment -%}';
+
+/** Whether a snippet's first token trims what is before it, and its last what is after it. */
+function trimmingEnds(content: string): { first: boolean; last: boolean } {
+  if (!/[{%]-|-[}%]/.test(content)) return { first: false, last: false };
+  try {
+    const tokens = new Tokenizer(content).readTopLevelTokens() as {
+      kind: number;
+      trimLeft?: boolean;
+      trimRight?: boolean;
+    }[];
+    const first = tokens[0];
+    const last = tokens.at(-1);
+    return {
+      first: first !== undefined && first.kind !== TokenKind.HTML && first.trimLeft === true,
+      last: last !== undefined && last.kind !== TokenKind.HTML && last.trimRight === true,
+    };
+  } catch {
+    // A snippet that does not tokenize was refused when it was saved; keep its edges guarded.
+    return { first: true, last: true };
+  }
+}
+
+/**
+ * The template with every include replaced by its snippet's text, included snippets' own includes
+ * too. `contentOf` answers a snippet's (already chosen) text for a reference.
+ */
+export function resolveIncludes(
+  source: string,
+  contentOf: (reference: IncludeReference) => string,
+  depth = 0,
+): string {
+  const tags = includeTags(source);
+  if (tags.length === 0) return source;
+  if (depth >= maximumIncludeDepth)
+    throw new IncludeError(`snippets may include snippets ${maximumIncludeDepth} deep at most`);
+  let resolved = '';
+  let at = 0;
+  for (const tag of tags) {
+    resolved += source.slice(at, tag.begin);
+    const content = resolveIncludes(contentOf(tag), contentOf, depth + 1);
+    const ends = trimmingEnds(content);
+    if (tag.trimsBefore) resolved += trimBefore;
+    else if (tag.trimmedFromBefore || (tag.hasBefore && ends.first)) resolved += edge;
+    resolved += content;
+    if (tag.trimsAfter) resolved += trimAfter;
+    else if (tag.trimmedFromAfter || (tag.hasAfter && ends.last)) resolved += edge;
+    at = tag.end;
+  }
+  return resolved + source.slice(at);
+}

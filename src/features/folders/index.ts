@@ -1,0 +1,2 @@
+export { createFolderRepository } from './repository.js';
+export { createFolderService, type FolderService } from './service.js';
