@@ -614,6 +614,56 @@ it('makes a snippet, edits its text, and lists the Actions that include it and w
   await screenshot(page, 'snippet', true);
 }, 60_000);
 
+it('files Actions in folders: the tree beside the list, a folder and below, breadcrumbs, and a move', async () => {
+  const baseUrl = harness.server.baseUrl;
+  const app = await call(baseUrl, 'POST', '/v1/apps', { name: 'Filed' });
+  const create = (name: string, folder: string) =>
+    call(baseUrl, 'POST', '/v1/actions/create', {
+      app: app.body.guid,
+      name,
+      model: 'mock/echo',
+      prompt: 'x',
+      folder,
+    });
+  const refunds = (await create('Refund answer', 'helpdesk/billing')).body;
+  await create('Greeting', 'helpdesk');
+  await create('Loose one', '');
+  const page = await signedInPage();
+  await page.goto(`${baseUrl}/actions`);
+  const tree = page.getByRole('navigation', { name: 'Folders' });
+  await tree.getByRole('link', { name: /^helpdesk 2$/ }).click();
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('helpdesk').waitFor();
+  const table = page.getByRole('table', { name: 'Actions' });
+  await table.getByRole('link', { name: 'Greeting' }).waitFor();
+  await table.getByRole('link', { name: 'Refund answer' }).waitFor();
+  // The list of the folder replaces the whole list it was opened from.
+  await table.getByRole('link', { name: 'Loose one' }).waitFor({ state: 'detached' });
+  await expectAccessible(page, 'actions in a folder');
+  await screenshot(page, 'actions-folders');
+  await tree.getByRole('link', { name: /^billing 1$/ }).click();
+  await table.getByRole('link', { name: 'Greeting' }).waitFor({ state: 'detached' });
+  await expect(table.getByRole('row').count()).resolves.toBe(2);
+
+  // The Action's page: where it is filed, and a move that makes no new version.
+  await page.getByRole('table', { name: 'Actions' }).getByRole('link', { name: 'Refund answer' }).click();
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await crumbs.getByRole('link', { name: 'billing' }).waitFor();
+  const move = page.getByRole('form', { name: 'Move the Action' });
+  await move.getByLabel('Folder').fill('a/../b');
+  await move.getByRole('button', { name: 'Move' }).click();
+  await move.locator('.field-error', { hasText: 'dots alone' }).waitFor();
+  await move.getByLabel('Folder').fill('archive');
+  await move.getByRole('button', { name: 'Move' }).click();
+  await move.getByText('Moved to archive').waitFor();
+  expect((await call(baseUrl, 'GET', `/v1/actions/${refunds.guid}`)).body).toMatchObject({
+    folder: 'archive',
+    version: 1,
+  });
+  await crumbs.getByRole('link', { name: 'archive' }).waitFor();
+  await expectAccessible(page, 'action with its folder');
+  await screenshot(page, 'action-folder');
+}, 60_000);
+
 it('drops a PDF on a Context, watches it reach INDEXED and searches it; runs an experiment; manages keys and sessions', async () => {
   const page = await signedInPage();
 

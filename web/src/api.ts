@@ -136,6 +136,7 @@ export type ContextSource = Schemas['ContextSource'];
 export type CreatedApiKey = Answer<'POST /v1/api_keys'>;
 export type Dataset = Schemas['Dataset'];
 export type Snippet = Schemas['Snippet'];
+export type Folder = Schemas['Folder'];
 export type DatasetItem = Schemas['DatasetItem'];
 export type Evaluation = Schemas['Evaluation'];
 export type EvaluationResult = Schemas['EvaluationResult'];

@@ -35,7 +35,10 @@ type IncludeTag = IncludeReference & {
   /** The tag's `{%-` trims the text before it; its `-%}` the text after it. */
   trimsBefore: boolean;
   trimsAfter: boolean;
-  /** A token before it whose `-%}` (or `-}}`) would trim the snippet's first text once inlined. */
+  /**
+   * A `-%}` (or `-}}`) before the tag that would trim the snippet's first text once inlined: right
+   * before it, or before whitespace alone, which the inlined text would join.
+   */
   trimmedFromBefore: boolean;
   trimmedFromAfter: boolean;
   hasBefore: boolean;
@@ -59,16 +62,30 @@ function referenceOf(args: string): IncludeReference {
   return { name: name!, version: Number(version) };
 }
 
+type EdgeToken = { kind: number; begin: number; end: number; trimLeft?: boolean; trimRight?: boolean };
+
+/**
+ * Whether whitespace control reaches the edge next to `index`, coming from the `step` side: the
+ * token at `index` trims toward it, or it is whitespace alone and the token past it does.
+ */
+function reachesEdge(tokens: readonly unknown[], source: string, index: number, step: -1 | 1): boolean {
+  const side = step === -1 ? 'trimRight' : 'trimLeft';
+  const trimsToward = (at: number) => {
+    const token = tokens[at] as EdgeToken | undefined;
+    return token !== undefined && token.kind !== TokenKind.HTML && token[side] === true;
+  };
+  const token = tokens[index] as EdgeToken | undefined;
+  if (token === undefined) return false;
+  if (token.kind !== TokenKind.HTML) return trimsToward(index);
+  return source.slice(token.begin, token.end).trim() === '' && trimsToward(index + step);
+}
+
 /** The include tags of a template, outside `{% comment %}` and `{% raw %}` blocks, in order. */
 function includeTags(source: string): IncludeTag[] {
   if (!source.includes('include')) return [];
   const tags: IncludeTag[] = [];
   const tokens = new Tokenizer(source).readTopLevelTokens();
   const isText = (index: number) => tokens[index]?.kind === TokenKind.HTML;
-  const trims = (index: number, side: 'trimLeft' | 'trimRight') => {
-    const token = tokens[index] as { kind: number; trimLeft?: boolean; trimRight?: boolean } | undefined;
-    return token !== undefined && token.kind !== TokenKind.HTML && token[side] === true;
-  };
   let inComment = 0;
   tokens.forEach((token, index) => {
     if (!(token instanceof TagToken)) return;
@@ -81,8 +98,8 @@ function includeTags(source: string): IncludeTag[] {
         end: token.end,
         trimsBefore: token.trimLeft && isText(index - 1),
         trimsAfter: token.trimRight && isText(index + 1),
-        trimmedFromBefore: trims(index - 1, 'trimRight'),
-        trimmedFromAfter: trims(index + 1, 'trimLeft'),
+        trimmedFromBefore: reachesEdge(tokens, source, index - 1, -1),
+        trimmedFromAfter: reachesEdge(tokens, source, index + 1, 1),
         hasBefore: index > 0,
         hasAfter: index < tokens.length - 1,
       });
@@ -114,20 +131,14 @@ const edge = '{% comment %}{% endcomment %}';
 const trimBefore = '{%- comment %}{% endcomment %}';
 const trimAfter = '{% comment %}{% endcomment -%}';
 
-/** Whether a snippet's first token trims what is before it, and its last what is after it. */
+/** Whether whitespace control in a snippet reaches past its first text, and past its last. */
 function trimmingEnds(content: string): { first: boolean; last: boolean } {
   if (!/[{%]-|-[}%]/.test(content)) return { first: false, last: false };
   try {
-    const tokens = new Tokenizer(content).readTopLevelTokens() as {
-      kind: number;
-      trimLeft?: boolean;
-      trimRight?: boolean;
-    }[];
-    const first = tokens[0];
-    const last = tokens.at(-1);
+    const tokens = new Tokenizer(content).readTopLevelTokens();
     return {
-      first: first !== undefined && first.kind !== TokenKind.HTML && first.trimLeft === true,
-      last: last !== undefined && last.kind !== TokenKind.HTML && last.trimRight === true,
+      first: reachesEdge(tokens, content, 0, 1),
+      last: reachesEdge(tokens, content, tokens.length - 1, -1),
     };
   } catch {
     // A snippet that does not tokenize was refused when it was saved; keep its edges guarded.

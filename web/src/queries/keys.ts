@@ -67,6 +67,7 @@ export const keys = {
   apiKeys: { all: ['api-keys'] as const },
   me: ['me'] as const,
   members: { all: ['members'] as const },
+  folders: { all: ['folders'] as const },
   snippets: {
     all: ['snippets'] as const,
     one: (guid: string) => ['snippets', guid] as const,

@@ -7,6 +7,8 @@ import { keys } from '../../queries/keys';
 import { Deployments } from './Deployments';
 import { type Draft, draftOf } from './draft';
 import { EditorTab } from './EditorTab';
+import { Breadcrumbs } from './FolderTree';
+import { MoveAction } from './MoveAction';
 import { PlaygroundTab } from './PlaygroundTab';
 import { VersionsTab } from './VersionsTab';
 
@@ -48,6 +50,7 @@ export default function ActionPage() {
   const unsaved = edited !== null && JSON.stringify(edited) !== JSON.stringify(draftOf(current));
   return (
     <section aria-labelledby="action-title">
+      <Breadcrumbs folder={current.folder} last={current.name} />
       <header className="page-header">
         <div>
           <h1 id="action-title">
@@ -75,6 +78,7 @@ export default function ActionPage() {
           {toggle.error.message}
         </p>
       )}
+      <MoveAction key={current.guid} action={current} />
       <nav className="tabs" aria-label="Action">
         {/* Absolute paths: a relative link inside this splat route would resolve below the open tab. */}
         <NavLink to={`/actions/${guid}/editor`}>
