@@ -164,6 +164,31 @@ describe('snippets', () => {
     });
   });
 
+  it('refuses snippets that include each other over and over into a huge template, saving nothing', async () => {
+    const prefix = unique('double');
+    await newSnippet(`${prefix}-11`, 'x'.repeat(100));
+    for (let level = 10; level >= 1; level -= 1) {
+      const next = `${prefix}-${level + 1}`;
+      await newSnippet(`${prefix}-${level}`, `{% include '${next}' %}{% include '${next}' %}`);
+    }
+    // One level more would be 2^11 copies of 100 characters: over the 200,000 a template may have.
+    const top = await context.client.post('/v1/snippets', {
+      name: `${prefix}-0`,
+      content: `{% include '${prefix}-1' %}{% include '${prefix}-1' %}`,
+    });
+    expect(top.status).toBe(400);
+    expect(top.body.error).toMatchObject({ field: 'content' });
+    expect(top.body.error.message).toContain('over 200000 characters');
+    const action = await createAction(context.client, { prompt: 'Hi' });
+    const refused = await context.client.put(`/v1/actions/${action.guid}`, {
+      prompt: `{% include '${prefix}-1' %}{% include '${prefix}-1' %}`,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ field: 'prompt' });
+    expect(refused.body.error.message).toContain('over 200000 characters');
+    expect((await context.client.get(`/v1/actions/${action.guid}`)).body.version).toBe(1);
+  });
+
   it('refuses a snippet that includes itself, directly or through another (400 naming content)', async () => {
     const self = unique('self');
     const refused = await context.client.post('/v1/snippets', {

@@ -70,6 +70,17 @@ describe('snippet includes', () => {
     expect(() => templateIncludes("{% include 'a@0' %}")).toThrow(/not a version number/);
   });
 
+  it('refuses, while it builds, a text that snippets including each other twice over would make huge', () => {
+    // Fifteen levels of "include the next one twice" would be 2^15 copies of the last text.
+    const contentOf = ({ name }: { name: string }) => {
+      const level = Number(name.slice(1));
+      return level === 15 ? 'x'.repeat(1_000) : `{% include 's${level + 1}' %}{% include 's${level + 1}' %}`;
+    };
+    expect(() => resolveIncludes("{% include 's0' %}", contentOf, { longest: 200_000 })).toThrow(
+      /over 200000 characters/,
+    );
+  });
+
   it('refuses snippets nested deeper than 16', () => {
     expect(() => resolveIncludes("{% include 'loop' %}", () => "{% include 'loop' %}")).toThrow(/16 deep/);
   });

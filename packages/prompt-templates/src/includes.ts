@@ -148,29 +148,40 @@ function trimmingEnds(content: string): { first: boolean; last: boolean } {
 
 /**
  * The template with every include replaced by its snippet's text, included snippets' own includes
- * too. `contentOf` answers a snippet's (already chosen) text for a reference.
+ * too. `contentOf` answers a snippet's (already chosen) text for a reference. The text may grow to
+ * `longest` characters: it is checked as it grows, so snippets that include each other many times
+ * over are refused before they are built, not after.
  */
 export function resolveIncludes(
   source: string,
   contentOf: (reference: IncludeReference) => string,
-  depth = 0,
+  { longest = Number.POSITIVE_INFINITY }: { longest?: number } = {},
 ): string {
-  const tags = includeTags(source);
-  if (tags.length === 0) return source;
-  if (depth >= maximumIncludeDepth)
-    throw new IncludeError(`snippets may include snippets ${maximumIncludeDepth} deep at most`);
-  let resolved = '';
-  let at = 0;
-  for (const tag of tags) {
-    resolved += source.slice(at, tag.begin);
-    const content = resolveIncludes(contentOf(tag), contentOf, depth + 1);
-    const ends = trimmingEnds(content);
-    if (tag.trimsBefore) resolved += trimBefore;
-    else if (tag.trimmedFromBefore || (tag.hasBefore && ends.first)) resolved += edge;
-    resolved += content;
-    if (tag.trimsAfter) resolved += trimAfter;
-    else if (tag.trimmedFromAfter || (tag.hasAfter && ends.last)) resolved += edge;
-    at = tag.end;
-  }
-  return resolved + source.slice(at);
+  const resolve = (text: string, depth: number): string => {
+    const tags = includeTags(text);
+    if (tags.length === 0) return text;
+    if (depth >= maximumIncludeDepth)
+      throw new IncludeError(`snippets may include snippets ${maximumIncludeDepth} deep at most`);
+    let resolved = '';
+    const append = (part: string) => {
+      resolved += part;
+      if (resolved.length > longest)
+        throw new IncludeError(`with its snippets included the template is over ${longest} characters`);
+    };
+    let at = 0;
+    for (const tag of tags) {
+      append(text.slice(at, tag.begin));
+      const content = resolve(contentOf(tag), depth + 1);
+      const ends = trimmingEnds(content);
+      if (tag.trimsBefore) append(trimBefore);
+      else if (tag.trimmedFromBefore || (tag.hasBefore && ends.first)) append(edge);
+      append(content);
+      if (tag.trimsAfter) append(trimAfter);
+      else if (tag.trimmedFromAfter || (tag.hasAfter && ends.last)) append(edge);
+      at = tag.end;
+    }
+    append(text.slice(at));
+    return resolved;
+  };
+  return resolve(source, 0);
 }

@@ -110,13 +110,9 @@ export function createSnippetLibrary(repository: SnippetRepository) {
 
   function resolveSource(field: string, source: string, chosen: Map<string, Chosen>): string {
     try {
-      const resolved = resolveIncludes(source, (reference) => chosen.get(reference.name)!.content);
-      if (resolved.length > longestResolvedTemplate)
-        throw new ValidationError(
-          field,
-          `with its snippets included the template is ${resolved.length} characters; at most ${longestResolvedTemplate}`,
-        );
-      return resolved;
+      return resolveIncludes(source, (reference) => chosen.get(reference.name)!.content, {
+        longest: longestResolvedTemplate,
+      });
     } catch (error) {
       if (error instanceof IncludeError) throw new ValidationError(field, error.message);
       throw error;
