@@ -581,6 +581,7 @@ it('makes a snippet, edits its text, and lists the Actions that include it and w
   await page.getByLabel('Name').fill('Bad Name');
   await page.getByRole('button', { name: 'Create snippet' }).click();
   await page.locator('.field-error', { hasText: 'lowercase letters' }).waitFor();
+  await screenshot(page, 'snippets');
   await page.getByLabel('Name').fill('house-tone');
   await page.getByRole('button', { name: 'Create snippet' }).click();
   await page.getByRole('heading', { name: 'house-tone' }).waitFor();

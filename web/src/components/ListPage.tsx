@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { type PageReader, usePagedList } from '../paged-list';
 import { type Column, DataTable } from './DataTable';
+import { NewNamedForm } from './NewNamedForm';
 import { QueryView } from './states';
 
 /**
@@ -65,4 +66,55 @@ export function nameColumn<Row extends { guid: string; name: string }>(base: str
       </Link>
     ),
   };
+}
+
+/**
+ * The list page of a record made from a name and a description (Contexts, datasets, snippets): the
+ * form that creates one and opens its page under `base`, then the records, name first.
+ */
+export function NamedListPage<Row extends { guid: string; name: string }>({
+  id,
+  title,
+  noun,
+  base,
+  listKey,
+  create,
+  read,
+  empty,
+  columns,
+}: {
+  id: string;
+  title: string;
+  /** "Context", "dataset": the form's label and button say "New …" and "Create …". */
+  noun: string;
+  /** Where a record's page is: `${base}/{guid}`. */
+  base: string;
+  listKey: readonly unknown[];
+  create: (body: { name: string; description: string }) => Promise<{ guid: string }>;
+  read: PageReader<Row>;
+  empty: ReactNode;
+  /** The columns after the name. */
+  columns: Column<Row>[];
+}) {
+  return (
+    <ListPage
+      id={id}
+      title={title}
+      form={
+        <NewNamedForm
+          label={`New ${noun}`}
+          save={create}
+          listKey={listKey}
+          pageBase={base}
+          create={`Create ${noun}`}
+        />
+      }
+      listKey={listKey}
+      read={read}
+      what={`the ${title}`}
+      empty={empty}
+      rowKey={(row) => row.guid}
+      columns={[nameColumn(base), ...columns]}
+    />
+  );
 }

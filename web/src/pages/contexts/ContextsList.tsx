@@ -1,27 +1,19 @@
 import { api } from '../../api';
-import { ListPage, nameColumn } from '../../components/ListPage';
-import { NewNamedForm } from '../../components/NewNamedForm';
+import { NamedListPage } from '../../components/ListPage';
 import { Empty } from '../../components/states';
 import { keys } from '../../queries/keys';
 
 /** The workspace's document libraries; a new one opens its page to add files. */
 export default function ContextsList() {
   return (
-    <ListPage
+    <NamedListPage
       id="contexts"
       title="Contexts"
-      form={
-        <NewNamedForm
-          label="New Context"
-          save={(body) => api('POST /v1/contexts', { body })}
-          listKey={keys.contexts.all}
-          pageBase="/contexts"
-          create="Create Context"
-        />
-      }
+      noun="Context"
+      base="/contexts"
       listKey={keys.contexts.all}
+      create={(body) => api('POST /v1/contexts', { body })}
       read={(query) => api('GET /v1/contexts', { query })}
-      what="the Contexts"
       empty={
         <Empty title="No Contexts yet">
           <p>
@@ -30,9 +22,7 @@ export default function ContextsList() {
           </p>
         </Empty>
       }
-      rowKey={(context) => context.guid}
       columns={[
-        nameColumn('/contexts'),
         { header: 'Description', cell: (context) => context.description || <span className="muted">—</span> },
         { header: 'Created', cell: (context) => new Date(context.createdAt).toLocaleString() },
       ]}

@@ -1,27 +1,19 @@
 import { api } from '../../api';
-import { ListPage, nameColumn } from '../../components/ListPage';
-import { NewNamedForm } from '../../components/NewNamedForm';
+import { NamedListPage } from '../../components/ListPage';
 import { Empty } from '../../components/states';
 import { keys } from '../../queries/keys';
 
 /** The workspace's datasets: the inputs (and expected outputs) that evaluations run an Action over. */
 export default function DatasetsList() {
   return (
-    <ListPage
+    <NamedListPage
       id="datasets"
       title="Datasets"
-      form={
-        <NewNamedForm
-          label="New dataset"
-          save={(body) => api('POST /v1/datasets', { body })}
-          listKey={keys.datasets.all}
-          pageBase="/datasets"
-          create="Create dataset"
-        />
-      }
+      noun="dataset"
+      base="/datasets"
       listKey={keys.datasets.all}
+      create={(body) => api('POST /v1/datasets', { body })}
       read={(query) => api('GET /v1/datasets', { query })}
-      what="the datasets"
       empty={
         <Empty title="No datasets yet">
           <p>
@@ -30,9 +22,7 @@ export default function DatasetsList() {
           </p>
         </Empty>
       }
-      rowKey={(dataset) => dataset.guid}
       columns={[
-        nameColumn('/datasets'),
         { header: 'Items', numeric: true, cell: (dataset) => dataset.item_count },
         { header: 'Version', numeric: true, cell: (dataset) => `v${dataset.version}` },
         { header: 'Updated', cell: (dataset) => new Date(dataset.updated_at).toLocaleString() },
