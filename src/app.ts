@@ -39,6 +39,7 @@ import { streamRoutes } from './features/runs/stream-routes.js';
 import { sessionRoutes } from './features/sessions/routes.js';
 import { skillRoutes } from './features/skills/routes.js';
 import { snippetRoutes } from './features/snippets/routes.js';
+import { webhookRoutes } from './features/webhooks/routes.js';
 import { workflowRoutes } from './features/workflows/routes.js';
 import { apiKeyRoutes } from './features/workspaces/keys-routes.js';
 import { workspaceRoutes } from './features/workspaces/routes.js';
@@ -243,6 +244,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
         datasetRoutes(services.datasets, { importLimitBytes: platform.config.bodyLimitBytes }),
       );
       await v1.register(snippetRoutes(services.snippets));
+      await v1.register(webhookRoutes(services.webhooks));
       await v1.register(folderRoutes(services.folders));
       await v1.register(evaluatorRoutes(services.evaluators));
       await v1.register(evaluationRoutes(services.evaluations));

@@ -12,4 +12,6 @@ export {
   evaluatorTypeNames,
   type SearchMode,
   searchModes,
+  type WebhookEventType,
+  webhookEventTypes,
 } from './core/wire-values.js';

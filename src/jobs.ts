@@ -3,6 +3,7 @@ import { embedDocumentsJob } from './features/documents/index.js';
 import { evaluationItemJob } from './features/evaluations/index.js';
 import { monitorSweepJob } from './features/monitors/index.js';
 import { asyncRunJob } from './features/runs/index.js';
+import { webhookDeliveryJob } from './features/webhooks/index.js';
 import { workflowBlockJob } from './features/workflows/index.js';
 import {
   type JobDefinition,
@@ -39,6 +40,7 @@ export const jobCatalogue: CatalogueEntry[] = [
   entry(processContextSourceJob, (services) => services.contextSources.processingHandler),
   entry(evaluationItemJob, (services) => services.evaluationItems),
   entry(monitorSweepJob, (services) => services.monitorSweeps),
+  entry(webhookDeliveryJob, (services) => services.webhookDrains.handler),
 ];
 
 /** The catalogue's job kinds, each with its handler from these services. */

@@ -88,7 +88,14 @@ async function serve(role: Role): Promise<void> {
   }
   // An api node leaves jobs to worker nodes; it still enqueues them.
   const takesJobs = role !== 'api';
-  if (takesJobs) platform.jobs.start();
+  if (takesJobs) {
+    platform.jobs.start();
+    // Deliveries whose drain was lost with a node (a job queued in Redis after a commit that the
+    // crash interrupted) go out now; a duplicate drain finds nothing to send.
+    void app.services.webhooks
+      .resume()
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not resume webhook deliveries'));
+  }
   await app.listen({ port: config.port, host: config.host });
   const startupMs = Math.round(performance.now() - startedAt);
   logger.info(

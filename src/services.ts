@@ -101,6 +101,12 @@ import {
   createSnippetService,
 } from './features/snippets/index.js';
 import {
+  createWebhookDrains,
+  createWebhookRepository,
+  createWebhookService,
+  deliveryTimeoutMs,
+} from './features/webhooks/index.js';
+import {
   createWorkflowRepository,
   createWorkflowRunner,
   createWorkflowRunRepository,
@@ -108,11 +114,15 @@ import {
 } from './features/workflows/index.js';
 import { createWorkspaceRepository, createWorkspaceService } from './features/workspaces/index.js';
 import { createToolRegistry } from './llm/tool-registry.js';
+import { createOutboundGuard } from './platform/outbound-guard.js';
 import type { Platform } from './platform/platform.js';
 import { createSharedParts } from './shared-parts.js';
 
 /** An HTTP skill reads at most this much of a response (the model sees 16k characters of it). */
 const skillResponseLimitBytes = 1024 * 1024;
+
+/** Of a webhook receiver's answer, only the start is kept (for `last_error`). */
+const webhookAnswerLimitBytes = 64 * 1024;
 
 /** Every service, wired once per process from the platform. Rules live in the features, not here. */
 export function createServices(platform: Platform) {
@@ -176,10 +186,30 @@ export function createServices(platform: Platform) {
     datasetVersion,
     evidence: comparisons,
   });
+  // The webhooks hear of saves and deploys in the transaction that makes them (their outbox) and
+  // send them from jobs once it commits.
+  const webhookRepository = createWebhookRepository(database);
+  const webhookLogger = logger('webhooks');
+  const webhookDrains = createWebhookDrains({
+    repository: webhookRepository,
+    jobs,
+    fetch: shared.outboundFetch(webhookAnswerLimitBytes, deliveryTimeoutMs),
+    secretBox,
+    retryBaseMs: config.webhookRetryBaseMs,
+    logger: webhookLogger,
+  });
+  const webhooks = createWebhookService({
+    repository: webhookRepository,
+    drains: webhookDrains,
+    secretBox,
+    guard: createOutboundGuard({ allow: config.outboundAllow, timeoutMs: deliveryTimeoutMs }),
+  });
   // What a version's templates include is read from the snippets, before the version is saved.
   const snippetRepository = createSnippetRepository(database);
   const snippetLibrary = createSnippetLibrary(snippetRepository);
-  const snippets = createSnippetService(snippetRepository, snippetLibrary);
+  const snippets = createSnippetService(snippetRepository, snippetLibrary, (workspaceId, data) =>
+    webhooks.emit(workspaceId, 'snippet.version_saved', data),
+  );
   const folders = createFolderService(createFolderRepository(database));
   // Once a deploy is committed, every node pushes it to the clients connected to it.
   const actions = createActionService(
@@ -188,8 +218,19 @@ export function createServices(platform: Platform) {
     models,
     attachments,
     snippetLibrary.resolve,
-    gates,
-    (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
+    {
+      gates,
+      deploymentsChanged: (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
+      // A refused deploy's request fails and its transaction rolls back: its event is written after.
+      events: (workspaceId, event) =>
+        event.type === 'deployment.refused'
+          ? platform.transactions.whenEnded(() =>
+              webhooks
+                .emit(workspaceId, event.type, event.data)
+                .catch((error: unknown) => webhookLogger.error({ err: error }, 'could not record a refusal')),
+            )
+          : webhooks.emit(workspaceId, event.type, event.data),
+    },
   );
   const sessions = createSessionService(createSessionRepository(database), actions.require);
   // Feedback and edits of stored generations tell the statistics (the Dashboard's figures) which
@@ -381,6 +422,18 @@ export function createServices(platform: Platform) {
     jobs,
     tools: scoringTools,
     hasAction,
+    inTransaction: platform.transactions.run,
+    async ended(evaluation, status) {
+      const { id, actionId, version, environment, datasetId } = evaluation;
+      await webhooks.emit(evaluation.workspaceId, 'evaluation.finished', {
+        evaluation: id,
+        action: actionId,
+        version,
+        environment,
+        dataset: datasetId,
+        status,
+      });
+    },
     logger: logger('evaluations'),
   });
   return {
@@ -417,6 +470,8 @@ export function createServices(platform: Platform) {
     releaseGates,
     monitors,
     monitorSweeps,
+    webhooks,
+    webhookDrains,
     consoleSessions,
     providers: createProviderService(
       providerRepository,

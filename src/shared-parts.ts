@@ -35,8 +35,8 @@ export function createSharedParts(platform: Platform) {
     /** Model providers' HTTP: private addresses refused unless allowed, each call timed. */
     providerFetch: createGuardedFetch({ allow: config.outboundAllow, timeoutMs: config.fetchTimeoutMs }),
     /** Fetches of user-given URLs (files, HTTP Skills), reading at most `maximumBytes` of a body. */
-    outboundFetch: (maximumBytes: number) =>
-      createOutboundFetch({ allow: config.outboundAllow, maximumBytes, timeoutMs: config.fetchTimeoutMs }),
+    outboundFetch: (maximumBytes: number, timeoutMs = config.fetchTimeoutMs) =>
+      createOutboundFetch({ allow: config.outboundAllow, maximumBytes, timeoutMs }),
     logger: (component: string) => platform.logger.child({ component }),
     /** Stops the worker threads and the VACUUM timer. */
     async close() {

@@ -43,3 +43,17 @@ export type WorkflowBlockType = (typeof workflowBlockTypes)[number];
 /** Who an audit record says acted: a person, a key, the instance admin token, or the service itself. */
 export const auditActorTypes = ['user', 'key', 'admin', 'system'] as const;
 export type AuditActorType = (typeof auditActorTypes)[number];
+
+/** What a webhook can be told about (docs/webhooks.md#events); `*` subscribes to all of them. */
+export const webhookEventTypes = [
+  'action.version_saved',
+  'action.deployed',
+  'deployment.refused',
+  'evaluation.finished',
+  'snippet.version_saved',
+] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+/** Where one webhook delivery stands: still being tried, answered 2xx, or given up after 24 hours. */
+export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];

@@ -18,6 +18,8 @@ export type OutboundRequest = {
   signal?: AbortSignal;
   /** Answer a 4xx or 5xx like any other response instead of failing (an HTTP skill shows it). */
   acceptErrorStatus?: boolean;
+  /** False: a redirect is answered as it is, never followed (a webhook's receiver must answer itself). */
+  followRedirects?: boolean;
 };
 
 export type OutboundFetch = (url: string, request?: OutboundRequest) => Promise<FetchedResource>;
@@ -68,7 +70,7 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
         throw new OutboundFetchError(`fetch failed: ${(error as Error).message}`, true);
       }
       const { statusCode, headers, body } = response;
-      if (redirectStatuses.has(statusCode)) {
+      if (redirectStatuses.has(statusCode) && outbound.followRedirects !== false) {
         await body.dump();
         const location = headers.location;
         if (typeof location !== 'string')

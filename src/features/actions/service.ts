@@ -96,6 +96,52 @@ export type DeploymentsChanged = (change: {
   environments: string[];
 }) => void;
 
+/**
+ * What an Action's changes tell the world outside (the webhooks, docs/webhooks.md#events). Saves and
+ * deploys are told in the transaction of the change; a refused deploy although its request fails.
+ */
+export type ActionEvent =
+  | {
+      type: 'action.version_saved';
+      data: {
+        action: string;
+        slug: string;
+        version: number;
+        saved_by_id: string | null;
+        changed_fields: string[];
+      };
+    }
+  | {
+      type: 'action.deployed';
+      data: {
+        action: string;
+        slug: string;
+        version: number;
+        environment: string;
+        deployed_by: string | null;
+      };
+    }
+  | {
+      type: 'deployment.refused';
+      data: {
+        action: string;
+        slug: string;
+        version: number;
+        environment: string;
+        refused_for: string | null;
+        unmet: GateCondition['condition'][];
+      };
+    };
+
+export type ActionEvents = (workspaceId: string, event: ActionEvent) => Promise<void>;
+
+/** What the Action feature tells and asks of its neighbours (wired in src/services.ts). */
+export type ActionNeighbours = {
+  gates?: ReleaseGateLookup;
+  deploymentsChanged?: DeploymentsChanged;
+  events?: ActionEvents;
+};
+
 /** A deploy's outcome: the Action, and the gate's unmet conditions when `force` deployed past them. */
 export type Deployed = { action: Action; forcedPast: GateCondition[] };
 
@@ -198,14 +244,17 @@ function assertTemplatesParse(fields: Pick<VersionContent, 'prompt' | 'messages'
   }
 }
 
+/** The fields a change gives (not undefined), as the wire names them (`systemMessage` → `system_message`). */
+function givenFields(fields: object): string[] {
+  return Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([name]) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+}
+
 /** A save that only files the Action elsewhere: it makes no new version. */
 function isMoveOnly({ version, baseVersion: _base, ...actionChanges }: ActionChanges): boolean {
-  const given = (fields: object) =>
-    Object.entries(fields)
-      .filter(([, value]) => value !== undefined)
-      .map(([name]) => name);
-  const action = given(actionChanges);
-  return given(version).length === 0 && action.length === 1 && action[0] === 'folder';
+  const action = givenFields(actionChanges);
+  return givenFields(version).length === 0 && action.length === 1 && action[0] === 'folder';
 }
 
 function slugConflict(error: unknown): never {
@@ -228,9 +277,13 @@ export function createActionService(
   models: ModelResolver,
   validateAttachments: AttachmentValidator,
   resolveSnippets: SnippetResolver,
-  gates: ReleaseGateLookup = { guard: async () => undefined, gatedEnvironments: async () => [] },
-  deploymentsChanged: DeploymentsChanged = () => undefined,
+  neighbours: ActionNeighbours = {},
 ): ActionService {
+  const {
+    gates = { guard: async () => undefined, gatedEnvironments: async () => [] },
+    deploymentsChanged = () => undefined,
+    events = async () => undefined,
+  } = neighbours;
   const { guard } = gates;
   const routing = createRoutingGuards(repository, gates);
   const runResolutions = createReadCache<ResolvedAction>({ ttlMs: runResolutionCacheMs });
@@ -332,6 +385,22 @@ export function createActionService(
         .catch(slugConflict);
       changed(workspaceId);
       const created = await withDeployments(await requireById(workspaceId, id));
+      const { slug } = created.action;
+      await events(workspaceId, {
+        type: 'action.version_saved',
+        data: {
+          action: id,
+          slug,
+          version: 1,
+          saved_by_id: by ?? null,
+          changed_fields: givenFields(input.version),
+        },
+      });
+      for (const [environment, version] of Object.entries(created.deployments))
+        await events(workspaceId, {
+          type: 'action.deployed',
+          data: { action: id, slug, version, environment, deployed_by: by ?? null },
+        });
       deploymentsChanged({
         workspaceId,
         actionId: id,
@@ -399,7 +468,18 @@ export function createActionService(
         if (outcome === undefined) throw new NotFoundError('Action not found');
         if ('saved' in outcome) {
           changed(workspaceId);
-          return withDeployments(await requireById(workspaceId, id));
+          const saved = await withDeployments(await requireById(workspaceId, id));
+          await events(workspaceId, {
+            type: 'action.version_saved',
+            data: {
+              action: id,
+              slug: saved.action.slug,
+              version: saved.action.latestVersion,
+              saved_by_id: saver.by ?? null,
+              changed_fields: [...givenFields(versionChanges), ...givenFields(actionChanges)],
+            },
+          });
+          return saved;
         }
         // Another save made a version meanwhile: with base_version that is a conflict; without, this
         // save is built again on the new version, so neither is lost.
@@ -415,11 +495,29 @@ export function createActionService(
     async deploy(workspaceId, id, input, by) {
       const conditions = await gateOf(workspaceId, id, input);
       const unmet = conditions?.filter((condition) => !condition.met) ?? [];
-      if (unmet.length > 0 && !input.force)
-        throw new GateFailedError(input.environment, input.version, unmet);
-      await repository.deploy(id, input.environment, input.version, by);
+      const { environment, version } = input;
+      if (unmet.length > 0 && !input.force) {
+        const { slug } = (await requireById(workspaceId, id)).action;
+        await events(workspaceId, {
+          type: 'deployment.refused',
+          data: {
+            action: id,
+            slug,
+            version,
+            environment,
+            refused_for: by ?? null,
+            unmet: unmet.map((condition) => condition.condition),
+          },
+        });
+        throw new GateFailedError(environment, version, unmet);
+      }
+      await repository.deploy(id, environment, version, by);
       changed(workspaceId);
       const action = await withDeployments(await requireById(workspaceId, id));
+      await events(workspaceId, {
+        type: 'action.deployed',
+        data: { action: id, slug: action.action.slug, version, environment, deployed_by: by ?? null },
+      });
       deploymentsChanged({
         workspaceId,
         actionId: id,

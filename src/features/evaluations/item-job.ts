@@ -70,11 +70,16 @@ export type ItemRunnerDependencies = {
   tools: ScoringTools;
   /** Whether the workspace still has the Action: without it the evaluation cannot proceed at all. */
   hasAction: (workspaceId: string, actionId: string) => Promise<boolean>;
+  /** Runs the end of an evaluation and its telling (below) as one transaction. */
+  inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Told, in the transaction that ends it, that an evaluation ended by itself (the webhooks' `evaluation.finished`). */
+  ended?: (evaluation: EvaluationRow, status: 'SUCCESS' | 'FAILED') => Promise<void>;
   logger: Logger;
 };
 
 export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandler<EvaluationItemPayload> {
-  const { repository, engine, jobs, tools, hasAction, logger } = dependencies;
+  const { repository, engine, jobs, tools, hasAction, inTransaction, logger } = dependencies;
+  const ended = dependencies.ended ?? (async () => undefined);
 
   /** Scores an output with every pinned evaluator; a score that fails is null with its reason. */
   async function scoresOf(
@@ -168,8 +173,12 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
 
   /** The chain has no item left: the run ends if every other chain has ended too. */
   async function chainEnded(evaluation: EvaluationRow): Promise<void> {
-    if (await repository.finishIfComplete(evaluation.id, () => report(evaluation)))
-      logger.info({ evaluation: evaluation.id }, 'evaluation finished');
+    const finished = await inTransaction(async () => {
+      const done = await repository.finishIfComplete(evaluation.id, () => report(evaluation));
+      if (done) await ended(evaluation, 'SUCCESS');
+      return done;
+    });
+    if (finished) logger.info({ evaluation: evaluation.id }, 'evaluation finished');
   }
 
   /** Hands the rest of the chain, from `position`, to a new job. */
@@ -213,9 +222,11 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
             outcome.status === 'failed' &&
             !(await hasAction(evaluation.workspaceId, evaluation.actionId))
           ) {
-            await repository.end(evaluation.id, 'FAILED', {
-              error: 'The Action was deleted',
-              report: await report(evaluation),
+            const summary = await report(evaluation);
+            await inTransaction(async () => {
+              const error = 'The Action was deleted';
+              if (await repository.end(evaluation.id, 'FAILED', { error, report: summary }))
+                await ended(evaluation, 'FAILED');
             });
             return 'ended';
           }

@@ -35,10 +35,20 @@ export interface SnippetService {
   remove(workspaceId: string, guidOrName: string): Promise<SnippetWithContent>;
 }
 
+/** A saved snippet version, told in the transaction of the save (the webhooks' `snippet.version_saved`). */
+export type SnippetVersionSaved = (
+  workspaceId: string,
+  data: { snippet: string; name: string; version: number; saved_by_id: string | null },
+) => Promise<void>;
+
 const keyOf = (guidOrName: string): SnippetKey =>
   isGuid(guidOrName) ? { id: guidOrName } : { name: guidOrName };
 
-export function createSnippetService(repository: SnippetRepository, library: SnippetLibrary): SnippetService {
+export function createSnippetService(
+  repository: SnippetRepository,
+  library: SnippetLibrary,
+  versionSaved: SnippetVersionSaved = async () => undefined,
+): SnippetService {
   async function requireSnippet(workspaceId: string, guidOrName: string): Promise<SnippetWithContent> {
     const found = await repository.find(workspaceId, keyOf(guidOrName));
     if (!found) throw new NotFoundError('Snippet not found');
@@ -67,6 +77,7 @@ export function createSnippetService(repository: SnippetRepository, library: Sni
             throw new ConflictError(`name: a snippet of this workspace is named "${input.name}"`);
           throw error;
         });
+      await versionSaved(workspaceId, { snippet: id, name: input.name, version: 1, saved_by_id: savedById });
       return requireSnippet(workspaceId, id);
     },
 
@@ -93,7 +104,15 @@ export function createSnippetService(repository: SnippetRepository, library: Sni
           outcome.conflict,
           changes.baseVersion!,
         );
-      return { snippet: await requireSnippet(workspaceId, current.snippet.id), savedVersion: outcome.saved };
+      const { id, name } = current.snippet;
+      if (outcome.saved !== undefined)
+        await versionSaved(workspaceId, {
+          snippet: id,
+          name,
+          version: outcome.saved,
+          saved_by_id: savedById,
+        });
+      return { snippet: await requireSnippet(workspaceId, id), savedVersion: outcome.saved };
     },
 
     async versions(workspaceId, guidOrName, pagination) {

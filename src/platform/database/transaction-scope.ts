@@ -11,6 +11,7 @@ type Scope = {
   transaction: Database;
   open: boolean;
   afterCommit: (() => Promise<unknown> | unknown)[];
+  afterEnd: (() => Promise<unknown>)[];
 };
 
 export type TransactionScope = {
@@ -35,6 +36,13 @@ export type TransactionScope = {
   afterCommit(callback: () => Promise<unknown> | unknown): Promise<void>;
   /** Whether the caller runs inside an open scope. */
   inScope(): boolean;
+  /**
+   * Runs `work` outside any scope once the current one has ended, committed or rolled back (at once
+   * outside a scope; a failure is `work`'s own to report): its writes stand whatever became of the scope (the record of a refusal,
+   * although the refused request's transaction rolls back). It cannot run sooner: the embedded
+   * database runs one transaction at a time, so a write beside an open one would wait for it.
+   */
+  whenEnded(work: () => Promise<unknown>): Promise<void>;
 };
 
 export function createTransactionScope(root: Database): TransactionScope {
@@ -59,24 +67,33 @@ export function createTransactionScope(root: Database): TransactionScope {
         if (last) await outer.transaction.execute(last(result));
         return result;
       }
-      const scope: Scope = { transaction: root, open: false, afterCommit: [] };
+      const scope: Scope = { transaction: root, open: false, afterCommit: [], afterEnd: [] };
       let lastStatement: Promise<unknown> | undefined;
-      const result = await root.transaction(async (transaction) => {
-        scope.transaction = transaction as unknown as Database;
-        scope.open = true;
-        try {
-          const result = await storage.run(scope, work);
-          // `then` now, not `await`: drizzle sends a statement when it is first awaited, and it must
-          // be on its way before the commit that the return below lets drizzle send.
-          if (last) lastStatement = transaction.execute(last(result)).then(() => undefined);
-          lastStatement?.catch(() => undefined);
-          return result;
-        } finally {
-          // Work the scope started and left running (a timer, a poll) uses the database itself from now on.
-          scope.open = false;
-        }
-      });
-      await lastStatement;
+      // What waits for the end runs whether the scope committed or not; it reports its own failures.
+      const ended = async () => {
+        for (const callback of scope.afterEnd) await storage.exit(callback).catch(() => undefined);
+      };
+      let result!: Awaited<ReturnType<typeof work>>;
+      try {
+        result = await root.transaction(async (transaction) => {
+          scope.transaction = transaction as unknown as Database;
+          scope.open = true;
+          try {
+            const result = await storage.run(scope, work);
+            // `then` now, not `await`: drizzle sends a statement when it is first awaited, and it must
+            // be on its way before the commit that the return below lets drizzle send.
+            if (last) lastStatement = transaction.execute(last(result)).then(() => undefined);
+            lastStatement?.catch(() => undefined);
+            return result;
+          } finally {
+            // Work the scope started and left running (a timer, a poll) uses the database itself from now on.
+            scope.open = false;
+          }
+        });
+        await lastStatement;
+      } finally {
+        await ended();
+      }
       for (const callback of scope.afterCommit) await callback();
       return result;
     },
@@ -86,5 +103,10 @@ export function createTransactionScope(root: Database): TransactionScope {
       else await callback();
     },
     inScope: () => current() !== undefined,
+    async whenEnded(work) {
+      const scope = current();
+      if (scope) scope.afterEnd.push(work);
+      else await storage.exit(work);
+    },
   };
 }

@@ -38,6 +38,10 @@ export const keys = {
       ['gates', action, environment, version] as const,
   },
   monitors: { all: ['monitors'] as const },
+  webhooks: {
+    all: ['webhooks'] as const,
+    deliveries: (guid: string) => ['webhooks', 'one', guid, 'deliveries'] as const,
+  },
   workflows: {
     all: ['workflows'] as const,
     one: (guid: string) => ['workflows', 'one', guid] as const,

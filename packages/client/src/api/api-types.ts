@@ -644,6 +644,36 @@ export interface Schemas {
       created_at: string;
     }>;
   };
+  Webhook: {
+    guid: string;
+    url: string;
+    events: Array<"action.version_saved" | "action.deployed" | "deployment.refused" | "evaluation.finished" | "snippet.version_saved" | "*">;
+    description: string;
+    enabled: boolean;
+    created_at: string;
+  };
+  WebhookDelivery: {
+    /** The delivery: the `webhook-id` header, the same on every attempt */
+    guid: string;
+    event: string;
+    status: "pending" | "succeeded" | "failed";
+    attempts: number;
+    response_status: number | null;
+    last_error: string | null;
+    created_at: string;
+    /** When a pending delivery is tried next */
+    next_attempt_at: string | null;
+  };
+  WebhookWithSecret: {
+    guid: string;
+    url: string;
+    events: Array<"action.version_saved" | "action.deployed" | "deployment.refused" | "evaluation.finished" | "snippet.version_saved" | "*">;
+    description: string;
+    enabled: boolean;
+    created_at: string;
+    /** The signing secret (`whsec_…`): answered only when the webhook is made or its secret rotated */
+    secret: string;
+  };
   Workflow: {
     guid: string;
     name: string;
@@ -983,6 +1013,18 @@ export interface Routes {
   "DELETE /v1/snippets/{guidOrName}": {
     path: {
       guidOrName: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      guid: string;
+      deleted: true;
+    });
+  };
+  "DELETE /v1/webhooks/{guid}": {
+    path: {
+      guid: string;
     };
     query: never;
     body: never;
@@ -2183,6 +2225,46 @@ export interface Routes {
         /** Generations scored (null scores left out) */
         n: number;
       }>;
+    });
+  };
+  "GET /v1/webhooks": {
+    path: never;
+    query: {
+      skip?: number;
+      limit?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      data: Array<Schemas["Webhook"]>;
+      total_count: number;
+      has_next_page: boolean;
+    });
+  };
+  "GET /v1/webhooks/{guid}": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["Webhook"]);
+  };
+  /** Newest first. */
+  "GET /v1/webhooks/{guid}/deliveries": {
+    path: {
+      guid: string;
+    };
+    query: {
+      skip?: number;
+      limit?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      data: Array<Schemas["WebhookDelivery"]>;
+      total_count: number;
+      has_next_page: boolean;
     });
   };
   "GET /v1/workflows": {
@@ -3800,6 +3882,51 @@ export interface Routes {
     bodyRequired: true;
     answer: (Schemas["Snippet"]);
   };
+  /** The answer is the only one, with `rotate_secret`, that carries the signing secret. */
+  "POST /v1/webhooks": {
+    path: never;
+    query: never;
+    body: {
+      /** http(s), public unless LECTERN_OUTBOUND_ALLOW allows it */
+      url: string;
+      events: Array<"action.version_saved" | "action.deployed" | "deployment.refused" | "evaluation.finished" | "snippet.version_saved" | "*">;
+      description?: string;
+      enabled?: boolean;
+    };
+    bodyRequired: true;
+    answer: (Schemas["WebhookWithSecret"]);
+  };
+  /** Sends the delivery again (same `webhook-id`), after the pending ones, with 24 hours of retries of its own. */
+  "POST /v1/webhooks/{guid}/deliveries/{delivery}/redeliver": {
+    path: {
+      guid: string;
+      delivery: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["WebhookDelivery"]);
+  };
+  /** A new signing secret; the old one signs nothing from now on. */
+  "POST /v1/webhooks/{guid}/rotate_secret": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["WebhookWithSecret"]);
+  };
+  /** Sends a `webhook.test` event to this webhook; answers its delivery. */
+  "POST /v1/webhooks/{guid}/test": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["WebhookDelivery"]);
+  };
   "POST /v1/workflows": {
     path: never;
     query: never;
@@ -4363,6 +4490,21 @@ export interface Routes {
     };
     bodyRequired: true;
     answer: (Schemas["Snippet"]);
+  };
+  "PUT /v1/webhooks/{guid}": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: {
+      /** http(s), public unless LECTERN_OUTBOUND_ALLOW allows it */
+      url?: string;
+      events?: Array<"action.version_saved" | "action.deployed" | "deployment.refused" | "evaluation.finished" | "snippet.version_saved" | "*">;
+      description?: string;
+      enabled?: boolean;
+    };
+    bodyRequired: true;
+    answer: (Schemas["Webhook"]);
   };
   "PUT /v1/workflows/{guid}": {
     path: {

@@ -10,6 +10,7 @@ import { AuditLog } from './AuditLog';
 import { Members } from './Members';
 import { Profile } from './Profile';
 import { Providers } from './Providers';
+import { Webhooks } from './Webhooks';
 
 function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
   const queries = useQueryClient();
@@ -80,7 +81,7 @@ function SignOutEverywhere() {
   );
 }
 
-/** The person's profile; the workspace's name, members, API keys, providers and models, and its audit log. */
+/** The person's profile; the workspace's name, members, API keys, providers and models, webhooks, and its audit log. */
 export default function SettingsPage({ session }: { session: SignedIn }) {
   const { workspace } = session;
   return (
@@ -94,6 +95,7 @@ export default function SettingsPage({ session }: { session: SignedIn }) {
       <ApiKeys />
       <SignOutEverywhere />
       <Providers />
+      <Webhooks />
       <AuditLog />
       <h2 className="section-title">Gateway</h2>
       <p>

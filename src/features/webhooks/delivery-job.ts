@@ -1,0 +1,129 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { defineJob, type JobHandler, type JobQueue } from '../../platform/jobs/job-queue.js';
+import type { OutboundFetch } from '../../platform/outbound-fetch.js';
+import type { SecretBox } from '../../platform/secrets.js';
+import type { ClaimedDelivery, DeliveryOutcome, WebhookRepository } from './repository.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import { signDelivery } from './signature.js';
+
+/**
+ * Sends a webhook's pending deliveries, oldest first, one at a time (docs/webhooks.md#delivery).
+ * Every change that adds a delivery queues one; a drain that finds the oldest delivery not yet due
+ * (a retry) queues itself for then. A delivery is held by a lease while it is sent, so two drains
+ * of one webhook (two nodes) never send one delivery twice at once nor pass each other.
+ */
+export const webhookDeliveryJob = defineJob({
+  name: 'webhook-delivery',
+  // A slow receiver must never hold the slots of runs a person waits for.
+  lane: 'bulk',
+  payload: z.object({ workspaceId: z.uuid(), webhookId: z.uuid() }),
+  attempts: 5,
+  backoffMs: 2_000,
+  timeoutMs: 2 * 60 * 1000,
+});
+
+export type WebhookDeliveryPayload = z.infer<typeof webhookDeliveryJob.payload>;
+
+/** A receiver that has not answered in this long has failed the attempt. */
+export const deliveryTimeoutMs = 10_000;
+
+/** How long a node holds a delivery it sends: past the send's timeout, so never two at once. */
+const leaseMs = 30_000;
+
+/** A drain hands on to a new job after this long, so no job runs near its time limit. */
+const drainMs = 30_000;
+
+/** What is kept of a receiver's answer in `last_error`. */
+const errorExcerptCharacters = 300;
+
+export type WebhookDrains = {
+  handler: JobHandler<WebhookDeliveryPayload>;
+  /** Queues a drain of the webhook (after the caller's transaction commits, on the job queue's terms). */
+  queue(payload: WebhookDeliveryPayload): Promise<void>;
+};
+
+export function createWebhookDrains(dependencies: {
+  repository: WebhookRepository;
+  jobs: Pick<JobQueue, 'enqueue'>;
+  fetch: OutboundFetch;
+  secretBox: SecretBox;
+  retryBaseMs: number;
+  logger: Logger;
+}): WebhookDrains {
+  const { repository, jobs, secretBox, logger } = dependencies;
+
+  async function queue(payload: WebhookDeliveryPayload, later?: { at: Date; key: string }): Promise<void> {
+    await jobs.enqueue(
+      webhookDeliveryJob,
+      payload,
+      later && { delayMs: Math.max(0, later.at.getTime() - Date.now()), key: later.key },
+    );
+  }
+
+  async function send(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
+    const secret = secretBox.decrypt(delivery.secretEncrypted);
+    const signed = signDelivery(secret, delivery.id, Math.floor(Date.now() / 1000), delivery.body);
+    let status: number | null = null;
+    let error: string;
+    try {
+      const answer = await dependencies.fetch(delivery.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Lectern-Webhooks', ...signed },
+        body: delivery.body,
+        acceptErrorStatus: true,
+        followRedirects: false,
+      });
+      status = answer.status;
+      if (status >= 200 && status < 300) return { status: 'succeeded', responseStatus: status };
+      const excerpt = answer.bytes.toString('utf8', 0, errorExcerptCharacters).trim();
+      error =
+        status >= 300 && status < 400
+          ? `redirected (${status}); redirects are not followed`
+          : `answered ${status}${excerpt ? `: ${excerpt}` : ''}`;
+    } catch (failure) {
+      error = (failure as Error).message;
+    }
+    const next = nextAttemptAt(delivery.attempts, delivery.retriesFrom, new Date(), dependencies.retryBaseMs);
+    if (!next)
+      return { status: 'failed', responseStatus: status, error: `${error}; given up after 24 hours` };
+    return { status: 'pending', responseStatus: status, error, nextAttemptAt: next };
+  }
+
+  return {
+    queue: (payload) => queue(payload),
+    handler: {
+      async process(payload) {
+        const started = Date.now();
+        let raced = 0;
+        while (Date.now() - started < drainMs) {
+          const delivery = await repository.claim(payload.webhookId, leaseMs);
+          if (delivery) {
+            const outcome = await send(delivery);
+            await repository.finish(delivery.id, outcome);
+            if (outcome.status !== 'succeeded')
+              logger.info(
+                { webhook: payload.webhookId, delivery: delivery.id, outcome: outcome.status },
+                'webhook delivery failed',
+              );
+            continue;
+          }
+          const head = await repository.headState(payload.webhookId);
+          if (head.kind === 'none') return;
+          // Not due (a retry) or held by another drain: look again then. The key makes one such
+          // job per moment, however many drains see it.
+          if (head.kind === 'later')
+            return queue(payload, { at: head.at, key: `webhook:${payload.webhookId}:${head.at.getTime()}` });
+          // Due and free, but a concurrent drain changed it between our two reads: try again, a
+          // few times, then a moment later.
+          raced += 1;
+          if (raced > 3) {
+            const at = new Date(Date.now() + 1_000);
+            return queue(payload, { at, key: `webhook:${payload.webhookId}:${at.getTime()}` });
+          }
+        }
+        await queue(payload);
+      },
+    },
+  };
+}
