@@ -6,6 +6,7 @@ import { AppError } from './errors.js';
 import { DataDirectoryInUseError } from './platform/data-directory-lock.js';
 import { createLogger, flushLogs } from './platform/logger.js';
 import { compileWebAssemblyWithBaselineOnly } from './platform/webassembly-compiler.js';
+import { ServiceError } from './prompt-files/service-client.js';
 import type { Services } from './services.js';
 
 // Each command loads only what it runs: the gateway never loads the service (AI SDK, retrieval,
@@ -32,6 +33,19 @@ const usage = `Usage: lectern <command>
                             write the deployed prompts of the key's workspace as a snapshot
                             (JSON) that @lectern/client serves from; asks the running service at
                             URL (default LECTERN_BASE_URL) with KEY (default LECTERN_API_KEY)
+  prompts pull --dir DIR    write every Action (DIR/<folder>/<slug>.prompt) and snippet
+                            (DIR/<folder>/<name>.snippet) of the key's workspace, and
+                            DIR/.lectern/state.json
+  prompts push --dir DIR [--dry-run] [--deploy ENV]
+                            save a new version of each file changed since its pull, create
+                            what is new; --deploy ENV deploys what it saved (through the release
+                            gates); exit 0 done, 3 a conflict, 2 a gate refused, 1 other errors
+  eval --action SLUG [--version N] --gate ENV
+                            run ENV's release-gate evaluation of the version (default: latest),
+                            print each evaluator's mean and interval; exit 0 if a deploy there
+                            would pass, 2 if not
+                            (prompts and eval ask the service at --url or LECTERN_URL with
+                            --key or LECTERN_API_KEY)
   migrate                   apply database migrations and exit
 
 Configuration comes from the environment; see README.md.
@@ -187,6 +201,46 @@ function optionOf(argv: string[], name: string): string | undefined {
   return index === -1 ? undefined : argv[index + 1];
 }
 
+/** `prompts pull|push` and `eval --gate`: the service's API from CI (docs/prompts-as-code.md). */
+async function promptFiles(command: string, subcommand: string | undefined, argv: string[]): Promise<number> {
+  const { createServiceClient } = await import('./prompt-files/service-client.js');
+  const address = {
+    baseUrl: optionOf(argv, '--url') ?? process.env.LECTERN_URL ?? loadConfig().baseUrl,
+    apiKey: optionOf(argv, '--key') ?? process.env.LECTERN_API_KEY,
+  };
+  const print = (line: string) => console.log(line);
+  if (command === 'eval') {
+    const action = optionOf(argv, '--action');
+    const environment = optionOf(argv, '--gate');
+    const version = optionOf(argv, '--version');
+    if (!action || !environment || (version !== undefined && !/^[1-9]\d*$/.test(version)))
+      throw new ConfigError('eval needs --action SLUG and --gate ENV (and --version N, a number, if given)');
+    const { evaluateGate } = await import('./prompt-files/evaluation-gate.js');
+    const client = createServiceClient(address, 'eval');
+    return evaluateGate(client, {
+      action,
+      environment,
+      version: version ? Number(version) : undefined,
+      print,
+    });
+  }
+  const directory = optionOf(argv, '--dir');
+  if (!directory) throw new ConfigError(`prompts ${subcommand} needs --dir DIR`);
+  const client = createServiceClient(address, `prompts ${subcommand}`);
+  if (subcommand === 'pull') {
+    const { pullPrompts } = await import('./prompt-files/pull.js');
+    const lines = await pullPrompts(client, directory);
+    for (const line of lines) print(line);
+    return 0;
+  }
+  const { pushPrompts } = await import('./prompt-files/push.js');
+  const deploy = optionOf(argv, '--deploy');
+  if (argv.includes('--deploy') && !deploy) throw new ConfigError('--deploy needs an environment');
+  const pushed = await pushPrompts(client, { directory, dryRun: argv.includes('--dry-run'), deploy });
+  for (const line of pushed.lines) print(line);
+  return pushed.exitCode;
+}
+
 function isMemberRole(role: string | undefined): role is MemberRole {
   return memberRoles.includes(role as MemberRole);
 }
@@ -262,6 +316,10 @@ async function main(argv: string[]): Promise<void> {
     console.error(`exported ${written}`);
     return;
   }
+  if ((command === 'prompts' && (subcommand === 'pull' || subcommand === 'push')) || command === 'eval') {
+    process.exitCode = await promptFiles(command, subcommand, argv);
+    return;
+  }
   if (command === 'audit' && subcommand === 'verify') {
     const check = await withServices((services) => services.audit.verify());
     if (check.intact) console.log(`audit log intact: ${check.records} records chained`);
@@ -286,7 +344,12 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof AppError || error instanceof DataDirectoryInUseError)
+  if (
+    error instanceof ConfigError ||
+    error instanceof AppError ||
+    error instanceof DataDirectoryInUseError ||
+    error instanceof ServiceError
+  )
     console.error(error.message);
   else console.error(error);
   process.exit(1);
