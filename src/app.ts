@@ -26,6 +26,7 @@ import { fileUploadRoutes, signedFileRoutes } from './features/files/routes.js';
 import { fineTuneRoutes } from './features/fine-tunes/routes.js';
 import { folderRoutes } from './features/folders/routes.js';
 import { generationRoutes } from './features/generations/routes.js';
+import { mcpRoutes } from './features/mcp/routes.js';
 import { monitorRoutes } from './features/monitors/routes.js';
 import { consolePeopleRoutes } from './features/people/console-routes.js';
 import { peopleRoutes } from './features/people/routes.js';
@@ -260,6 +261,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     requireWorkspaceKey(unversioned, services.workspaces, consoleSignIns);
     await rateLimits.register(unversioned);
     await unversioned.register(unversionedContextSearchRoute(services.contexts, services.contextSearch));
+    await unversioned.register(mcpRoutes(services.mcp));
   });
   await app.register(streamRoutes(services.runs));
   await app.register(signedFileRoutes(services.files, platform.config.fileLimitBytes));

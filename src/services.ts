@@ -54,6 +54,7 @@ import {
   createStatisticsRepository,
   createStatisticsService,
 } from './features/generations/index.js';
+import { contextFinder, type McpDependencies } from './features/mcp/index.js';
 import {
   createMonitorRepository,
   createMonitorService,
@@ -312,6 +313,15 @@ export function createServices(platform: Platform) {
     baseUrl,
     logger: logger('runs'),
   });
+  // MCP offers the deployed prompts to agents: it lists and renders them, and runs them as tools.
+  const mcp: McpDependencies = {
+    prompts,
+    engine,
+    runs,
+    contextTexts,
+    findContext: contextFinder(contexts),
+    version: '1',
+  };
   const experiments = createExperimentService({
     repository: createExperimentRepository(database),
     apps,
@@ -472,6 +482,7 @@ export function createServices(platform: Platform) {
     monitorSweeps,
     webhooks,
     webhookDrains,
+    mcp,
     consoleSessions,
     providers: createProviderService(
       providerRepository,

@@ -43,6 +43,17 @@ export function createContextRepository(database: Database) {
       return row !== undefined;
     },
 
+    /** The GUID of the workspace's Context of this name (the oldest, should two share it). */
+    async findIdByName(workspaceId: string, name: string): Promise<string | undefined> {
+      const [row] = await database
+        .select({ id: contexts.id })
+        .from(contexts)
+        .where(and(eq(contexts.workspaceId, workspaceId), eq(contexts.name, name)))
+        .orderBy(contexts.createdAt)
+        .limit(1);
+      return row?.id;
+    },
+
     async findWithState(workspaceId: string, id: string): Promise<ContextWithState | undefined> {
       const [row] = await database.select(withState).from(contexts).where(owned(workspaceId, id));
       return row;

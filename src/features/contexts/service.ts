@@ -18,6 +18,8 @@ export interface ContextService {
   requireWithState(workspaceId: string, id: string): Promise<ContextWithState>;
   /** Whether the workspace has this Context (one indexed row read). */
   exists(workspaceId: string, id: string): Promise<boolean>;
+  /** The GUID of the workspace's Context of this name, or undefined. */
+  findIdByName(workspaceId: string, name: string): Promise<string | undefined>;
   /** The Contexts of the workspace among `ids`; unknown or deleted ones are skipped. */
   findMany(workspaceId: string, ids: string[]): Promise<Context[]>;
   /** The Contexts among `ids` with their state, in the order given; missing ones are skipped. */
@@ -66,6 +68,7 @@ export function createContextService(dependencies: ContextServiceDependencies): 
     require,
     requireWithState,
     exists: (workspaceId, id) => repository.exists(workspaceId, id),
+    findIdByName: (workspaceId, name) => repository.findIdByName(workspaceId, name),
     findMany: (workspaceId, ids) => repository.findMany(workspaceId, ids),
 
     async findManyWithState(workspaceId, ids) {

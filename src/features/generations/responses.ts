@@ -26,7 +26,9 @@ export const generationResponse = z
     ext_user_id: z.string().nullable(),
     metadata: jsonObject,
     meta_data: jsonObject.describe('The official SDK’s name for `metadata`'),
-    source: z.string().describe('sync, stream, async, experiment, workflow, skill, evaluation, api, gateway'),
+    source: z
+      .string()
+      .describe('sync, stream, async, experiment, workflow, skill, evaluation, mcp, api, gateway'),
     cached: z.boolean(),
     experiment: guid.nullable(),
     created_at: timestamp,

@@ -72,9 +72,17 @@ export type Generation = GenerationRow;
 
 /**
  * How a run was asked for; recorded as the generation's `source`. `evaluation` runs (an evaluator's
- * judge) stay out of the Dashboard's production figures.
+ * judge) stay out of the Dashboard's production figures; `mcp` runs are an agent's tool calls.
  */
-export type RunSource = 'sync' | 'stream' | 'async' | 'experiment' | 'workflow' | 'skill' | 'evaluation';
+export type RunSource =
+  | 'sync'
+  | 'stream'
+  | 'async'
+  | 'experiment'
+  | 'workflow'
+  | 'skill'
+  | 'evaluation'
+  | 'mcp';
 
 /** A finished run as the run engine reports it; the data service decides how it is stored. */
 export type RunRecord = {

@@ -36,7 +36,7 @@ export const asyncRunJob = defineJob({
     actionId: z.uuid(),
     allowModelOverrides: z.boolean(),
     request: z.record(z.string(), z.unknown()),
-    source: z.enum(['sync', 'stream', 'async', 'experiment', 'workflow', 'skill', 'evaluation']),
+    source: z.enum(['sync', 'stream', 'async', 'experiment', 'workflow', 'skill', 'evaluation', 'mcp']),
     experimentId: z.uuid().nullable(),
   }),
   attempts: 3,

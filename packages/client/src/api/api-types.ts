@@ -457,7 +457,7 @@ export interface Schemas {
     meta_data: {
       [field: string]: unknown;
     };
-    /** sync, stream, async, experiment, workflow, skill, evaluation, api, gateway */
+    /** sync, stream, async, experiment, workflow, skill, evaluation, mcp, api, gateway */
     source: string;
     cached: boolean;
     experiment: string | null;
@@ -1541,7 +1541,7 @@ export interface Routes {
         meta_data: {
           [field: string]: unknown;
         };
-        /** sync, stream, async, experiment, workflow, skill, evaluation, api, gateway */
+        /** sync, stream, async, experiment, workflow, skill, evaluation, mcp, api, gateway */
         source: string;
         cached: boolean;
         experiment: string | null;
@@ -1596,7 +1596,7 @@ export interface Routes {
       meta_data: {
         [field: string]: unknown;
       };
-      /** sync, stream, async, experiment, workflow, skill, evaluation, api, gateway */
+      /** sync, stream, async, experiment, workflow, skill, evaluation, mcp, api, gateway */
       source: string;
       cached: boolean;
       experiment: string | null;
@@ -2534,6 +2534,17 @@ export interface Routes {
       /** null when signed in with an API key that has no creator */
       user: (Schemas["UserSummary"]) | null;
     });
+  };
+  /** JSON-RPC of the Model Context Protocol (2025-06-18 and later): `prompts/list`, `prompts/get`, `tools/list`, `tools/call` (the `run` right). */
+  "POST /mcp": {
+    path: never;
+    query: {
+      /** The environment whose deployed prompts are offered; by default each Action's default one */
+      environment?: string;
+    };
+    body: unknown;
+    bodyRequired: true;
+    answer: (unknown);
   };
   "POST /v1/actions": {
     path: never;

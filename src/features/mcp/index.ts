@@ -1,0 +1,1 @@
+export { contextFinder, type McpDependencies } from './dependencies.js';
