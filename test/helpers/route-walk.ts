@@ -70,6 +70,7 @@ export async function createResources(client: Client): Promise<Resources> {
   const skill = await client.post('/v1/skills', { name: 'walk', type: 'calculator' });
   const workflow = await client.post('/v1/workflows', { name: 'walk', app });
   const file = await client.post('/v1/files/upload', { data: Buffer.from('walk').toString('base64') });
+  const webhook = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/walk', events: ['*'] });
   const found: Resources = {
     workspace: client.workspaceGuid,
     app,
@@ -86,6 +87,7 @@ export async function createResources(client: Client): Promise<Resources> {
     skill: skill.body.guid,
     workflow: workflow.body.guid,
     file: new URL(file.body.url).pathname.split('/').at(-1)!,
+    webhook: webhook.body.guid,
   };
   for (const [kind, guid] of Object.entries(found)) {
     if (typeof guid !== 'string') throw new Error(`the walk could not create its ${kind}`);
@@ -105,6 +107,7 @@ const kindOfCollection: Record<string, string> = {
   provider: 'provider',
   models: 'model',
   contexts: 'context',
+  webhooks: 'webhook',
   context: 'context',
   documents: 'document',
   context_sources: 'source',

@@ -100,8 +100,8 @@ export function createWebhookService(dependencies: {
     },
 
     async update(workspaceId, id, changes) {
-      if (changes.url !== undefined) checkUrl(changes.url);
       const before = await require(workspaceId, id);
+      if (changes.url !== undefined) checkUrl(changes.url);
       const updated = await repository.update(workspaceId, id, {
         url: changes.url,
         events: changes.events && [...new Set(changes.events)],
