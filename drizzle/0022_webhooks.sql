@@ -11,6 +11,7 @@ CREATE TABLE "webhook_deliveries" (
 	"last_error" text,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"leased_until" timestamp with time zone,
+	"leased_by" text,
 	"retries_from" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -606,6 +606,35 @@ it('makes a snippet, edits its text, and lists the Actions that include it and w
   await dependents.getByRole('link', { name: action.body.slug }).waitFor();
   await dependents.getByText('behind: its next save takes v3').waitFor();
 
+  // The Action's editor completes snippet names after `{% include '` and shows a snippet on hover.
+  await page.goto(`${baseUrl}/actions/${action.body.guid}/editor`);
+  const prompt = page.getByRole('textbox', { name: 'Prompt', exact: true });
+  await prompt.waitFor();
+  await page
+    .locator('.cm-content', { hasText: "{% include 'house-tone' %}" })
+    .first()
+    .hover({ position: { x: 40, y: 8 } });
+  const tooltip = page.locator('.snippet-tooltip');
+  await tooltip.waitFor();
+  expect(await tooltip.textContent()).toContain('Be warm, brief and exact, {{customer}}.');
+  // The snippet's variables are the Action's: the list beside the editor shows them.
+  await page.getByText('customer', { exact: true }).waitFor();
+  await expectAccessible(page, 'snippet on hover');
+  await screenshot(page, 'snippet-hover');
+  await prompt.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(" {% include 'ho");
+  const completion = page.locator('.cm-tooltip-autocomplete');
+  await completion.getByText('house-tone').waitFor();
+  await screenshot(page, 'snippet-completion');
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.cm-content', { hasText: "Answer {{question}} {% include 'house-tone" })
+    .first()
+    .waitFor();
+  await page.goto(`${baseUrl}/snippets/house-tone`);
+  await page.getByRole('heading', { name: 'house-tone' }).waitFor();
+
   // A text that includes itself is refused next to the editor, and nothing is saved.
   await typeTemplate(page, 'Text', "Loop {% include 'house-tone' %}");
   await page.getByRole('button', { name: 'Save' }).click();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { defineJob, type JobHandler, type JobQueue } from '../../platform/jobs/job-queue.js';
@@ -10,8 +11,9 @@ import { signDelivery } from './signature.js';
 /**
  * Sends a webhook's pending deliveries, oldest first, one at a time (docs/webhooks.md#delivery).
  * Every change that adds a delivery queues one; a drain that finds the oldest delivery not yet due
- * (a retry) queues itself for then. A delivery is held by a lease while it is sent, so two drains
- * of one webhook (two nodes) never send one delivery twice at once nor pass each other.
+ * (a retry) queues itself for then. A delivery is held by a lease while it is sent, renewed as the
+ * send goes on, so two drains of one webhook (two nodes) never send one delivery twice at once nor
+ * pass each other, and a node that dies mid-send leaves it free again within seconds.
  */
 export const webhookDeliveryJob = defineJob({
   name: 'webhook-delivery',
@@ -28,8 +30,9 @@ export type WebhookDeliveryPayload = z.infer<typeof webhookDeliveryJob.payload>;
 /** A receiver that has not answered in this long has failed the attempt. */
 export const deliveryTimeoutMs = 10_000;
 
-/** How long a node holds a delivery it sends: past the send's timeout, so never two at once. */
-const leaseMs = 30_000;
+/** A node holds a delivery it sends this long, and renews the hold a few times as long while it sends. */
+const leaseMs = 3_000;
+const renewEveryMs = 1_000;
 
 /** A drain hands on to a new job after this long, so no job runs near its time limit. */
 const drainMs = 30_000;
@@ -52,6 +55,23 @@ export function createWebhookDrains(dependencies: {
   logger: Logger;
 }): WebhookDrains {
   const { repository, jobs, secretBox, logger } = dependencies;
+  // This running service, as a lease names it: a drain that finds a delivery held by its own
+  // service knows the holder is alive and will go on; one held by another may have died with it.
+  const lease = { ms: leaseMs, holder: randomUUID() };
+
+  /** Sends while renewing the hold, so a slow receiver (up to 10 s) never loses it to another node. */
+  async function sendHeld(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
+    const renewing = setInterval(() => {
+      repository
+        .renew(delivery.id, lease)
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not renew a webhook lease'));
+    }, renewEveryMs);
+    try {
+      return await send(delivery);
+    } finally {
+      clearInterval(renewing);
+    }
+  }
 
   async function queue(payload: WebhookDeliveryPayload, later?: { at: Date; key: string }): Promise<void> {
     await jobs.enqueue(
@@ -97,9 +117,9 @@ export function createWebhookDrains(dependencies: {
         const started = Date.now();
         let raced = 0;
         while (Date.now() - started < drainMs) {
-          const delivery = await repository.claim(payload.webhookId, leaseMs);
+          const delivery = await repository.claim(payload.webhookId, lease);
           if (delivery) {
-            const outcome = await send(delivery);
+            const outcome = await sendHeld(delivery);
             await repository.finish(delivery.id, outcome);
             if (outcome.status !== 'succeeded')
               logger.info(
@@ -110,10 +130,19 @@ export function createWebhookDrains(dependencies: {
           }
           const head = await repository.headState(payload.webhookId);
           if (head.kind === 'none') return;
-          // Not due (a retry) or held by another drain: look again then. The key makes one such
-          // job per moment, however many drains see it.
+          // A retry not yet due: look again then. The key makes one such job per moment, however
+          // many drains see it.
           if (head.kind === 'later')
             return queue(payload, { at: head.at, key: `webhook:${payload.webhookId}:${head.at.getTime()}` });
+          // Held by a drain of this service: it goes on to the next delivery itself. Held by another
+          // service, which may have died: look again when its hold ends (one job per attempt).
+          if (head.kind === 'held') {
+            if (head.holder === lease.holder) return;
+            return queue(payload, {
+              at: head.until,
+              key: `webhook:${payload.webhookId}:held:${head.delivery}:${head.attempts}`,
+            });
+          }
           // Due and free, but a concurrent drain changed it between our two reads: try again, a
           // few times, then a moment later.
           raced += 1;

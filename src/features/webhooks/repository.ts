@@ -17,8 +17,15 @@ export type ClaimedDelivery = {
   secretEncrypted: string;
 };
 
-/** Why a webhook's oldest pending delivery was not taken: none is pending, or when to look again. */
-export type HeadState = { kind: 'none' } | { kind: 'later'; at: Date } | { kind: 'ready' };
+/**
+ * Why a webhook's oldest pending delivery was not taken: none is pending; it is due later (a retry);
+ * a node is sending it (`holder`: which one, until when); or it is free now (another drain raced us).
+ */
+export type HeadState =
+  | { kind: 'none' }
+  | { kind: 'later'; at: Date }
+  | { kind: 'held'; delivery: string; attempts: number; holder: string | null; until: Date }
+  | { kind: 'ready' };
 
 export type DeliveryOutcome =
   | { status: 'succeeded'; responseStatus: number }
@@ -35,7 +42,7 @@ const ofWorkspace = (workspaceId: string, id: string) =>
 export function createWebhookRepository(database: Database) {
   /** The webhook's oldest pending delivery: the only one that may be sent (in order per webhook). */
   const head = (webhookId: string) => sql`
-    SELECT id, next_attempt_at, leased_until FROM ${webhookDeliveries}
+    SELECT id, attempts, next_attempt_at, leased_until, leased_by FROM ${webhookDeliveries}
     WHERE webhook_id = ${webhookId} AND status = 'pending' ORDER BY sequence LIMIT 1`;
 
   return {
@@ -111,11 +118,15 @@ export function createWebhookRepository(database: Database) {
      * Takes the webhook's oldest pending delivery for `leaseMs` when it is due and no node holds
      * it (and the webhook is enabled), counting the attempt; undefined otherwise.
      */
-    async claim(webhookId: string, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+    async claim(
+      webhookId: string,
+      lease: { ms: number; holder: string },
+    ): Promise<ClaimedDelivery | undefined> {
       const result = await database.execute(sql`
         WITH head AS (${head(webhookId)} FOR UPDATE)
         UPDATE ${webhookDeliveries} AS delivery
-        SET leased_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = delivery.attempts + 1
+        SET leased_until = now() + make_interval(secs => ${lease.ms / 1000}), leased_by = ${lease.holder},
+          attempts = delivery.attempts + 1
         FROM head, ${webhooks} AS hook
         WHERE delivery.id = head.id AND hook.id = delivery.webhook_id AND hook.enabled
           AND head.next_attempt_at <= now() AND (head.leased_until IS NULL OR head.leased_until < now())
@@ -143,16 +154,45 @@ export function createWebhookRepository(database: Database) {
 
     /** Where the webhook's oldest pending delivery stands, for a drain that took none (a disabled webhook's wait). */
     async headState(webhookId: string): Promise<HeadState> {
-      const [row] = rowsOf<{ next_attempt_at: Date | string; leased_until: Date | string | null }>(
+      const [row] = rowsOf<{
+        id: string;
+        attempts: number;
+        next_attempt_at: Date | string;
+        leased_until: Date | string | null;
+        leased_by: string | null;
+      }>(
         await database.execute(sql`
           SELECT pending.* FROM (${head(webhookId)}) AS pending
           WHERE EXISTS (SELECT 1 FROM ${webhooks} WHERE id = ${webhookId} AND enabled)`),
       );
       if (!row) return { kind: 'none' };
-      const due = new Date(row.next_attempt_at);
       const leased = row.leased_until === null ? undefined : new Date(row.leased_until);
-      const at = leased && leased > due ? leased : due;
-      return at.getTime() > Date.now() ? { kind: 'later', at } : { kind: 'ready' };
+      if (leased && leased.getTime() > Date.now())
+        return {
+          kind: 'held',
+          delivery: row.id,
+          attempts: Number(row.attempts),
+          holder: row.leased_by,
+          until: leased,
+        };
+      const due = new Date(row.next_attempt_at);
+      return due.getTime() > Date.now() ? { kind: 'later', at: due } : { kind: 'ready' };
+    },
+
+    /** Keeps holding a delivery being sent; false once it is no longer this holder's. */
+    async renew(id: string, lease: { ms: number; holder: string }): Promise<boolean> {
+      const rows = await database
+        .update(webhookDeliveries)
+        .set({ leasedUntil: sql`now() + make_interval(secs => ${lease.ms / 1000})` })
+        .where(
+          and(
+            eq(webhookDeliveries.id, id),
+            eq(webhookDeliveries.status, 'pending'),
+            eq(webhookDeliveries.leasedBy, lease.holder),
+          ),
+        )
+        .returning({ id: webhookDeliveries.id });
+      return rows.length > 0;
     },
 
     /** Records an attempt's outcome and frees the delivery. */
@@ -166,6 +206,7 @@ export function createWebhookRepository(database: Database) {
           lastError: outcome.status === 'succeeded' ? undefined : outcome.error,
           nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : undefined,
           leasedUntil: null,
+          leasedBy: null,
         })
         .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')));
     },
@@ -193,7 +234,7 @@ export function createWebhookRepository(database: Database) {
       const [row] = rowsOf<{ id: string }>(
         await database.execute(sql`
           UPDATE ${webhookDeliveries} SET status = 'pending', sequence = DEFAULT, next_attempt_at = now(),
-            retries_from = now(), leased_until = NULL
+            retries_from = now(), leased_until = NULL, leased_by = NULL
           WHERE workspace_id = ${workspaceId} AND webhook_id = ${webhookId} AND id = ${id}
           RETURNING id`),
       );

@@ -409,8 +409,10 @@ export const webhookDeliveries = pgTable(
     responseStatus: integer('response_status'),
     lastError: text('last_error'),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    /** While a node sends it: no other node takes it before this passes. */
+    /** While a node sends it: no other node takes it before this passes (renewed as the send goes on). */
     leasedUntil: timestamp('leased_until', { withTimezone: true, mode: 'date' }),
+    /** Which running service holds the lease: a node that sees its own need not look again later. */
+    leasedBy: text('leased_by'),
     /** When its 24 hours of retries began (its creation, or its last redelivery). */
     retriesFrom: timestamp('retries_from', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     createdAt: createdAt(),

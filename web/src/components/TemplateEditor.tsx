@@ -1,9 +1,12 @@
+import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { liquid } from '@codemirror/lang-liquid';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { Annotation, Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { useAllSnippets } from '../queries/lists';
+import { type SnippetSummary, snippetAssist } from './snippet-assist';
 
 /** Marks a change of the text made from outside the editor (not typed). */
 const fromOutside = Annotation.define<boolean>();
@@ -16,7 +19,8 @@ const styleNonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce
 
 /**
  * A Liquid template in CodeMirror 6. Tab leaves the editor (no indent-with-tab), so the page stays
- * keyboard-navigable; the editable area carries the label for screen readers.
+ * keyboard-navigable; the editable area carries the label for screen readers. After
+ * `{% include '` it completes the workspace's snippet names, and hovering an include shows its text.
  */
 export function TemplateEditor({
   value,
@@ -38,6 +42,9 @@ export function TemplateEditor({
   const latestOnChange = useRef(onChange);
   latestOnChange.current = onChange;
   const attributesSlot = useRef(new Compartment());
+  const snippetList = useAllSnippets();
+  const snippets = useRef<SnippetSummary[]>([]);
+  snippets.current = snippetList.data?.data ?? [];
   const attributes: Record<string, string> = { 'aria-label': label, 'aria-multiline': 'true' };
   if (invalid) attributes['aria-invalid'] = 'true';
   if (describedBy) attributes['aria-describedby'] = describedBy;
@@ -53,8 +60,10 @@ export function TemplateEditor({
         doc: value,
         extensions: [
           history(),
-          keymap.of([...defaultKeymap, ...historyKeymap]),
+          keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
           liquid(),
+          autocompletion(),
+          snippetAssist(() => snippets.current),
           syntaxHighlighting(defaultHighlightStyle),
           EditorView.lineWrapping,
           EditorView.cspNonce.of(styleNonce),

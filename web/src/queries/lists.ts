@@ -52,3 +52,5 @@ export function useSkillTypes() {
 export function useModels() {
   return useQuery({ queryKey: keys.models.all, queryFn: () => api('GET /v1/models') });
 }
+export const useAllSnippets = (options?: ListOptions) =>
+  useWholeList(keys.snippets.all, (query) => api('GET /v1/snippets', { query }), options);

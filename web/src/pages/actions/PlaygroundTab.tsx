@@ -5,6 +5,7 @@ import { type Action, type ActionVersion, api, type VersionFields } from '../../
 import { Field } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { keys } from '../../queries/keys';
+import { useAllSnippets } from '../../queries/lists';
 import { type RunRequest, type StreamState, useStreamRun } from '../../stream-run';
 import { templateVariables } from '../../template-variables';
 import { contextVariable, type Draft, templatesOf, versionBody } from './draft';
@@ -182,6 +183,7 @@ export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft
   const runs = [left, right];
   const list = versions.data?.data ?? [];
 
+  const snippets = useAllSnippets().data?.data;
   const variables = useMemo(() => {
     const byNumber = new Map(list.map((version) => [version.version, version]));
     const templates = targets.flatMap((target) => {
@@ -195,8 +197,8 @@ export function PlaygroundTab({ action, draft }: { action: Action; draft?: Draft
       const version = byNumber.get(targetVersion(action, target));
       return version ? templatesOf(version) : [];
     });
-    return templateVariables(templates).variables.filter((name) => name !== contextVariable);
-  }, [list, targets, action, draft]);
+    return templateVariables(templates, snippets).variables.filter((name) => name !== contextVariable);
+  }, [list, targets, action, draft, snippets]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

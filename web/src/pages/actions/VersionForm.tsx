@@ -3,7 +3,7 @@ import { useId, useMemo } from 'react';
 import type { Context, ListEnvelope, Skill, TemplateMessage } from '../../api';
 import { Field, fieldError } from '../../components/Field';
 import { TemplateEditor, TemplateField } from '../../components/TemplateEditor';
-import { useAllContexts, useAllSkills, useModels } from '../../queries/lists';
+import { useAllContexts, useAllSkills, useAllSnippets, useModels } from '../../queries/lists';
 import { useProviderKinds } from '../../queries/providers';
 import { templateVariables } from '../../template-variables';
 import { contextVariable, type Draft } from './draft';
@@ -124,13 +124,17 @@ function MessagesEditor({
 
 /** The variables the templates read, found as the person types, and a parse error if there is one. */
 export function useDraftVariables(draft: Draft) {
+  const snippets = useAllSnippets().data?.data;
   return useMemo(
     () =>
-      templateVariables([
-        draft.systemMessage,
-        ...(draft.mode === 'prompt' ? [draft.prompt] : draft.messages.map((message) => message.content)),
-      ]),
-    [draft.systemMessage, draft.mode, draft.prompt, draft.messages],
+      templateVariables(
+        [
+          draft.systemMessage,
+          ...(draft.mode === 'prompt' ? [draft.prompt] : draft.messages.map((message) => message.content)),
+        ],
+        snippets,
+      ),
+    [draft.systemMessage, draft.mode, draft.prompt, draft.messages, snippets],
   );
 }
 
