@@ -1,9 +1,15 @@
 import type { ActionResponse } from '../features/actions/responses.js';
 import type { SnippetResponse } from '../features/snippets/responses.js';
-import { type ActionFile, contentHash, writeActionFile, writeSnippetFile } from './file-format.js';
+import {
+  type ActionFile,
+  contentHash,
+  type SnippetFile,
+  writeActionFile,
+  writeSnippetFile,
+} from './file-format.js';
 import { relativePath, removeFile, writeFile } from './prompt-directory.js';
 import type { ServiceClient } from './service-client.js';
-import { type PromptState, readState, stateKey, writeState } from './state.js';
+import { type FileKind, type PromptState, readState, stateKey, writeState } from './state.js';
 
 /** The most one list request answers: 500 Actions are one request. */
 const pageSize = 1000;
@@ -50,31 +56,32 @@ export async function pullPrompts(client: ServiceClient, directory: string): Pro
   const before = readState(directory);
   const state: PromptState = { files: {} };
   const lines: string[] = [];
-  for (const action of actions) {
-    const file = actionFileOf(action);
-    const relative = relativePath('action', action.folder, action.slug);
-    writeFile(directory, relative, writeActionFile(file, action.deployments));
-    state.files[stateKey('action', action.slug)] = {
-      kind: 'action',
-      guid: action.guid,
-      base_version: action.version,
-      hash: contentHash({ ...file, folder: action.folder }),
+  /** Writes one file and records what it was pulled as. */
+  const pulled = (
+    kind: FileKind,
+    record: { guid: string; version: number; folder: string },
+    name: string,
+    content: ActionFile | SnippetFile,
+    text: string,
+  ) => {
+    const relative = relativePath(kind, record.folder, name);
+    writeFile(directory, relative, text);
+    state.files[stateKey(kind, name)] = {
+      kind,
+      guid: record.guid,
+      base_version: record.version,
+      hash: contentHash({ ...content, folder: record.folder }),
       path: relative,
     };
-    lines.push(`pulled ${relative} (v${action.version})`);
+    lines.push(`pulled ${relative} (v${record.version})`);
+  };
+  for (const action of actions) {
+    const file = actionFileOf(action);
+    pulled('action', action, action.slug, file, writeActionFile(file, action.deployments));
   }
   for (const snippet of snippets) {
     const file = { description: snippet.description, content: snippet.content };
-    const relative = relativePath('snippet', snippet.folder, snippet.name);
-    writeFile(directory, relative, writeSnippetFile(file));
-    state.files[stateKey('snippet', snippet.name)] = {
-      kind: 'snippet',
-      guid: snippet.guid,
-      base_version: snippet.version,
-      hash: contentHash({ ...file, folder: snippet.folder }),
-      path: relative,
-    };
-    lines.push(`pulled ${relative} (v${snippet.version})`);
+    pulled('snippet', snippet, snippet.name, file, writeSnippetFile(file));
   }
   const written = new Set(Object.values(state.files).map((each) => each.path));
   for (const [key, old] of Object.entries(before.files))
