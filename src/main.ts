@@ -104,11 +104,14 @@ async function serve(role: Role): Promise<void> {
   const takesJobs = role !== 'api';
   if (takesJobs) {
     platform.jobs.start();
-    // Deliveries whose drain was lost with a node (a job queued in Redis after a commit that the
-    // crash interrupted) go out now; a duplicate drain finds nothing to send.
-    void app.services.webhooks
-      .resume()
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not resume webhook deliveries'));
+    // Deliveries whose drain was lost with a node (one queued after a commit that a crash
+    // interrupted) go out now and each minute; a duplicate drain finds nothing to send.
+    const resume = () =>
+      app.services.webhooks
+        .resume()
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not resume webhook deliveries'));
+    void resume();
+    setInterval(resume, 60_000).unref();
   }
   await app.listen({ port: config.port, host: config.host });
   const startupMs = Math.round(performance.now() - startedAt);

@@ -204,6 +204,7 @@ export function createServices(platform: Platform) {
     drains: webhookDrains,
     secretBox,
     guard: createOutboundGuard({ allow: config.outboundAllow, timeoutMs: deliveryTimeoutMs }),
+    afterCommit: platform.transactions.afterCommit,
   });
   // What a version's templates include is read from the snippets, before the version is saved.
   const snippetRepository = createSnippetRepository(database);

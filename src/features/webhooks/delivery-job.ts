@@ -42,8 +42,11 @@ const errorExcerptCharacters = 300;
 
 export type WebhookDrains = {
   handler: JobHandler<WebhookDeliveryPayload>;
-  /** Queues a drain of the webhook (after the caller's transaction commits, on the job queue's terms). */
-  queue(payload: WebhookDeliveryPayload): Promise<void>;
+  /**
+   * Told, once the change that added them has committed, that a webhook has new deliveries: a drain
+   * running in this service takes them, else a drain job is queued.
+   */
+  added(payload: WebhookDeliveryPayload): Promise<void>;
 };
 
 export function createWebhookDrains(dependencies: {
@@ -110,48 +113,94 @@ export function createWebhookDrains(dependencies: {
     return { status: 'pending', responseStatus: status, error, nextAttemptAt: next };
   }
 
+  /**
+   * One pass over the webhook's pending deliveries: sends each in turn until none is due, then
+   * says whether it ended idle (nothing pending) or left a later look queued.
+   */
+  async function drain(payload: WebhookDeliveryPayload): Promise<'idle' | 'queued'> {
+    const started = Date.now();
+    let raced = 0;
+    while (Date.now() - started < drainMs) {
+      const delivery = await repository.claim(payload.webhookId, lease);
+      if (delivery) {
+        const outcome = await sendHeld(delivery);
+        await repository.finish(delivery.id, outcome);
+        if (outcome.status !== 'succeeded')
+          logger.info(
+            { webhook: payload.webhookId, delivery: delivery.id, outcome: outcome.status },
+            'webhook delivery failed',
+          );
+        continue;
+      }
+      const head = await repository.headState(payload.webhookId);
+      if (head.kind === 'none') return 'idle';
+      // A retry not yet due: look again then. The key makes one such job per moment, however many
+      // drains see it.
+      if (head.kind === 'later') {
+        await queue(payload, { at: head.at, key: `webhook:${payload.webhookId}:${head.at.getTime()}` });
+        return 'queued';
+      }
+      // Held by a drain of this service: it goes on to the next delivery itself. Held by another
+      // service, which may have died: look again when its hold ends (one job per attempt).
+      if (head.kind === 'held') {
+        if (head.holder !== lease.holder)
+          await queue(payload, {
+            at: head.until,
+            key: `webhook:${payload.webhookId}:held:${head.delivery}:${head.attempts}`,
+          });
+        return 'queued';
+      }
+      // Due and free, but a concurrent drain changed it between our two reads: try again, a few
+      // times, then a moment later.
+      raced += 1;
+      if (raced > 3) {
+        const at = new Date(Date.now() + 1_000);
+        await queue(payload, { at, key: `webhook:${payload.webhookId}:${at.getTime()}` });
+        return 'queued';
+      }
+    }
+    await queue(payload);
+    return 'queued';
+  }
+
+  /**
+   * The drains running in this service, by webhook. A delivery added while one runs is left to it
+   * (it goes round again) instead of costing a job of its own: 1,000 deploys in a row are one drain,
+   * not 1,000 jobs.
+   */
+  const running = new Map<string, { again: boolean }>();
+
   return {
-    queue: (payload) => queue(payload),
+    async added(payload) {
+      const drainer = running.get(payload.webhookId);
+      if (drainer) drainer.again = true;
+      else await queue(payload);
+    },
     handler: {
       async process(payload) {
-        const started = Date.now();
-        let raced = 0;
-        while (Date.now() - started < drainMs) {
-          const delivery = await repository.claim(payload.webhookId, lease);
-          if (delivery) {
-            const outcome = await sendHeld(delivery);
-            await repository.finish(delivery.id, outcome);
-            if (outcome.status !== 'succeeded')
-              logger.info(
-                { webhook: payload.webhookId, delivery: delivery.id, outcome: outcome.status },
-                'webhook delivery failed',
-              );
-            continue;
-          }
-          const head = await repository.headState(payload.webhookId);
-          if (head.kind === 'none') return;
-          // A retry not yet due: look again then. The key makes one such job per moment, however
-          // many drains see it.
-          if (head.kind === 'later')
-            return queue(payload, { at: head.at, key: `webhook:${payload.webhookId}:${head.at.getTime()}` });
-          // Held by a drain of this service: it goes on to the next delivery itself. Held by another
-          // service, which may have died: look again when its hold ends (one job per attempt).
-          if (head.kind === 'held') {
-            if (head.holder === lease.holder) return;
-            return queue(payload, {
-              at: head.until,
-              key: `webhook:${payload.webhookId}:held:${head.delivery}:${head.attempts}`,
-            });
-          }
-          // Due and free, but a concurrent drain changed it between our two reads: try again, a
-          // few times, then a moment later.
-          raced += 1;
-          if (raced > 3) {
-            const at = new Date(Date.now() + 1_000);
-            return queue(payload, { at, key: `webhook:${payload.webhookId}:${at.getTime()}` });
-          }
+        const other = running.get(payload.webhookId);
+        if (other) {
+          other.again = true;
+          return;
         }
-        await queue(payload);
+        const drainer = { again: false };
+        running.set(payload.webhookId, drainer);
+        try {
+          for (;;) {
+            const ended = await drain(payload);
+            // Decided in one turn with the map's update: an `added` either sees this drain and asks
+            // it round again, or finds none and queues a job.
+            if (ended === 'idle' && drainer.again) {
+              drainer.again = false;
+              continue;
+            }
+            running.delete(payload.webhookId);
+            return;
+          }
+        } catch (error) {
+          running.delete(payload.webhookId);
+          throw error;
+        }
       },
     },
   };

@@ -31,7 +31,7 @@ export interface WebhookService {
    * outbox): they are sent once it commits, and never if it rolls back.
    */
   emit(workspaceId: string, type: WebhookEventType, data: EventData): Promise<void>;
-  /** Queues a drain for every webhook with pending deliveries: what a starting worker node does. */
+  /** Queues a drain for every webhook with pending deliveries: what a worker does as it starts and each minute. */
   resume(): Promise<number>;
 }
 
@@ -46,8 +46,16 @@ export function createWebhookService(dependencies: {
   secretBox: SecretBox;
   /** The outbound guard's URL check: a literal address it refuses is refused at once. */
   guard: Pick<OutboundGuard, 'checkUrl'>;
+  /**
+   * Runs a callback once the caller's transaction has committed (at once outside one). A crash
+   * between the commit and the callback loses no delivery: a starting worker, and every worker each
+   * minute, resumes the pending ones.
+   */
+  afterCommit: (callback: () => Promise<unknown>) => Promise<void>;
 }): WebhookService {
-  const { repository, drains, secretBox } = dependencies;
+  const { repository, drains, secretBox, afterCommit } = dependencies;
+  const added = (workspaceId: string, webhookId: string) =>
+    afterCommit(() => drains.added({ workspaceId, webhookId }));
 
   /** http(s), no credentials in it, not a refused literal address (a name is checked at each delivery). */
   function checkUrl(url: string): void {
@@ -110,7 +118,7 @@ export function createWebhookService(dependencies: {
       });
       if (!updated) throw new NotFoundError('Webhook not found');
       // Enabled again: what waited while it was disabled goes out now.
-      if (updated.enabled && !before.enabled) await drains.queue({ workspaceId, webhookId: id });
+      if (updated.enabled && !before.enabled) await added(workspaceId, id);
       return updated;
     },
 
@@ -132,7 +140,7 @@ export function createWebhookService(dependencies: {
       const webhook = await require(workspaceId, id);
       const body = eventBody('webhook.test', workspaceId, { webhook: webhook.id, url: webhook.url });
       const delivery = await repository.addDelivery(workspaceId, id, 'webhook.test', body);
-      await drains.queue({ workspaceId, webhookId: id });
+      await added(workspaceId, id);
       return delivery;
     },
 
@@ -145,7 +153,7 @@ export function createWebhookService(dependencies: {
       await require(workspaceId, id);
       const delivery = await repository.redeliver(workspaceId, id, deliveryId);
       if (!delivery) throw new NotFoundError('Delivery not found');
-      await drains.queue({ workspaceId, webhookId: id });
+      await added(workspaceId, id);
       return delivery;
     },
 
@@ -155,12 +163,12 @@ export function createWebhookService(dependencies: {
         type,
         eventBody(type, workspaceId, data),
       );
-      for (const webhookId of new Set(webhookIds)) await drains.queue({ workspaceId, webhookId });
+      for (const webhookId of new Set(webhookIds)) await added(workspaceId, webhookId);
     },
 
     async resume() {
       const pending = await repository.withPendingDeliveries();
-      for (const each of pending) await drains.queue(each);
+      for (const each of pending) await drains.added(each);
       return pending.length;
     },
   };
