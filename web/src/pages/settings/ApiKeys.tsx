@@ -4,6 +4,7 @@ import { type KeyRole, keyRoles, type MemberRole } from '../../../../src/contrac
 import { api } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
+import { ShownOnce } from '../../components/ShownOnce';
 import { QueryView } from '../../components/states';
 import { ValueSelect } from '../../components/ValueSelect';
 import { keys } from '../../queries/keys';
@@ -87,20 +88,9 @@ export function ApiKeys() {
         </form>
       )}
       {created && (
-        <div className="callout" role="status">
-          <p>Copy the new key now: it is not shown again.</p>
-          <code className="secret">{created}</code>{' '}
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => void navigator.clipboard?.writeText(created)}
-          >
-            Copy
-          </button>{' '}
-          <button type="button" className="secondary" onClick={() => setCreated(null)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce value={created} copy onDone={() => setCreated(null)}>
+          Copy the new key now: it is not shown again.
+        </ShownOnce>
       )}
       {revoke.error && (
         <p className="field-error" role="alert">

@@ -4,6 +4,7 @@ import { type MemberRole, memberRoles } from '../../../../src/contract';
 import { api, type Member, type NewInvitation } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field, FormError } from '../../components/Field';
+import { ShownOnce } from '../../components/ShownOnce';
 import { QueryView } from '../../components/states';
 import { ValueSelect } from '../../components/ValueSelect';
 import { keys } from '../../queries/keys';
@@ -93,28 +94,16 @@ export function Members() {
         <p className="muted">Only an admin invites members and changes roles.</p>
       )}
       {invited && (
-        <div className="callout" role="status">
-          <p>
-            {invited.emailed ? `Invitation e-mailed to ${invited.email}. ` : ''}Send this link to{' '}
-            {invited.email}: it works once, for 7 days.
-          </p>
-          <code className="secret">{invited.invite_url}</code>{' '}
-          <button type="button" className="secondary" onClick={() => setInvited(null)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce value={invited.invite_url} onDone={() => setInvited(null)}>
+          {invited.emailed ? `Invitation e-mailed to ${invited.email}. ` : ''}Send this link to{' '}
+          {invited.email}: it works once, for 7 days.
+        </ShownOnce>
       )}
       {resetLink && (
-        <div className="callout" role="status">
-          <p>
-            {resetLink.emailed ? `Reset link e-mailed to ${resetLink.email}. ` : ''}Send this link to{' '}
-            {resetLink.email}: it sets a new password once, within 24 hours.
-          </p>
-          <code className="secret">{resetLink.url}</code>{' '}
-          <button type="button" className="secondary" onClick={() => setResetLink(null)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce value={resetLink.url} onDone={() => setResetLink(null)}>
+          {resetLink.emailed ? `Reset link e-mailed to ${resetLink.email}. ` : ''}Send this link to{' '}
+          {resetLink.email}: it sets a new password once, within 24 hours.
+        </ShownOnce>
       )}
       {actionError && (
         <p className="field-error" role="alert">

@@ -5,29 +5,12 @@ import { api } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Drawer } from '../../components/Drawer';
 import { Field, FormError } from '../../components/Field';
+import { ShownOnce } from '../../components/ShownOnce';
 import { Empty, QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { useRight } from '../../queries/me';
 
 type Subscription = WebhookEventType | '*';
-
-/** A secret shown once (a new webhook's, or a rotated one), with a way to copy it. */
-function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
-  return (
-    <div className="callout" role="status">
-      <p>
-        Copy the signing secret now: it is not shown again. Receivers check each delivery's signature with it.
-      </p>
-      <code className="secret">{secret}</code>{' '}
-      <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(secret)}>
-        Copy
-      </button>{' '}
-      <button type="button" className="secondary" onClick={onDone}>
-        Done
-      </button>
-    </div>
-  );
-}
 
 /** The events a new webhook takes: every one, or those ticked. */
 function EventChoice({
@@ -230,7 +213,12 @@ export function Webhooks() {
         </div>
         <FormError error={create.error} fields={['url']} />
       </form>
-      {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
+      {secret && (
+        <ShownOnce value={secret} copy onDone={() => setSecret(null)}>
+          Copy the signing secret now: it is not shown again. Receivers check each delivery's signature with
+          it.
+        </ShownOnce>
+      )}
       {actionError && (
         <p className="field-error" role="alert">
           {actionError.message}
