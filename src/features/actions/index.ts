@@ -5,6 +5,7 @@ export {
   type DeployedVersion,
   type DeployedVersionRepository,
 } from './deployed-repository.js';
+export type { DeployGuard, DeploymentsChanged, GateCondition } from './neighbours.js';
 export { presentAction, presentVersionFields, versionFromWire } from './presenters.js';
 export { type ActionVersionRow as ActionVersion, createActionRepository } from './repository.js';
 export { type DraftVersionInput, draftVersion, environment, guidOrSlugParams } from './schemas.js';
@@ -12,8 +13,5 @@ export {
   type Action,
   type ActionService,
   createActionService,
-  type DeployGuard,
-  type DeploymentsChanged,
-  type GateCondition,
   type ResolvedAction,
 } from './service.js';
