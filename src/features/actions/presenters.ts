@@ -1,3 +1,4 @@
+import type { VersionDiffResponse } from '../audit/responses.js';
 import type { ActionVersionRow } from './repository.js';
 import type {
   ActionResponse,
@@ -107,7 +108,7 @@ export function actionChangesFromWire(body: UpdateActionInput): ActionChanges {
  * What a saved version changed, field by field in the wire's names, for the audit log: the
  * version numbers and each field whose value differs, before and after.
  */
-export function versionDiff(before: ActionVersionRow, after: ActionVersionRow) {
+export function versionDiff(before: ActionVersionRow, after: ActionVersionRow): VersionDiffResponse {
   const old: Record<string, unknown> = presentVersionFields(before);
   const now: Record<string, unknown> = presentVersionFields(after);
   const fields = Object.fromEntries(

@@ -118,7 +118,10 @@ export interface Schemas {
     ip: string | null;
     user_agent: string | null;
     /** what changed; secrets never appear */
-    changes: unknown | null;
+    changes: ({
+      version_diff?: (Schemas["VersionDiff"]);
+      [field: string]: unknown;
+    }) | (Array<unknown>) | null;
   };
   ChatFineTuningExample: {
     messages: Array<{
@@ -643,6 +646,16 @@ export interface Schemas {
       user_id: string;
       created_at: string;
     }>;
+  };
+  VersionDiff: {
+    from_version: number;
+    to_version: number;
+    fields: {
+      [field: string]: {
+        before: unknown;
+        after: unknown;
+      };
+    };
   };
   Webhook: {
     guid: string;

@@ -7,12 +7,6 @@ import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { useMe } from '../../queries/me';
 
-type VersionDiff = {
-  from_version: number;
-  to_version: number;
-  fields: Record<string, { before: unknown; after: unknown }>;
-};
-
 const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /**
@@ -20,8 +14,8 @@ const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stri
  * each changed field before and after; anything else as its JSON on one line.
  */
 function Changes({ record }: { record: AuditRecord }) {
-  const changes = record.changes as { version_diff?: VersionDiff } | null | undefined;
-  const diff = changes?.version_diff;
+  const changes = record.changes;
+  const diff = changes && !Array.isArray(changes) ? changes.version_diff : undefined;
   if (diff)
     return (
       <details>
