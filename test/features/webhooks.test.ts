@@ -13,6 +13,7 @@ import {
   openEmptyDatabase,
   startTestApp,
   useTestWorkspace,
+  whileQueueRefuses,
 } from '../helpers/test-app.js';
 
 // Webhooks (docs/webhooks.md): signed with Standard Webhooks, written to an outbox in the change's
@@ -353,6 +354,25 @@ describe('webhooks', () => {
     expect(third.headers['webhook-id']).toBe(test.body.guid);
     const missing = await client.post(`/v1/webhooks/${webhook.guid}/deliveries/${moved.guid}/redeliver`);
     expect(missing.status).toBe(404);
+  });
+
+  it('never fails a change because the job queue refuses: the delivery waits and goes out with the next', async () => {
+    const { client, test } = context;
+    const path = newPath('queue-down');
+    const webhook = await newWebhook(client, path, ['action.version_saved']);
+    const action = await createAction(client);
+    await receive(path, 1);
+    const saved = await whileQueueRefuses(test.platform, () =>
+      client.put(`/v1/actions/${action.guid}`, { prompt: 'Saved while the queue is down {{name}}' }),
+    );
+    expect(saved.status).toBe(200);
+    // Its delivery is stored (pending, unless a drain still running took it); the next change's
+    // drain sends whatever waits first, then its own.
+    const stored = await client.get(`/v1/webhooks/${webhook.guid}/deliveries`);
+    expect(stored.body.total_count).toBe(2);
+    await client.put(`/v1/actions/${action.guid}`, { prompt: 'And again {{name}}' });
+    const got = await receive(path, 3);
+    expect(got.map((each) => each.event.data.version)).toEqual([1, 2, 3]);
   });
 
   it('keeps webhooks and their deliveries to their workspace', async () => {

@@ -44,7 +44,7 @@ export type WebhookDrains = {
   handler: JobHandler<WebhookDeliveryPayload>;
   /**
    * Told, once the change that added them has committed, that a webhook has new deliveries: a drain
-   * running in this service takes them, else a drain job is queued.
+   * running in this service takes them, else a drain job is queued. Never fails.
    */
   added(payload: WebhookDeliveryPayload): Promise<void>;
 };
@@ -173,8 +173,15 @@ export function createWebhookDrains(dependencies: {
   return {
     async added(payload) {
       const drainer = running.get(payload.webhookId);
-      if (drainer) drainer.again = true;
-      else await queue(payload);
+      if (drainer) {
+        drainer.again = true;
+        return;
+      }
+      // The change is committed: a queue that refuses the job must not fail it. Its deliveries
+      // wait for the next change, or for a worker's resume within the minute.
+      await queue(payload).catch((error: unknown) =>
+        logger.warn({ err: error, webhook: payload.webhookId }, 'could not queue a webhook drain'),
+      );
     },
     handler: {
       async process(payload) {
