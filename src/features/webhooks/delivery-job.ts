@@ -34,8 +34,12 @@ export const deliveryTimeoutMs = 10_000;
 const leaseMs = 3_000;
 const renewEveryMs = 1_000;
 
-/** A drain hands on to a new job after this long, so no job runs near its time limit. */
-const drainMs = 30_000;
+/**
+ * A drain hands on to a new job after this long. The new job takes its turn behind other
+ * workspaces' bulk jobs, so a busy webhook (a slow receiver that still answers) holds a bulk slot
+ * for seconds at a time, never for minutes.
+ */
+const drainMs = 5_000;
 
 /** What is kept of a receiver's answer in `last_error`. */
 const errorExcerptCharacters = 300;
