@@ -345,6 +345,11 @@ describe('webhooks', () => {
     expect(pending.last_error).toContain('redirects are not followed');
     expect(Date.parse(pending.next_attempt_at)).toBeGreaterThan(Date.now() - 1_000);
     expect(receiver.at(target)).toEqual([]);
+    // A delivery still pending is not redelivered: it is on its way, or waits for its retry.
+    const stillPending = await client.post(
+      `/v1/webhooks/${moved.guid}/deliveries/${movedTest.body.guid}/redeliver`,
+    );
+    expect(stillPending.status).toBe(409);
 
     // Redelivery sends a finished delivery again, under its own id.
     const again = await client.post(`/v1/webhooks/${webhook.guid}/deliveries/${test.body.guid}/redeliver`);

@@ -173,8 +173,12 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
 
   /** The chain has no item left: the run ends if every other chain has ended too. */
   async function chainEnded(evaluation: EvaluationRow): Promise<void> {
+    if (await repository.hasPending(evaluation.id)) return;
+    // The report (its intervals are CPU work over every item) is made before the transaction: on the
+    // embedded database an open transaction holds every other workspace's statements.
+    const summary = await report(evaluation);
     const finished = await inTransaction(async () => {
-      const done = await repository.finishIfComplete(evaluation.id, () => report(evaluation));
+      const done = await repository.finishIfComplete(evaluation.id, async () => summary);
       if (done) await ended(evaluation, 'SUCCESS');
       return done;
     });

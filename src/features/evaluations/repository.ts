@@ -42,6 +42,16 @@ export function createEvaluationRepository(database: Database) {
   const scope = (workspaceId: string, id: string) =>
     and(eq(evaluations.workspaceId, workspaceId), eq(evaluations.id, id));
 
+  /** Whether any item of the evaluation is still to be scored. */
+  async function hasPending(id: string): Promise<boolean> {
+    const [pending] = rowsOf<{ pending: boolean }>(
+      await database.execute(
+        sql`SELECT EXISTS (SELECT 1 FROM ${evaluationResults} WHERE evaluation_id = ${id} AND status = 'pending') AS pending`,
+      ),
+    );
+    return pending?.pending ?? false;
+  }
+
   return {
     /**
      * The evaluation and one result row per item of its dataset version, in the dataset's order,
@@ -200,17 +210,14 @@ export function createEvaluationRepository(database: Database) {
           AND result.status = 'pending'`);
     },
 
+    hasPending,
+
     /**
      * Ends a RUNNING evaluation as SUCCESS once no item is pending, with its report. Each chain of
      * items asks when its last item is written; the last writer sees every other item written.
      */
     async finishIfComplete(id: string, report: () => Promise<Record<string, unknown>>): Promise<boolean> {
-      const [pending] = rowsOf<{ pending: boolean }>(
-        await database.execute(
-          sql`SELECT EXISTS (SELECT 1 FROM ${evaluationResults} WHERE evaluation_id = ${id} AND status = 'pending') AS pending`,
-        ),
-      );
-      if (pending?.pending) return false;
+      if (await hasPending(id)) return false;
       const rows = await database
         .update(evaluations)
         .set({ status: 'SUCCESS', finishedAt: new Date(), report: await report() })

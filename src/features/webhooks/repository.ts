@@ -226,9 +226,24 @@ export function createWebhookRepository(database: Database) {
       return { rows, total: await totalOf(database, webhookDeliveries, scope) };
     },
 
+    async findDelivery(workspaceId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
+      const [row] = await database
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.workspaceId, workspaceId),
+            eq(webhookDeliveries.webhookId, webhookId),
+            eq(webhookDeliveries.id, id),
+          ),
+        );
+      return row;
+    },
+
     /**
-     * Sends a delivery again: pending from now, with 24 hours of retries of its own, behind the
-     * webhook's other pending deliveries (a new place in its order). Its id, the `webhook-id`, stays.
+     * Sends a finished delivery again: pending from now, with 24 hours of retries of its own, behind
+     * the webhook's other pending deliveries (a new place in its order). Its id, the `webhook-id`,
+     * stays. One still pending is left as it is (undefined): it may be on its way.
      */
     async redeliver(workspaceId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
       const [row] = rowsOf<{ id: string }>(
@@ -236,6 +251,7 @@ export function createWebhookRepository(database: Database) {
           UPDATE ${webhookDeliveries} SET status = 'pending', sequence = DEFAULT, next_attempt_at = now(),
             retries_from = now(), leased_until = NULL, leased_by = NULL
           WHERE workspace_id = ${workspaceId} AND webhook_id = ${webhookId} AND id = ${id}
+            AND status <> 'pending'
           RETURNING id`),
       );
       if (!row) return undefined;

@@ -131,7 +131,7 @@ export function webhookRoutes(webhooks: WebhookService): FastifyPluginAsyncZod {
           'x-right': 'manage',
           tags,
           description:
-            'Sends the delivery again (same `webhook-id`), after the pending ones, with 24 hours of retries of its own.',
+            'Sends a succeeded or failed delivery again (same `webhook-id`), after the pending ones, with 24 hours of retries of its own; a pending one is a 409.',
           params: deliveryParams,
           response: { 202: webhookDeliveryResponse },
         },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Pagination } from '../../core/pagination.js';
 import type { WebhookEventType } from '../../core/wire-values.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { OutboundGuard } from '../../platform/outbound-guard.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { WebhookDrains } from './delivery-job.js';
@@ -152,7 +152,11 @@ export function createWebhookService(dependencies: {
     async redeliver(workspaceId, id, deliveryId) {
       await require(workspaceId, id);
       const delivery = await repository.redeliver(workspaceId, id, deliveryId);
-      if (!delivery) throw new NotFoundError('Delivery not found');
+      if (!delivery) {
+        if (await repository.findDelivery(workspaceId, id, deliveryId))
+          throw new ConflictError('The delivery is still pending: it is sent, or retried, on its own');
+        throw new NotFoundError('Delivery not found');
+      }
       await added(workspaceId, id);
       return delivery;
     },

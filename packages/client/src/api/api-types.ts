@@ -3920,7 +3920,7 @@ export interface Routes {
     bodyRequired: true;
     answer: (Schemas["WebhookWithSecret"]);
   };
-  /** Sends the delivery again (same `webhook-id`), after the pending ones, with 24 hours of retries of its own. */
+  /** Sends a succeeded or failed delivery again (same `webhook-id`), after the pending ones, with 24 hours of retries of its own; a pending one is a 409. */
   "POST /v1/webhooks/{guid}/deliveries/{delivery}/redeliver": {
     path: {
       guid: string;

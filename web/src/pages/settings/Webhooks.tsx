@@ -114,7 +114,7 @@ function Deliveries({ webhook, onClose }: { webhook: { guid: string; url: string
                       type="button"
                       className="secondary"
                       aria-label={`Redeliver ${delivery.event} of ${new Date(delivery.created_at).toLocaleString()}`}
-                      disabled={redeliver.isPending}
+                      disabled={redeliver.isPending || delivery.status === 'pending'}
                       onClick={() => redeliver.mutate(delivery.guid)}
                     >
                       Redeliver
