@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isMap, parseDocument, stringify } from 'yaml';
+import { canonicalJson } from '../core/canonical-json.js';
 
 // The files of `lectern prompts pull|push` (docs/prompts-as-code.md#the-files): YAML front matter
 // between two `---` lines, then the template exactly as saved, then one newline. Keys are written
@@ -161,18 +162,7 @@ export function readSnippetFile(path: string, source: string): SnippetFile {
   return { description: text(path, fields, 'description'), content: body };
 }
 
-/** JSON with sorted keys: two files that mean the same hash the same, however they are laid out. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value ?? null);
-}
-
 /** What a file means, hashed: `push` compares it with the hash it had when pulled. */
 export function contentHash(content: (ActionFile | SnippetFile) & { folder: string }): string {
-  return createHash('sha256').update(canonical(content)).digest('hex');
+  return createHash('sha256').update(canonicalJson(content)).digest('hex');
 }

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { canonicalJson } from '../../core/canonical-json.js';
 import { withoutQueryCredentials } from '../../core/query-credentials.js';
 import type { AuditActorType } from '../../core/roles.js';
 
@@ -23,21 +24,9 @@ export type AuditRecord = {
 /** The first record's `previous_hash`. */
 export const genesisHash = '0'.repeat(64);
 
-/** JSON with every object's keys sorted: the stored JSONB reorders keys, the hash must not care. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, each]) => each !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, each]) => `${JSON.stringify(key)}:${canonical(each)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 /** What a record's hash covers besides the previous hash: its canonical form. */
 export function canonicalRecord(record: AuditRecord): string {
-  return canonical({ ...record, at: record.at.toISOString() });
+  return canonicalJson({ ...record, at: record.at.toISOString() });
 }
 
 /**
