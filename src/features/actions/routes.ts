@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
-import { listResponse, removedResponse } from '../../core/wire.js';
+import { listResponse } from '../../core/wire.js';
 import { ForbiddenError } from '../../errors.js';
 import { creatorOf, principalOf, workspaceOf } from '../../http/authentication.js';
 import { describeChange } from '../../http/authorization.js';
-import { removed } from '../../http/removal.js';
+import { byGuid, removalByGuid } from '../../http/by-guid.js';
 import { type ContextService, presentContext } from '../contexts/index.js';
 import { contextResponse } from '../contexts/responses.js';
 import { presentSkill, type SkillService } from '../skills/index.js';
@@ -134,11 +134,7 @@ export function actionRoutes(
 
     app.delete(
       '/actions/:guid',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await actions.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('write', tags, (workspaceId, guid) => actions.remove(workspaceId, guid)),
     );
 
     app.post(
@@ -194,10 +190,9 @@ export function actionRoutes(
 
     app.post(
       '/actions/:guid/disable',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: actionResponse } } },
-      async (request) => {
-        return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, true));
-      },
+      byGuid('write', tags, { response: actionResponse }, async (workspaceId, guid) =>
+        presentAction(await actions.setDisabled(workspaceId, guid, true)),
+      ),
     );
 
     // The official SDK's getSkills / updateSkills and getContext / updateContext: the latest version's
@@ -273,10 +268,9 @@ export function actionRoutes(
 
     app.post(
       '/actions/:guid/enable',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: actionResponse } } },
-      async (request) => {
-        return presentAction(await actions.setDisabled(workspaceOf(request).id, request.params.guid, false));
-      },
+      byGuid('write', tags, { response: actionResponse }, async (workspaceId, guid) =>
+        presentAction(await actions.setDisabled(workspaceId, guid, false)),
+      ),
     );
   };
 }

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
-import { listResponse, removedResponse } from '../../core/wire.js';
+import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
-import { removed } from '../../http/removal.js';
+import { byGuid, removalByGuid } from '../../http/by-guid.js';
 import { type ActionService, presentAction } from '../actions/index.js';
 import { actionResponse } from '../actions/responses.js';
 import { appFieldsFromWire, presentApp } from './presenters.js';
@@ -45,37 +45,21 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
 
     app.get(
       '/apps/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: appResponse } } },
-      async (request) => {
-        return presentApp(await apps.require(workspaceOf(request).id, request.params.guid));
-      },
+      byGuid('read', tags, { response: appResponse }, async (workspaceId, guid) =>
+        presentApp(await apps.require(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/apps/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: updateAppBody,
-          response: { 200: appResponse },
-        },
-      },
-      async (request) => {
-        return presentApp(
-          await apps.update(workspaceOf(request).id, request.params.guid, appFieldsFromWire(request.body)),
-        );
-      },
+      byGuid('write', tags, { body: updateAppBody, response: appResponse }, async (workspaceId, guid, body) =>
+        presentApp(await apps.update(workspaceId, guid, appFieldsFromWire(body))),
+      ),
     );
 
     app.delete(
       '/apps/:guid',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await apps.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('write', tags, (workspaceId, guid) => apps.remove(workspaceId, guid)),
     );
 
     // A bare array: the official SDK's apps.getActions reads one (docs/api.md#actions).

@@ -4,6 +4,7 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, successResponse } from '../../core/wire.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
+import { byGuid } from '../../http/by-guid.js';
 import type { ContextPrompt } from './context-prompt.js';
 import { presentContext, presentContextPromptAnswer, presentHit } from './presenters.js';
 import {
@@ -79,25 +80,19 @@ export function contextRoutes(
 
     app.get(
       '/contexts/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: contextResponse } } },
-      async (request) => {
-        return presentContext(await contexts.requireWithState(workspaceOf(request).id, request.params.guid));
-      },
+      byGuid('read', tags, { response: contextResponse }, async (workspaceId, guid) =>
+        presentContext(await contexts.requireWithState(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/contexts/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: updateContextBody,
-          response: { 200: contextResponse },
-        },
-      },
-      async (request) =>
-        presentContext(await contexts.update(workspaceOf(request).id, request.params.guid, request.body)),
+      byGuid(
+        'write',
+        tags,
+        { body: updateContextBody, response: contextResponse },
+        async (workspaceId, guid, body) => presentContext(await contexts.update(workspaceId, guid, body)),
+      ),
     );
 
     app.delete(
@@ -144,17 +139,12 @@ export function contextRoutes(
 
     app.post(
       '/contexts/:guid/prompt',
-      {
-        schema: {
-          'x-right': 'search',
-          tags,
-          params: guidParams,
-          body: contextPromptBody,
-          response: { 200: contextPromptResponse },
-        },
-      },
-      async (request) =>
-        presentContextPromptAnswer(await prompt(workspaceOf(request).id, request.params.guid, request.body)),
+      byGuid(
+        'search',
+        tags,
+        { body: contextPromptBody, response: contextPromptResponse },
+        async (workspaceId, guid, body) => presentContextPromptAnswer(await prompt(workspaceId, guid, body)),
+      ),
     );
   };
 }

@@ -3,12 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { chatExample, chatMessagesOf } from '../../core/fine-tuning.js';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
-import { listResponse, removedResponse } from '../../core/wire.js';
+import { listResponse } from '../../core/wire.js';
 import { AppError } from '../../errors.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
 import { describeChange, recordChangeOf } from '../../http/authorization.js';
+import { byGuid, removalByGuid } from '../../http/by-guid.js';
 import { sendJsonLines } from '../../http/json-lines.js';
-import { removed } from '../../http/removal.js';
 import { importFormatOf, readItems } from './import.js';
 import { presentDataset, presentDatasetItem } from './presenters.js';
 import {
@@ -70,32 +70,24 @@ export function datasetRoutes(
 
     app.get(
       '/datasets/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: datasetResponse } } },
-      async (request) => presentDataset(await datasets.require(workspaceOf(request).id, request.params.guid)),
+      byGuid('read', tags, { response: datasetResponse }, async (workspaceId, guid) =>
+        presentDataset(await datasets.require(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/datasets/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: changeDatasetBody,
-          response: { 200: datasetResponse },
-        },
-      },
-      async (request) =>
-        presentDataset(await datasets.change(workspaceOf(request).id, request.params.guid, request.body)),
+      byGuid(
+        'write',
+        tags,
+        { body: changeDatasetBody, response: datasetResponse },
+        async (workspaceId, guid, body) => presentDataset(await datasets.change(workspaceId, guid, body)),
+      ),
     );
 
     app.delete(
       '/datasets/:guid',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await datasets.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('write', tags, (workspaceId, guid) => datasets.remove(workspaceId, guid)),
     );
 
     app.post(

@@ -4,6 +4,7 @@ import { guid, guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
+import { byGuid } from '../../http/by-guid.js';
 import { presentComparison, presentEvaluation, presentResult } from './presenters.js';
 import { comparisonResponse, evaluationResponse, evaluationResultResponse } from './responses.js';
 import { compareQuery, resultsQuery, startEvaluationBody, startMatrixBody } from './schemas.js';
@@ -80,9 +81,9 @@ export function evaluationRoutes(evaluations: EvaluationService): FastifyPluginA
 
     app.get(
       '/evaluations/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: evaluationResponse } } },
-      async (request) =>
-        presentEvaluation(await evaluations.get(workspaceOf(request).id, request.params.guid)),
+      byGuid('read', tags, { response: evaluationResponse }, async (workspaceId, guid) =>
+        presentEvaluation(await evaluations.get(workspaceId, guid)),
+      ),
     );
 
     app.get(
@@ -108,9 +109,9 @@ export function evaluationRoutes(evaluations: EvaluationService): FastifyPluginA
 
     app.post(
       '/evaluations/:guid/cancel',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: evaluationResponse } } },
-      async (request) =>
-        presentEvaluation(await evaluations.cancel(workspaceOf(request).id, request.params.guid)),
+      byGuid('write', tags, { response: evaluationResponse }, async (workspaceId, guid) =>
+        presentEvaluation(await evaluations.cancel(workspaceId, guid)),
+      ),
     );
   };
 }

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
-import { listResponse, removedResponse } from '../../core/wire.js';
+import { listResponse } from '../../core/wire.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
-import { removed } from '../../http/removal.js';
+import { byGuid, removalByGuid } from '../../http/by-guid.js';
 import { presentEvaluator } from './presenters.js';
 import { evaluatorResponse, scoreResponse } from './responses.js';
 import { changeEvaluatorBody, createEvaluatorBody, testEvaluatorBody } from './schemas.js';
@@ -63,33 +62,24 @@ export function evaluatorRoutes(evaluators: EvaluatorService): FastifyPluginAsyn
 
     app.get(
       '/evaluators/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: evaluatorResponse } } },
-      async (request) =>
-        presentEvaluator(await evaluators.require(workspaceOf(request).id, request.params.guid)),
+      byGuid('read', tags, { response: evaluatorResponse }, async (workspaceId, guid) =>
+        presentEvaluator(await evaluators.require(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/evaluators/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: changeEvaluatorBody,
-          response: { 200: evaluatorResponse },
-        },
-      },
-      async (request) =>
-        presentEvaluator(await evaluators.change(workspaceOf(request).id, request.params.guid, request.body)),
+      byGuid(
+        'write',
+        tags,
+        { body: changeEvaluatorBody, response: evaluatorResponse },
+        async (workspaceId, guid, body) => presentEvaluator(await evaluators.change(workspaceId, guid, body)),
+      ),
     );
 
     app.delete(
       '/evaluators/:guid',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await evaluators.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('write', tags, (workspaceId, guid) => evaluators.remove(workspaceId, guid)),
     );
   };
 }

@@ -3,6 +3,7 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { byGuid } from '../../http/by-guid.js';
 import type { IdempotentRequests } from '../runs/index.js';
 import { callerOf, idempotencyHeaders } from '../runs/index.js';
 import {
@@ -66,31 +67,20 @@ export function experimentRoutes(
 
     app.get(
       '/experiments/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: experimentResponse } } },
-      async (request) => {
-        return presentExperiment(await experiments.require(workspaceOf(request).id, request.params.guid));
-      },
+      byGuid('read', tags, { response: experimentResponse }, async (workspaceId, guid) =>
+        presentExperiment(await experiments.require(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/experiments/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: updateExperimentBody,
-          response: { 200: experimentResponse },
-        },
-      },
-      async (request) =>
-        presentExperiment(
-          await experiments.update(
-            workspaceOf(request).id,
-            request.params.guid,
-            experimentChangesFromWire(request.body),
-          ),
-        ),
+      byGuid(
+        'write',
+        tags,
+        { body: updateExperimentBody, response: experimentResponse },
+        async (workspaceId, guid, body) =>
+          presentExperiment(await experiments.update(workspaceId, guid, experimentChangesFromWire(body))),
+      ),
     );
 
     app.delete(

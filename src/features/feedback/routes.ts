@@ -4,6 +4,7 @@ import { guidParams } from '../../core/guid.js';
 import { ForbiddenError } from '../../errors.js';
 import { creatorOf, principalOf, workspaceOf } from '../../http/authentication.js';
 import { recordChangeOf } from '../../http/authorization.js';
+import { byGuid } from '../../http/by-guid.js';
 import { feedbackChangesFromWire, presentFeedback } from './presenters.js';
 import { feedbackResponse } from './responses.js';
 import { dataGuidParams, feedbackBody, legacyFeedbackBody, updateFeedbackBody } from './schemas.js';
@@ -54,10 +55,9 @@ export function feedbackRoutes(feedback: FeedbackService): FastifyPluginAsyncZod
     // A feedback record by its own GUID (the official SDK's feedback.get / update / delete).
     app.get(
       '/feedback/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: feedbackResponse } } },
-      async (request) => {
-        return presentFeedback(await feedback.get(workspaceOf(request).id, request.params.guid));
-      },
+      byGuid('read', tags, { response: feedbackResponse }, async (workspaceId, guid) =>
+        presentFeedback(await feedback.get(workspaceId, guid)),
+      ),
     );
 
     app.put(

@@ -7,6 +7,7 @@ import { listResponse } from '../../core/wire.js';
 import { ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
+import { byGuid } from '../../http/by-guid.js';
 import { exportLines } from './export.js';
 import {
   generationChangesFromWire,
@@ -123,24 +124,13 @@ export function generationRoutes(
 
     app.put(
       '/data/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: updateDataBody,
-          response: { 200: generationResponse },
-        },
-      },
-      async (request) => {
-        return presentGeneration(
-          await data.update(
-            workspaceOf(request).id,
-            request.params.guid,
-            generationChangesFromWire(request.body),
-          ),
-        );
-      },
+      byGuid(
+        'write',
+        tags,
+        { body: updateDataBody, response: generationResponse },
+        async (workspaceId, guid, body) =>
+          presentGeneration(await data.update(workspaceId, guid, generationChangesFromWire(body))),
+      ),
     );
 
     app.delete(

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { guid, guidParams } from '../../core/guid.js';
+import { guid } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
-import { listResponse, removedResponse } from '../../core/wire.js';
+import { listResponse } from '../../core/wire.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
-import { removed } from '../../http/removal.js';
+import { byGuid, removalByGuid } from '../../http/by-guid.js';
 import { presentMonitor } from './presenters.js';
 import { monitorResponse } from './responses.js';
 import { changeMonitorBody, createMonitorBody } from './schemas.js';
@@ -44,32 +44,24 @@ export function monitorRoutes(monitors: MonitorService): FastifyPluginAsyncZod {
 
     app.get(
       '/monitors/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: monitorResponse } } },
-      async (request) => presentMonitor(await monitors.require(workspaceOf(request).id, request.params.guid)),
+      byGuid('read', tags, { response: monitorResponse }, async (workspaceId, guid) =>
+        presentMonitor(await monitors.require(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/monitors/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: changeMonitorBody,
-          response: { 200: monitorResponse },
-        },
-      },
-      async (request) =>
-        presentMonitor(await monitors.change(workspaceOf(request).id, request.params.guid, request.body)),
+      byGuid(
+        'write',
+        tags,
+        { body: changeMonitorBody, response: monitorResponse },
+        async (workspaceId, guid, body) => presentMonitor(await monitors.change(workspaceId, guid, body)),
+      ),
     );
 
     app.delete(
       '/monitors/:guid',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await monitors.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('write', tags, (workspaceId, guid) => monitors.remove(workspaceId, guid)),
     );
   };
 }

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { ProviderUrls } from '../../config.js';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery, wholeList } from '../../core/pagination.js';
-import { listResponse, removedResponse } from '../../core/wire.js';
+import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
 import { bareList } from '../../http/bare-list.js';
-import { removed } from '../../http/removal.js';
+import { byGuid, removalByGuid } from '../../http/by-guid.js';
 import { validateProviderKey } from './key-validation.js';
 import { presentModel, presentProvider, presentProviderKind } from './presenters.js';
 import {
@@ -102,11 +102,7 @@ export function providerRoutes(
     );
     app.delete(
       '/providers/:guid',
-      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await providers.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('manage', tags, (workspaceId, guid) => providers.remove(workspaceId, guid)),
     );
 
     app.post(
@@ -153,18 +149,13 @@ export function providerRoutes(
     }
     app.get(
       '/models/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: modelResponse } } },
-      async (request) => {
-        return presentModel(await providers.requireModel(workspaceOf(request).id, request.params.guid));
-      },
+      byGuid('read', tags, { response: modelResponse }, async (workspaceId, guid) =>
+        presentModel(await providers.requireModel(workspaceId, guid)),
+      ),
     );
     app.delete(
       '/models/:guid',
-      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await providers.removeModel(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('manage', tags, (workspaceId, guid) => providers.removeModel(workspaceId, guid)),
     );
 
     // The official SDK manages providers under /v1/models/provider (docs/sdk-compatibility.md); bare arrays.
@@ -207,11 +198,7 @@ export function providerRoutes(
     );
     app.delete(
       '/models/provider/:guid',
-      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await providers.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('manage', tags, (workspaceId, guid) => providers.remove(workspaceId, guid)),
     );
     app.post(
       '/models/validate',

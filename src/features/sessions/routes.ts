@@ -3,6 +3,7 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
+import { byGuid } from '../../http/by-guid.js';
 import { type GenerationService, presentGeneration } from '../generations/index.js';
 import { generationResponse } from '../generations/responses.js';
 import { presentSession } from './presenters.js';
@@ -49,28 +50,19 @@ export function sessionRoutes(
 
     app.get(
       '/sessions/:guid',
-      { schema: { 'x-right': 'read_runs', tags, params: guidParams, response: { 200: sessionResponse } } },
-      async (request) => {
-        return presentSession(await sessions.require(workspaceOf(request).id, request.params.guid));
-      },
+      byGuid('read_runs', tags, { response: sessionResponse }, async (workspaceId, guid) =>
+        presentSession(await sessions.require(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/sessions/:guid',
-      {
-        schema: {
-          'x-right': 'run',
-          tags,
-          params: guidParams,
-          body: updateSessionBody,
-          response: { 200: sessionResponse },
-        },
-      },
-      async (request) => {
-        return presentSession(
-          await sessions.update(workspaceOf(request).id, request.params.guid, request.body),
-        );
-      },
+      byGuid(
+        'run',
+        tags,
+        { body: updateSessionBody, response: sessionResponse },
+        async (workspaceId, guid, body) => presentSession(await sessions.update(workspaceId, guid, body)),
+      ),
     );
 
     app.delete(

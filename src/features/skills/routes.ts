@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery, wholeList } from '../../core/pagination.js';
-import { listResponse, messageResponse, removedResponse } from '../../core/wire.js';
+import { listResponse, messageResponse } from '../../core/wire.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
-import { removed } from '../../http/removal.js';
+import { byGuid, removalByGuid } from '../../http/by-guid.js';
 import { presentSkill, presentSkillType } from './presenters.js';
 import { skillResponse, skillTypeResponse } from './responses.js';
 import { createSkillBody, renameSkillBody, skillPromptBody } from './schemas.js';
@@ -50,54 +49,35 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
 
     app.get(
       '/skills/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: skillResponse } } },
-      async (request) => {
-        return presentSkill(await skills.require(workspaceOf(request).id, request.params.guid));
-      },
+      byGuid('read', tags, { response: skillResponse }, async (workspaceId, guid) =>
+        presentSkill(await skills.require(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/skills/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: renameSkillBody,
-          response: { 200: skillResponse },
-        },
-      },
-      async (request) => {
-        return presentSkill(
-          await skills.rename(workspaceOf(request).id, request.params.guid, request.body.name),
-        );
-      },
+      byGuid(
+        'write',
+        tags,
+        { body: renameSkillBody, response: skillResponse },
+        async (workspaceId, guid, body) => presentSkill(await skills.rename(workspaceId, guid, body.name)),
+      ),
     );
 
     app.delete(
       '/skills/:guid',
-      { schema: { 'x-right': 'write', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await skills.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('write', tags, (workspaceId, guid) => skills.remove(workspaceId, guid)),
     );
 
     // docs/api.md writes the parameter as {skill}; it is the Skill's GUID.
     app.post(
       '/skills/:guid/prompt',
-      {
-        schema: {
-          'x-right': 'run',
-          tags,
-          params: guidParams,
-          body: skillPromptBody,
-          response: { 200: messageResponse },
-        },
-      },
-      async (request) => ({
-        msg: await skills.prompt(workspaceOf(request).id, request.params.guid, request.body.prompt),
-      }),
+      byGuid(
+        'run',
+        tags,
+        { body: skillPromptBody, response: messageResponse },
+        async (workspaceId, guid, body) => ({ msg: await skills.prompt(workspaceId, guid, body.prompt) }),
+      ),
     );
   };
 }

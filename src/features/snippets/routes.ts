@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, removedResponse } from '../../core/wire.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
-import { removed } from '../../http/removal.js';
+import { removed } from '../../http/by-guid.js';
 import { presentDependent, presentSnippet, presentSnippetVersion } from './presenters.js';
 import { snippetDependentResponse, snippetResponse, snippetVersionResponse } from './responses.js';
 import { createSnippetBody, snippetListQuery, snippetParams, updateSnippetBody } from './schemas.js';

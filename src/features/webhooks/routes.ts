@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
-import { listResponse, removedResponse } from '../../core/wire.js';
+import { listResponse } from '../../core/wire.js';
 import { workspaceOf } from '../../http/authentication.js';
-import { removed } from '../../http/removal.js';
+import { removalByGuid } from '../../http/by-guid.js';
 import { presentDelivery, presentWebhook, presentWebhookWithSecret } from './presenters.js';
 import { webhookDeliveryResponse, webhookResponse, webhookWithSecretResponse } from './responses.js';
 import { createWebhookBody, deliveryParams, updateWebhookBody } from './schemas.js';
@@ -63,11 +63,7 @@ export function webhookRoutes(webhooks: WebhookService): FastifyPluginAsyncZod {
 
     app.delete(
       '/webhooks/:guid',
-      { schema: { 'x-right': 'manage', tags, params: guidParams, response: { 200: removedResponse } } },
-      async (request) => {
-        await webhooks.remove(workspaceOf(request).id, request.params.guid);
-        return removed(request.params.guid);
-      },
+      removalByGuid('manage', tags, (workspaceId, guid) => webhooks.remove(workspaceId, guid)),
     );
 
     app.post(

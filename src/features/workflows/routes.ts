@@ -3,6 +3,7 @@ import { guidParams } from '../../core/guid.js';
 import { listEnvelope, paginationQuery } from '../../core/pagination.js';
 import { listResponse, removedResponse } from '../../core/wire.js';
 import { creatorOf, workspaceOf } from '../../http/authentication.js';
+import { byGuid } from '../../http/by-guid.js';
 import { runResultResponse } from '../runs/responses.js';
 import { presentBlock, presentWorkflow } from './presenters.js';
 import {
@@ -88,27 +89,20 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.get(
       '/workflows/:guid',
-      { schema: { 'x-right': 'read', tags, params: guidParams, response: { 200: workflowResponse } } },
-      async (request) => {
-        return presentWorkflow(await workflows.require(workspaceOf(request).id, request.params.guid));
-      },
+      byGuid('read', tags, { response: workflowResponse }, async (workspaceId, guid) =>
+        presentWorkflow(await workflows.require(workspaceId, guid)),
+      ),
     );
 
     app.put(
       '/workflows/:guid',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: renameWorkflowBody,
-          response: { 200: workflowResponse },
-        },
-      },
-      async (request) =>
-        presentWorkflow(
-          await workflows.rename(workspaceOf(request).id, request.params.guid, request.body.name),
-        ),
+      byGuid(
+        'write',
+        tags,
+        { body: renameWorkflowBody, response: workflowResponse },
+        async (workspaceId, guid, body) =>
+          presentWorkflow(await workflows.rename(workspaceId, guid, body.name)),
+      ),
     );
 
     app.delete(
@@ -131,34 +125,24 @@ export function workflowRoutes(workflows: WorkflowService, runner: WorkflowRunne
 
     app.put(
       '/workflows/:guid/blocks',
-      {
-        schema: {
-          'x-right': 'write',
-          tags,
-          params: guidParams,
-          body: blocksBody,
-          response: { 200: blocksResponse },
-        },
-      },
-      async (request) => ({
-        blocks: (
-          await workflows.setBlocks(workspaceOf(request).id, request.params.guid, request.body.blocks)
-        ).map(presentBlock),
-      }),
+      byGuid(
+        'write',
+        tags,
+        { body: blocksBody, response: blocksResponse },
+        async (workspaceId, guid, body) => ({
+          blocks: (await workflows.setBlocks(workspaceId, guid, body.blocks)).map(presentBlock),
+        }),
+      ),
     );
 
     app.post(
       '/workflows/:guid/trigger',
-      {
-        schema: {
-          'x-right': 'run',
-          tags,
-          params: guidParams,
-          body: triggerBody,
-          response: { 200: workflowTriggerResponse },
-        },
-      },
-      async (request) => runner.trigger(workspaceOf(request).id, request.params.guid, request.body.input),
+      byGuid(
+        'run',
+        tags,
+        { body: triggerBody, response: workflowTriggerResponse },
+        async (workspaceId, guid, body) => runner.trigger(workspaceId, guid, body.input),
+      ),
     );
 
     app.get(

@@ -7,23 +7,31 @@ export type Column<Row> = {
   numeric?: boolean;
 };
 
-/** A table of records with a sticky header in a scrolling frame; one row per record. */
+type TableProps<Row> = {
+  label: string;
+  columns: Column<Row>[];
+  rows: Row[];
+  rowClass?: (row: Row) => string | undefined;
+  /** A table among other sections: a lower frame. */
+  short?: boolean;
+};
+
+/**
+ * A table of records with a sticky header in a scrolling frame; one row per record. A record with a
+ * GUID is keyed by it (React's key); a row without one says what keys it, and `tsc` asks for it.
+ */
+export function DataTable<Row extends { guid: string }>(
+  props: TableProps<Row> & { rowKey?: (row: Row) => string },
+): ReactNode;
+export function DataTable<Row>(props: TableProps<Row> & { rowKey: (row: Row) => string }): ReactNode;
 export function DataTable<Row>({
   label,
   columns,
   rows,
-  rowKey,
+  rowKey = (row) => (row as { guid: string }).guid,
   rowClass,
   short = false,
-}: {
-  label: string;
-  columns: Column<Row>[];
-  rows: Row[];
-  rowKey: (row: Row) => string;
-  rowClass?: (row: Row) => string | undefined;
-  /** A table among other sections: a lower frame. */
-  short?: boolean;
-}) {
+}: TableProps<Row> & { rowKey?: (row: Row) => string }) {
   return (
     // The frame scrolls when the table is taller or wider than it: focusable, so a keyboard scrolls it
     // even when no cell holds a control (WCAG 2.1.1); named, since it is a region.

@@ -1,4 +1,4 @@
-import { cloneElement, type ReactElement, useId } from 'react';
+import { cloneElement, type FormEvent, type ReactElement, useId } from 'react';
 
 /**
  * A labelled control with the API's 400 message (or the form's own check) under it when the message names this field
@@ -99,4 +99,12 @@ export function SecretField({
       />
     </Field>
   );
+}
+
+/** A form's submit handler that runs `mutation` instead of loading a page. */
+export function submitWith(mutation: { mutate: () => void }): (event: FormEvent) => void {
+  return (event) => {
+    event.preventDefault();
+    mutation.mutate();
+  };
 }

@@ -10,7 +10,7 @@ import { QueryView } from './states';
  * loading, error and empty states. The list pages (Contexts, Skills, Workflows, Experiments) are this
  * with their own form, columns and empty text.
  */
-export function ListPage<Row>({
+export function ListPage<Row extends { guid: string }>({
   id,
   title,
   form,
@@ -19,7 +19,6 @@ export function ListPage<Row>({
   what,
   empty,
   columns,
-  rowKey,
   short = false,
 }: {
   /** Names the page's heading for `aria-labelledby`. */
@@ -34,7 +33,6 @@ export function ListPage<Row>({
   what: string;
   empty: ReactNode;
   columns: Column<Row>[];
-  rowKey: (row: Row) => string;
   short?: boolean;
 }) {
   const { query, pager } = usePagedList(listKey, read);
@@ -47,7 +45,13 @@ export function ListPage<Row>({
       <QueryView query={query} what={what} isEmpty={(data) => data.total_count === 0} empty={empty}>
         {(data) => (
           <>
-            <DataTable label={title} short={short} rows={data.data} rowKey={rowKey} columns={columns} />
+            <DataTable
+              label={title}
+              short={short}
+              rows={data.data}
+              rowKey={(row) => row.guid}
+              columns={columns}
+            />
             {pager}
           </>
         )}
@@ -113,7 +117,6 @@ export function NamedListPage<Row extends { guid: string; name: string }>({
       read={read}
       what={`the ${title}`}
       empty={empty}
-      rowKey={(row) => row.guid}
       columns={[nameColumn(base), ...columns]}
     />
   );

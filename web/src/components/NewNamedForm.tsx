@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Field, FormError } from './Field';
+import { Field, FormError, submitWith } from './Field';
 import { useGate } from './gate';
 
 /**
@@ -35,10 +35,7 @@ export function NewNamedForm({
       navigate(`${pageBase}/${record.guid}`);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = submitWith(create);
   return (
     <form className="form-row" onSubmit={submit} aria-label={label}>
       <Field label="Name" name="name" error={create.error}>

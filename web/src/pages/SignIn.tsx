@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
-import { Field, FormError, SecretField } from '../components/Field';
+import { Field, FormError, SecretField, submitWith } from '../components/Field';
 
 /** What the sign-in page offers: a password always; single sign-on and API keys as configured. */
 function useSignInOptions() {
@@ -56,10 +56,7 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
   const request = useMutation({
     mutationFn: () => api('POST /console/v1/password_reset/request', { body: { email } }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    request.mutate();
-  };
+  const submit = submitWith(request);
   return (
     <main className="sign-in">
       <form onSubmit={submit} aria-labelledby="forgot-title">

@@ -116,7 +116,6 @@ export function ActionsPage() {
             <DataTable
               label="Actions"
               rows={rows}
-              rowKey={(action) => action.guid}
               columns={[
                 {
                   header: 'Name',

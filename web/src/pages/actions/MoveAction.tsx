@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { type Action, api } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { keys } from '../../queries/keys';
 
@@ -18,10 +18,7 @@ export function MoveAction({ action }: { action: Action }) {
       void queries.invalidateQueries({ queryKey: keys.folders.all });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    move.mutate();
-  };
+  const submit = submitWith(move);
   return (
     <form className="form-row move-form" onSubmit={submit} aria-label="Move the Action">
       <Field

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { NamedOptions } from '../../components/NamedOptions';
 import { keys } from '../../queries/keys';
@@ -36,10 +36,7 @@ export default function NewActionPage() {
       navigate(`/actions/${action.guid}/editor`);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = submitWith(create);
 
   return (
     <form onSubmit={submit} aria-labelledby="new-action-title" className="page-form">

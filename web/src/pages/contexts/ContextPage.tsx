@@ -33,7 +33,6 @@ function Documents({ contextGuid }: { contextGuid: string }) {
               label="Documents"
               short
               rows={data.data}
-              rowKey={(document) => document.guid}
               columns={[
                 {
                   header: 'Content',

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { type SearchMode, searchModes } from '../../../../src/contract';
 import { api, type Body } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { ValueSelect } from '../../components/ValueSelect';
 
 class FilterError extends Error {
@@ -36,10 +36,7 @@ export function SearchTester({ contextGuid }: { contextGuid: string }) {
       });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    search.mutate();
-  };
+  const submit = submitWith(search);
   return (
     <section aria-labelledby="search-title">
       <h2 id="search-title" className="section-title">

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type DragEvent, type FormEvent, useEffect, useId, useState } from 'react';
+import { type DragEvent, useEffect, useId, useState } from 'react';
 import { api, type ContextSource } from '../../api';
 import { DataTable } from '../../components/DataTable';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
@@ -80,10 +80,7 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
     const files = [...event.dataTransfer.files];
     if (files.length > 0) upload.mutate(files);
   };
-  const submitUrl = (event: FormEvent) => {
-    event.preventDefault();
-    fromUrl.mutate();
-  };
+  const submitUrl = submitWith(fromUrl);
 
   return (
     <section aria-labelledby="sources-title">
@@ -153,7 +150,6 @@ export function SourcesPanel({ contextGuid }: { contextGuid: string }) {
             label="Sources"
             short
             rows={data}
-            rowKey={(source) => source.guid}
             columns={[
               { header: 'Source', cell: (source) => source.name },
               {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, type DatasetItem } from '../../api';
 import { DataTable } from '../../components/DataTable';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { QueryView } from '../../components/states';
 import { usePagedList } from '../../paged-list';
@@ -36,10 +36,7 @@ function ExpectedOutputEditor({
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const submit = submitWith(save);
   return (
     <form
       onSubmit={submit}
@@ -93,7 +90,6 @@ export function DatasetItems({
           <DataTable
             label={`Items of version ${version}`}
             rows={data.data}
-            rowKey={(item) => item.guid}
             columns={[
               {
                 header: 'Input',

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Body, sendFile } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
@@ -43,10 +43,7 @@ function AddItemForm({ datasetGuid }: { datasetGuid: string }) {
       void queries.invalidateQueries({ queryKey: keys.datasets.all });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
+  const submit = submitWith(add);
   return (
     <form onSubmit={submit} aria-label="Add an item" className="panel">
       <h2 className="section-title">Add an item</h2>

@@ -70,7 +70,6 @@ export default function EvaluationsList() {
           </p>
         </Empty>
       }
-      rowKey={(evaluation) => evaluation.guid}
       columns={[
         nameColumn('/evaluations'),
         { header: 'Status', cell: (evaluation) => <EvaluationStatus evaluation={evaluation} /> },

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { keys } from '../../queries/keys';
 import { useAllActions, useAllDatasets, useAllEvaluators } from '../../queries/lists';
@@ -51,10 +51,7 @@ export function StartEvaluation() {
   });
   const toggle = <Value,>(list: Value[], value: Value) =>
     list.includes(value) ? list.filter((each) => each !== value) : [...list, value];
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    start.mutate();
-  };
+  const submit = submitWith(start);
   return (
     <form className="panel" onSubmit={submit} aria-label="Start an evaluation">
       <h2 className="section-title">Start an evaluation</h2>

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { type EvaluatorTypeName, evaluatorTypeNames } from '../../../../src/contract';
 import { api } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage } from '../../components/ListPage';
 import { Empty } from '../../components/states';
@@ -73,10 +73,7 @@ function NewEvaluatorForm() {
         },
       }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = submitWith(create);
   return (
     <form onSubmit={submit} aria-label="New evaluator" className="skill-form">
       <div className="form-row">
@@ -149,7 +146,6 @@ export default function EvaluatorsPage() {
           </p>
         </Empty>
       }
-      rowKey={(evaluator) => evaluator.guid}
       columns={[
         { header: 'Name', cell: (evaluator) => <span className="name">{evaluator.name}</span> },
         { header: 'Type', cell: (evaluator) => evaluator.type },

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { api } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage, nameColumn } from '../../components/ListPage';
 import { NamedOptions } from '../../components/NamedOptions';
@@ -40,10 +40,7 @@ function NewExperimentForm() {
       navigate(`/experiments/${experiment.guid}`);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = submitWith(create);
   const actionSelect = (value: string, fallback: string | undefined, set: (guid: string) => void) => (
     <select value={value || fallback || ''} onChange={(event) => set(event.target.value)}>
       {inApp.map((action) => (
@@ -118,7 +115,6 @@ export default function ExperimentsList() {
           <p>Route traffic between two Actions and compare their feedback before choosing one.</p>
         </Empty>
       }
-      rowKey={(experiment) => experiment.guid}
       columns={[
         nameColumn('/experiments'),
         { header: 'Primary', cell: (experiment) => name(experiment.action_primary_guid) },

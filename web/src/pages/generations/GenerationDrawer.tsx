@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, versionLabel } from '../../api';
 import { Drawer } from '../../components/Drawer';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
 
@@ -22,10 +22,7 @@ function FeedbackForm({ dataGuid }: { dataGuid: string }) {
       void queries.invalidateQueries({ queryKey: keys.generations.all });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
+  const submit = submitWith(add);
   return (
     <form onSubmit={submit} className="feedback-form" aria-label="Add feedback">
       <Field label="Type" name="type" error={add.error}>

@@ -226,7 +226,6 @@ export default function GenerationsPage() {
           <DataTable
             label="Generations"
             rows={records.data.data}
-            rowKey={(record) => record.guid}
             rowClass={(record) => (record.guid === open ? 'selected' : undefined)}
             columns={[
               {

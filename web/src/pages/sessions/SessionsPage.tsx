@@ -101,7 +101,6 @@ export default function SessionsPage() {
             <DataTable
               label="Sessions"
               rows={data.data}
-              rowKey={(session) => session.guid}
               columns={[
                 {
                   header: 'Session',

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { type KeyRole, keyRoles, type MemberRole } from '../../../../src/contract';
 import { api } from '../../api';
 import { DataTable } from '../../components/DataTable';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { ShownOnce } from '../../components/ShownOnce';
 import { QueryView } from '../../components/states';
 import { ValueSelect } from '../../components/ValueSelect';
@@ -48,10 +48,7 @@ export function ApiKeys() {
     mutationFn: (guid: string) => api('DELETE /v1/api_keys/{guid}', { path: { guid } }),
     onSettled: () => queries.invalidateQueries({ queryKey: keys.apiKeys.all }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = submitWith(create);
   const mayCreate = roles.length > 0;
   return (
     <section aria-labelledby="keys-title">
@@ -104,7 +101,6 @@ export function ApiKeys() {
               label="API keys"
               short
               rows={data.data}
-              rowKey={(key) => key.guid}
               columns={[
                 { header: 'Name', cell: (key) => key.name || '—' },
                 { header: 'Role', cell: (key) => key.role },

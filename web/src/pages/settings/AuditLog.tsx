@@ -101,7 +101,6 @@ export function AuditLog() {
             label="Audit records"
             short
             rows={data.data}
-            rowKey={(record) => record.guid}
             columns={[
               { header: 'When', cell: (record) => new Date(record.at).toLocaleString() },
               { header: 'Who', cell: (record) => `${record.actor.label} (${record.actor.type})` },

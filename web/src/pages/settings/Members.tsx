@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { type MemberRole, memberRoles } from '../../../../src/contract';
 import { api, type Member, type NewInvitation } from '../../api';
 import { DataTable } from '../../components/DataTable';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { ShownOnce } from '../../components/ShownOnce';
 import { QueryView } from '../../components/states';
 import { ValueSelect } from '../../components/ValueSelect';
@@ -64,10 +64,7 @@ export function Members() {
     onSuccess: (answer, member) =>
       setResetLink({ email: member.user.email, url: answer.reset_url, emailed: answer.emailed }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    invite.mutate();
-  };
+  const submit = submitWith(invite);
   const offered = memberRoles.filter((each) => each !== 'owner' || managesOwners);
   const mayTouch = (member: Member) => manages && (member.role !== 'owner' || managesOwners);
   const reason = !manages ? 'Only an admin manages members' : 'Only an owner changes an owner';
@@ -177,7 +174,6 @@ export function Members() {
           label="Pending invitations"
           short
           rows={invitations.data.data}
-          rowKey={(invitation) => invitation.guid}
           columns={[
             { header: 'Invited', cell: (invitation) => invitation.email },
             { header: 'Role', cell: (invitation) => invitation.role },

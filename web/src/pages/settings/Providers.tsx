@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, type Body, type Provider } from '../../api';
 import { DataTable } from '../../components/DataTable';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
 import { useModels, useProviders } from '../../queries/lists';
@@ -37,10 +37,7 @@ function AddProvider() {
       void queries.invalidateQueries({ queryKey: keys.providers.all });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
+  const submit = submitWith(add);
   return (
     <form className="form-row" onSubmit={submit} aria-label="Add a provider">
       <Field label="Provider" name="provider" error={add.error}>
@@ -129,10 +126,7 @@ function AddModel({ providers }: { providers: Provider[] }) {
       void queries.invalidateQueries({ queryKey: keys.models.all });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
+  const submit = submitWith(add);
   if (providers.length === 0) return null;
   return (
     <form className="form-row" onSubmit={submit} aria-label="Add a model">
@@ -208,7 +202,6 @@ export function Providers() {
             label="Providers"
             short
             rows={data.data}
-            rowKey={(provider) => provider.guid}
             columns={[
               {
                 header: 'Provider',

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, forgetSignIn, type SignedIn } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { keys } from '../../queries/keys';
 import { useRight } from '../../queries/me';
 import { ApiKeys } from './ApiKeys';
@@ -20,10 +20,7 @@ function WorkspaceName({ workspace }: { workspace: SignedIn['workspace'] }) {
     mutationFn: () => api('PUT /v1/workspace/{guid}', { path: { guid: workspace.guid }, body: { name } }),
     onSuccess: () => queries.invalidateQueries({ queryKey: keys.session }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    rename.mutate();
-  };
+  const submit = submitWith(rename);
   return (
     <form className="form-row" onSubmit={submit} aria-label="Workspace">
       <Field

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { type WebhookEventType, webhookEventTypes } from '../../../../src/contract';
 import { api } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Drawer } from '../../components/Drawer';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { ShownOnce } from '../../components/ShownOnce';
 import { Empty, QueryView } from '../../components/states';
 import { keys } from '../../queries/keys';
@@ -79,7 +79,6 @@ function Deliveries({ webhook, onClose }: { webhook: { guid: string; url: string
               label="Deliveries"
               short
               rows={data.data}
-              rowKey={(delivery) => delivery.guid}
               columns={[
                 {
                   header: 'Event',
@@ -176,10 +175,7 @@ export function Webhooks() {
     mutationFn: (guid: string) => api('DELETE /v1/webhooks/{guid}', { path: { guid } }),
     onSettled: invalidate,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = submitWith(create);
   if (!manages) return null;
   const actionError = change.error ?? rotate.error ?? test.error ?? remove.error;
   return (
@@ -237,7 +233,6 @@ export function Webhooks() {
               label="Webhooks"
               short
               rows={data.data}
-              rowKey={(webhook) => webhook.guid}
               columns={[
                 { header: 'URL', cell: (webhook) => <code>{webhook.url}</code> },
                 { header: 'Events', cell: (webhook) => webhook.events.join(', ') },

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useActionNames } from '../../action-names';
 import { api, type SkillType } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage } from '../../components/ListPage';
 import { Empty, QueryView } from '../../components/states';
@@ -129,10 +129,7 @@ function NewSkillForm({ types }: { types: SkillType[] }) {
       void queries.invalidateQueries({ queryKey: keys.skills.all });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = submitWith(create);
   return (
     <form onSubmit={submit} aria-label="New Skill" className="skill-form">
       <div className="form-row">
@@ -201,7 +198,6 @@ export default function SkillsPage() {
           <p>Attach a Skill to an Action in its editor; the model may call it as a tool.</p>
         </Empty>
       }
-      rowKey={(skill) => skill.guid}
       columns={[
         { header: 'Name', cell: (skill) => <span className="name">{skill.name}</span> },
         { header: 'Type', cell: (skill) => skill.type },

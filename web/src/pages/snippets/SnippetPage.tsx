@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, api, type Snippet } from '../../api';
-import { Field, FormError, fieldError } from '../../components/Field';
+import { Field, FormError, fieldError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { Empty, Failure, Loading } from '../../components/states';
 import { TemplateField } from '../../components/TemplateEditor';
@@ -37,10 +37,7 @@ function SnippetForm({ snippet }: { snippet: Snippet }) {
   });
   const conflict = save.error instanceof ApiError && save.error.code === 'version_conflict';
   const contentError = fieldError(save.error, 'content');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const submit = submitWith(save);
   const reload = async () => {
     const latest = await queries.fetchQuery({
       queryKey: keys.snippets.one(snippet.guid),

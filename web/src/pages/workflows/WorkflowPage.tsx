@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { api, type WorkflowBlock } from '../../api';
-import { FormError } from '../../components/Field';
+import { FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { Failure, Loading } from '../../components/states';
 import { keys } from '../../queries/keys';
@@ -55,10 +55,7 @@ function RunPanel({ workflowGuid }: { workflowGuid: string }) {
     enabled: runGuid !== null,
     refetchInterval: (query) => (query.state.data?.status === 'PENDING' || !query.state.data ? 500 : false),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    trigger.mutate();
-  };
+  const submit = submitWith(trigger);
   return (
     <section aria-labelledby="run-title">
       <h2 id="run-title" className="section-title">
@@ -175,10 +172,7 @@ export default function WorkflowPage() {
     [next[at], next[at + offset]] = [next[at + offset]!, next[at]!];
     setDraft(next);
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const submit = submitWith(save);
   const dirty =
     JSON.stringify(draft.map(stored)) !== JSON.stringify(blocks.data.blocks.map(edited).map(stored));
   return (

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, submitWith } from '../../components/Field';
 import { useGate } from '../../components/gate';
 import { ListPage, nameColumn } from '../../components/ListPage';
 import { NamedOptions } from '../../components/NamedOptions';
@@ -25,10 +25,7 @@ function NewWorkflowForm() {
       navigate(`/workflows/${workflow.guid}`);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = submitWith(create);
   return (
     <form className="form-row" onSubmit={submit} aria-label="New Workflow">
       <Field label="Name" name="name" error={create.error}>
@@ -65,7 +62,6 @@ export default function WorkflowsList() {
           <p>A Workflow chains Actions: each block's output can feed the next block's variables.</p>
         </Empty>
       }
-      rowKey={(workflow) => workflow.guid}
       columns={[
         nameColumn('/workflows'),
         { header: 'App', cell: (workflow) => appName.get(workflow.app) ?? workflow.app },
