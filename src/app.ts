@@ -40,6 +40,7 @@ import { streamRoutes } from './features/runs/stream-routes.js';
 import { sessionRoutes } from './features/sessions/routes.js';
 import { skillRoutes } from './features/skills/routes.js';
 import { snippetRoutes } from './features/snippets/routes.js';
+import { traceRoutes } from './features/traces/routes.js';
 import { webhookRoutes } from './features/webhooks/routes.js';
 import { workflowRoutes } from './features/workflows/routes.js';
 import { apiKeyRoutes } from './features/workspaces/keys-routes.js';
@@ -246,6 +247,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       );
       await v1.register(snippetRoutes(services.snippets));
       await v1.register(webhookRoutes(services.webhooks));
+      await v1.register(traceRoutes(services.traces));
       await v1.register(folderRoutes(services.folders));
       await v1.register(evaluatorRoutes(services.evaluators));
       await v1.register(evaluationRoutes(services.evaluations));

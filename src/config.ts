@@ -52,6 +52,7 @@ const environmentSchema = z.object({
     .default(16 * 1024 * 1024),
   LECTERN_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LECTERN_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(5_000),
+  LECTERN_TRACE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   LECTERN_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   LECTERN_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(10_000),
   LECTERN_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(72_000),
@@ -167,6 +168,8 @@ export type Config = {
   fetchTimeoutMs: number;
   /** The first wait of a webhook's retry schedule; the later ones scale with it (features/webhooks/retry-schedule.ts). */
   webhookRetryBaseMs: number;
+  /** Days spans and traces are kept (docs/traces.md#retention). */
+  traceRetentionDays: number;
   /**
    * Whether V8 may optimise the embedded database's WebAssembly (TurboFan). Off by default: it costs
    * ~60 MB of an idle service's memory (platform/webassembly-compiler.ts).
@@ -365,6 +368,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     fileLimitBytes: values.LECTERN_FILE_LIMIT_BYTES,
     fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,
     webhookRetryBaseMs: values.LECTERN_WEBHOOK_RETRY_BASE_MS,
+    traceRetentionDays: values.LECTERN_TRACE_RETENTION_DAYS,
     pgliteSharedBuffers: values.LECTERN_PGLITE_SHARED_BUFFERS,
     pgliteOptimizingCompiler: values.LECTERN_PGLITE_OPTIMIZING_COMPILER === 'true',
     embeddingThreads: values.LECTERN_EMBEDDING_THREADS ?? Math.max(1, availableParallelism() - 1),

@@ -100,6 +100,15 @@ async function serve(role: Role): Promise<void> {
     void prune();
     setInterval(prune, 60 * 60_000).unref();
   }
+  if (role !== 'api') {
+    // Past LECTERN_TRACE_RETENTION_DAYS a day of spans is one DROP TABLE; it runs at start and hourly.
+    const expireTraces = () =>
+      app.services.traces
+        .removeExpired()
+        .catch((error: unknown) => logger.warn({ err: error }, 'trace retention failed'));
+    void expireTraces();
+    setInterval(expireTraces, 60 * 60_000).unref();
+  }
   // An api node leaves jobs to worker nodes; it still enqueues them.
   const takesJobs = role !== 'api';
   if (takesJobs) {

@@ -101,6 +101,7 @@ import {
   createSnippetRepository,
   createSnippetService,
 } from './features/snippets/index.js';
+import { createTraceRepository, createTraceService } from './features/traces/index.js';
 import {
   createWebhookDrains,
   createWebhookRepository,
@@ -114,6 +115,7 @@ import {
   createWorkflowService,
 } from './features/workflows/index.js';
 import { createWorkspaceRepository, createWorkspaceService } from './features/workspaces/index.js';
+import { tracedCallCost } from './llm/prices.js';
 import { createToolRegistry } from './llm/tool-registry.js';
 import { createOutboundGuard } from './platform/outbound-guard.js';
 import type { Platform } from './platform/platform.js';
@@ -427,6 +429,16 @@ export function createServices(platform: Platform) {
     pace: defaultSweepPace,
     logger: logger('monitors'),
   });
+  // Traces from applications' OpenTelemetry exporters; their model calls become generations.
+  const traces = createTraceService({
+    repository: createTraceRepository(database),
+    inTransaction: platform.transactions.run,
+    findAction: actions.find,
+    recordGenerations: generations.recordTraced,
+    attachGenerations: generations.attachTraced,
+    priceOf: tracedCallCost,
+    retentionDays: config.traceRetentionDays,
+  });
   const evaluationItems = createItemRunner({
     repository: evaluationRepository,
     engine,
@@ -483,6 +495,7 @@ export function createServices(platform: Platform) {
     monitorSweeps,
     webhooks,
     webhookDrains,
+    traces,
     mcp,
     consoleSessions,
     providers: createProviderService(

@@ -43,6 +43,9 @@ export type PromptMessage = { role: string; content: string | MessagePart[] };
 
 export type GenerationCost = { input: number; output: number; generation: number };
 
+/** An event of a span as stored: its time in nanoseconds since the epoch, as text (JSON has no 64-bit integers). */
+export type SpanEvent = { name: string; timeUnixNano: string; attributes: Record<string, unknown> };
+
 export type { SplitterName };
 
 /** How a Context cuts text into Documents; sizes count tokens for `token`, characters otherwise. */

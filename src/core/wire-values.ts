@@ -57,3 +57,11 @@ export type WebhookEventType = (typeof webhookEventTypes)[number];
 /** Where one webhook delivery stands: still being tried, answered 2xx, or given up after 24 hours. */
 export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
+
+/** A span's kind, as OTLP names it (docs/traces.md). */
+export const spanKindNames = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'] as const;
+export type SpanKindName = (typeof spanKindNames)[number];
+
+/** A span's or a trace's status: a trace is ERROR when any of its spans failed, else its root's. */
+export const spanStatusNames = ['UNSET', 'OK', 'ERROR'] as const;
+export type SpanStatusName = (typeof spanStatusNames)[number];

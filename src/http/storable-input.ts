@@ -44,8 +44,11 @@ export function registerStorableInputCheck(app: FastifyInstance): void {
     const problem =
       findUnstorableInput(request.params, 'params') ??
       findUnstorableInput(request.query, 'querystring') ??
-      // A body a route reads as it arrives (a dataset import) is a stream: the route checks each line.
-      (request.body instanceof Readable ? undefined : findUnstorableInput(request.body, 'body'));
+      // A body a route reads as it arrives (a dataset import) is a stream, and one it decodes itself
+      // (an OTLP export) is bytes: the route makes what it stores storable.
+      (request.body instanceof Readable || request.body instanceof Uint8Array
+        ? undefined
+        : findUnstorableInput(request.body, 'body'));
     if (problem) throw problem;
   });
 }

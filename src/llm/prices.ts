@@ -42,3 +42,40 @@ export async function generationCost(
     generation: rounded(price.total_price),
   };
 }
+
+/** genai-prices' names of the providers OpenTelemetry's `gen_ai.provider.name` (or `gen_ai.system`) names differently. */
+const tracedProviders: Record<string, string> = {
+  'aws.bedrock': 'aws',
+  'az.ai.openai': 'azure',
+  'azure.ai.openai': 'azure',
+  'gcp.gemini': 'google',
+  'gcp.vertex_ai': 'google',
+  'gcp.gen_ai': 'google',
+  x_ai: 'x-ai',
+  xai: 'x-ai',
+  mistral_ai: 'mistral',
+};
+
+/**
+ * The price of a model call an application traced (docs/traces.md): looked up under its provider
+ * when the table knows the provider, else by the model's name across providers. Undefined when no
+ * price is known.
+ */
+export async function tracedCallCost(
+  provider: string | null,
+  modelName: string,
+  usage: TokenUsage,
+): Promise<GenerationCost | undefined> {
+  const { calcPrice } = await import('@pydantic/genai-prices');
+  const tokens = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
+  const named = provider ? (tracedProviders[provider.toLowerCase()] ?? provider.toLowerCase()) : undefined;
+  const price =
+    (named === undefined ? null : calcPrice(tokens, modelName, { providerId: named })) ??
+    calcPrice(tokens, modelName);
+  if (!price) return undefined;
+  return {
+    input: rounded(price.input_price),
+    output: rounded(price.output_price),
+    generation: rounded(price.total_price),
+  };
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Client, createAction, createApp, request, type TestApp, unknownGuid } from './test-app.js';
 
 // The route table as /openapi.json documents it, and what a walk over it needs: a request body that
@@ -71,6 +72,16 @@ export async function createResources(client: Client): Promise<Resources> {
   const workflow = await client.post('/v1/workflows', { name: 'walk', app });
   const file = await client.post('/v1/files/upload', { data: Buffer.from('walk').toString('base64') });
   const webhook = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/walk', events: ['*'] });
+  const traceId = randomBytes(16).toString('hex');
+  const start = BigInt(Date.now()) * 1_000_000n;
+  const span = {
+    traceId,
+    spanId: randomBytes(8).toString('hex'),
+    name: 'walk',
+    startTimeUnixNano: String(start),
+    endTimeUnixNano: String(start + 1_000_000n),
+  };
+  await client.post('/v1/otel/v1/traces', { resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] });
   const found: Resources = {
     workspace: client.workspaceGuid,
     app,
@@ -88,6 +99,7 @@ export async function createResources(client: Client): Promise<Resources> {
     workflow: workflow.body.guid,
     file: new URL(file.body.url).pathname.split('/').at(-1)!,
     webhook: webhook.body.guid,
+    trace: (await client.get(`/v1/traces/${traceId}`)).body.trace_id,
   };
   for (const [kind, guid] of Object.entries(found)) {
     if (typeof guid !== 'string') throw new Error(`the walk could not create its ${kind}`);
@@ -108,6 +120,7 @@ const kindOfCollection: Record<string, string> = {
   models: 'model',
   contexts: 'context',
   webhooks: 'webhook',
+  traces: 'trace',
   context: 'context',
   documents: 'document',
   context_sources: 'source',

@@ -52,11 +52,13 @@ export function createExperimentRepository(database: Database) {
 
     /** Generations per Action of the experiment. */
     async runCounts(experimentId: string): Promise<{ actionId: string; runs: number }[]> {
-      return database
+      const rows = await database
         .select({ actionId: generations.actionId, runs: count() })
         .from(generations)
         .where(eq(generations.experimentId, experimentId))
         .groupBy(generations.actionId);
+      // An experiment's runs are its Actions': only a traced call has none.
+      return rows.flatMap(({ actionId, runs }) => (actionId ? [{ actionId, runs }] : []));
     },
 
     /** Non-deleted feedback per Action, type and value. */

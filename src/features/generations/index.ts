@@ -6,6 +6,7 @@ export {
   type GenerationService,
   type RunRecord,
   type RunSource,
+  type TracedGeneration,
 } from './service.js';
 export { createStatisticsService, type StatisticsService } from './statistics.js';
 export { createStatisticsRepository } from './statistics-repository.js';

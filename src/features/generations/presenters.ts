@@ -16,6 +16,8 @@ export function presentGeneration(row: Generation): GenerationResponse {
     action: row.actionId,
     // The official SDK reads these names (docs/sdk-compatibility.md).
     action_guid: row.actionId,
+    trace_id: row.traceId,
+    span_id: row.spanId,
     session: row.sessionId,
     input: row.input,
     output: row.output,

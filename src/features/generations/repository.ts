@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
 import {
@@ -23,6 +23,8 @@ const insertedColumns = [
   'actionId',
   'sessionId',
   'experimentId',
+  'traceId',
+  'spanId',
   'input',
   'output',
   'fullPromptSent',
@@ -45,8 +47,11 @@ const insertedColumns = [
 function insertValues(row: NewGeneration): Record<(typeof insertedColumns)[number], unknown> {
   return {
     ...row,
+    actionId: row.actionId ?? null,
     sessionId: row.sessionId ?? null,
     experimentId: row.experimentId ?? null,
+    traceId: row.traceId ?? null,
+    spanId: row.spanId ?? null,
     input: row.input ?? null,
     fullPromptSent: row.fullPromptSent ?? [],
     turnMessages: row.turnMessages ?? [],
@@ -152,6 +157,47 @@ export function createGenerationRepository(database: Database) {
     async insertMany(rows: NewGeneration[]): Promise<void> {
       if (rows.length > 0)
         await database.insert(generations).values(rows.map(insertValues) as NewGeneration[]);
+    },
+
+    /**
+     * Model calls traced over OpenTelemetry, dated by their spans' start. A span already stored as a
+     * generation (an exporter sent its batch again) is left as it is.
+     */
+    async insertTraced(rows: NewGeneration[]): Promise<void> {
+      if (rows.length === 0) return;
+      await database
+        .insert(generations)
+        .values(rows.map((row) => ({ ...insertValues(row), createdAt: row.createdAt })) as NewGeneration[])
+        .onConflictDoNothing({
+          target: [generations.workspaceId, generations.traceId, generations.spanId],
+          where: sql`${generations.spanId} is not null`,
+        });
+    },
+
+    /**
+     * Gives traced generations without an Action the prompt version a span above them names; one
+     * that has an Action keeps it. Answers when the changed ones were made.
+     */
+    async attachTraced(
+      workspaceId: string,
+      attachments: { id: string; actionId: string; version: number | null }[],
+    ): Promise<Date[]> {
+      const changed: Date[] = [];
+      for (const { id, actionId, version } of attachments) {
+        const rows = await database
+          .update(generations)
+          .set({ actionId, version })
+          .where(
+            and(
+              eq(generations.workspaceId, workspaceId),
+              eq(generations.id, id),
+              isNull(generations.actionId),
+            ),
+          )
+          .returning({ createdAt: generations.createdAt });
+        changed.push(...rows.map((row) => row.createdAt));
+      }
+      return changed;
     },
 
     /** A generation's monitor scores by evaluator GUID. */

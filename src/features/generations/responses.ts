@@ -6,8 +6,12 @@ import { feedbackResponse } from '../feedback/responses.js';
 export const generationResponse = z
   .strictObject({
     guid,
-    action: guid,
-    action_guid: guid.describe('The official SDK’s name for `action`'),
+    action: guid
+      .nullable()
+      .describe('Null for a model call traced over OpenTelemetry that names no Action (`lectern.action`)'),
+    action_guid: guid.nullable().describe('The official SDK’s name for `action`'),
+    trace_id: z.string().nullable().describe('The trace it was made in (`GET /v1/traces/{trace_id}`)'),
+    span_id: z.string().nullable().describe('Its span in that trace'),
     session: guid.nullable(),
     input: anyJson,
     output: z.string(),

@@ -119,6 +119,16 @@ export interface GenerationService {
   recordRun(run: RunRecord): Promise<void>;
   /** Counts a run that failed at the model call. */
   recordFailure(failure: RunFailureRecord): Promise<void>;
+  /**
+   * Stores model calls traced over OpenTelemetry (`source: "otel"`), dated by their spans; a span
+   * stored before is left as it is. A call dated on a finished day makes that day's rollup stale.
+   */
+  recordTraced(rows: TracedGeneration[]): Promise<void>;
+  /** Gives traced generations without an Action the prompt version a span above them names. */
+  attachTraced(
+    workspaceId: string,
+    attachments: { id: string; actionId: string; version: number | null }[],
+  ): Promise<void>;
   find(workspaceId: string, id: string): Promise<Generation | undefined>;
   /**
    * The record with its non-deleted feedback and its monitors' scores by evaluator GUID
@@ -152,6 +162,9 @@ export interface GenerationService {
   /** The newest answer a provider gave for this cache key. */
   findByCacheKey(workspaceId: string, cacheKey: string): Promise<Generation | undefined>;
 }
+
+/** A model call from a span: what the traces feature read from it, with the span's start as its date. */
+export type TracedGeneration = Omit<NewGeneration, 'source' | 'createdAt'> & { createdAt: Date };
 
 function runRow(run: RunRecord): NewGeneration {
   return {
@@ -241,6 +254,21 @@ export function createGenerationService(
         repository.scores(id),
       ]);
       return { generation, feedback: feedbackOfIt, scores };
+    },
+
+    async recordTraced(rows) {
+      await repository.insertTraced(rows.map((row) => ({ ...row, source: 'otel' })));
+      const days = new Map(
+        rows.map((row) => [`${row.workspaceId}/${row.createdAt.toISOString().slice(0, 10)}`, row]),
+      );
+      for (const row of days.values()) await changed(row.workspaceId, row.createdAt);
+    },
+
+    async attachTraced(workspaceId, attachments) {
+      if (attachments.length === 0) return;
+      const changedAt = await repository.attachTraced(workspaceId, attachments);
+      const days = new Map(changedAt.map((createdAt) => [createdAt.toISOString().slice(0, 10), createdAt]));
+      for (const createdAt of days.values()) await changed(workspaceId, createdAt);
     },
 
     async log(workspaceId, input) {

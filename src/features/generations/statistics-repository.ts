@@ -19,7 +19,8 @@ export type DayTotals = {
 
 /** The figures of one UTC day and Action: what the dashboard's series are summed from. */
 export type DayActionFigures = DayTotals & {
-  actionId: string;
+  /** Null: the generations without an Action (model calls traced over OpenTelemetry). */
+  actionId: string | null;
   /** The distinct latencies (ms, ascending) and how many runs had each: exact percentiles merge. */
   latencyValues: number[];
   latencyCounts: number[];
@@ -29,7 +30,7 @@ export type DayActionFigures = DayTotals & {
 type Numeric = number | string | null;
 type FiguresRow = {
   day: string;
-  action_id: string;
+  action_id: string | null;
   runs: Numeric;
   input_tokens: Numeric;
   output_tokens: Numeric;

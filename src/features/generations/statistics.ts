@@ -121,7 +121,8 @@ export function summarise(rows: DayActionFigures[]): Pick<Statistics, 'daily' | 
     day.withFeedback += row.withFeedback;
     day.errors += row.errors;
     days.set(row.day, day);
-    byAction.set(row.actionId, [...(byAction.get(row.actionId) ?? []), row]);
+    // A traced model call that names no Action counts in the day, not in any Action's figures.
+    if (row.actionId !== null) byAction.set(row.actionId, [...(byAction.get(row.actionId) ?? []), row]);
   }
   const actions = [...byAction.entries()]
     .map(([actionId, actionRows]): ActionFigures => {

@@ -13,6 +13,7 @@ import {
   real,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -27,6 +28,7 @@ import type {
   ResolvedTemplates,
   SkillMetadataEntry,
   SnippetPins,
+  SpanEvent,
   SplitterConfig,
   TemplateMessage,
   ToolDefinition,
@@ -36,7 +38,7 @@ import type {
   WorkspaceSettings,
 } from '../../core/json-columns.js';
 import type { AuditActorType, KeyRole, MemberRole } from '../../core/roles.js';
-import type { WebhookDeliveryStatus } from '../../core/wire-values.js';
+import type { SpanKindName, SpanStatusName, WebhookDeliveryStatus } from '../../core/wire-values.js';
 import type { ProviderKind } from '../../llm/provider-kinds.js';
 
 // Every tenant-owned table carries workspace_id; repositories filter on it in every query.
@@ -608,9 +610,8 @@ export const generationDays = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     day: date('day').notNull(),
-    actionId: uuid('action_id')
-      .notNull()
-      .references(() => actions.id, { onDelete: 'cascade' }),
+    /** Null: the day's generations without an Action (model calls traced over OpenTelemetry). */
+    actionId: uuid('action_id').references(() => actions.id, { onDelete: 'cascade' }),
     runs: integer('runs').notNull(),
     inputTokens: bigint('input_tokens', { mode: 'number' }).notNull(),
     outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
@@ -620,7 +621,11 @@ export const generationDays = pgTable(
     latencyValues: integer('latency_values').array().notNull(),
     latencyCounts: integer('latency_counts').array().notNull(),
   },
-  (table) => [primaryKey({ columns: [table.workspaceId, table.day, table.actionId] })],
+  // One row per day and Action, and one for the day's generations without an Action: the null is a
+  // key like any other Action's.
+  (table) => [
+    unique('generation_days_key').on(table.workspaceId, table.day, table.actionId).nullsNotDistinct(),
+  ],
 );
 
 /**
@@ -646,11 +651,13 @@ export const generations = pgTable(
   'generations',
   {
     ...tenantKey(),
-    actionId: uuid('action_id')
-      .notNull()
-      .references(() => actions.id, { onDelete: 'cascade' }),
+    /** Null for a model call traced over OpenTelemetry that names no Action (`lectern.action`). */
+    actionId: uuid('action_id').references(() => actions.id, { onDelete: 'cascade' }),
     sessionId: uuid('session_id').references(() => sessions.id),
     experimentId: uuid('experiment_id').references(() => experiments.id),
+    /** The trace and span it was made in: a run's own trace, or the span an application sent. */
+    traceId: text('trace_id'),
+    spanId: text('span_id'),
     input: jsonb('input').$type<unknown>(),
     output: text('output').notNull(),
     fullPromptSent: jsonb('full_prompt_sent').$type<PromptMessage[]>().notNull().default([]),
@@ -688,6 +695,10 @@ export const generations = pgTable(
     index('generations_experiment_index')
       .on(table.experimentId)
       .where(sql`${table.experimentId} is not null`),
+    // A span is one generation: an exporter's retry of a batch stores nothing twice.
+    uniqueIndex('generations_span_index')
+      .on(table.workspaceId, table.traceId, table.spanId)
+      .where(sql`${table.spanId} is not null`),
   ],
 );
 
@@ -1232,4 +1243,70 @@ export const generationScores = pgTable(
     index('generation_scores_day_index').on(table.workspaceId, table.day),
     index('generation_scores_evaluator_index').on(table.evaluatorId, table.score),
   ],
+);
+
+/**
+ * A trace's totals, kept as its spans arrive (any order, several requests): the list reads these
+ * rows, never the spans. `name`, `service_name` and `root_status` come with the root span.
+ */
+export const traces = pgTable(
+  'traces',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    traceId: text('trace_id').notNull(),
+    name: text('name'),
+    serviceName: text('service_name'),
+    rootStatus: text('root_status').$type<SpanStatusName>(),
+    startUnixNano: bigint('start_unix_nano', { mode: 'bigint' }).notNull(),
+    endUnixNano: bigint('end_unix_nano', { mode: 'bigint' }).notNull(),
+    spanCount: integer('span_count').notNull(),
+    /** Whether any span failed: the trace's status is then ERROR, whatever its root says. */
+    failed: boolean('failed').notNull().default(false),
+    session: text('session'),
+    /** USD, the sum of its generations' costs. */
+    cost: doublePrecision('cost').notNull().default(0),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.workspaceId, table.traceId] }),
+    // The list: newest first; its filters narrow what this index walks.
+    index('traces_workspace_start_index').on(table.workspaceId, table.startUnixNano),
+    index('traces_session_index')
+      .on(table.workspaceId, table.session, table.startUnixNano)
+      .where(sql`${table.session} is not null`),
+  ],
+);
+
+/**
+ * Spans, partitioned by the day they start (docs/operations.md#traces): the migration declares
+ * `PARTITION BY RANGE (start_unix_nano)`, and the traces feature makes each day's table as spans
+ * need it and drops it once past the retention. The key holds the start because a partitioned
+ * table's unique keys must hold its partition key; a span id is unique within its trace anyway.
+ */
+export const spans = pgTable(
+  'spans',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    traceId: text('trace_id').notNull(),
+    spanId: text('span_id').notNull(),
+    parentSpanId: text('parent_span_id'),
+    name: text('name').notNull(),
+    kind: text('kind').$type<SpanKindName>().notNull(),
+    startUnixNano: bigint('start_unix_nano', { mode: 'bigint' }).notNull(),
+    endUnixNano: bigint('end_unix_nano', { mode: 'bigint' }).notNull(),
+    status: text('status').$type<SpanStatusName>().notNull(),
+    statusMessage: text('status_message').notNull().default(''),
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull(),
+    events: jsonb('events').$type<SpanEvent[]>().notNull(),
+    serviceName: text('service_name'),
+    scopeName: text('scope_name'),
+    /** The generation a model-call span is (no foreign key: a partitioned table's rows outlive it). */
+    generationId: uuid('generation_id'),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.traceId, table.spanId, table.startUnixNano] })],
 );

@@ -389,6 +389,12 @@ export interface Schemas {
     created_at: string;
     updated_at: string;
   };
+  ExportTraceServiceResponse: {
+    partialSuccess?: {
+      rejectedSpans: number;
+      errorMessage: string;
+    };
+  };
   Feedback: {
     guid: string;
     /** The generation it is about */
@@ -427,9 +433,14 @@ export interface Schemas {
   };
   Generation: {
     guid: string;
-    action: string;
+    /** Null for a model call traced over OpenTelemetry that names no Action (`lectern.action`) */
+    action: string | null;
     /** The official SDK’s name for `action` */
-    action_guid: string;
+    action_guid: string | null;
+    /** The trace it was made in (`GET /v1/traces/{trace_id}`) */
+    trace_id: string | null;
+    /** Its span in that trace */
+    span_id: string | null;
     session: string | null;
     input: unknown;
     output: string;
@@ -633,6 +644,72 @@ export interface Schemas {
     content: string;
     saved_by_id: string | null;
     created_at: string;
+  };
+  Span: {
+    span_id: string;
+    parent_span_id: string | null;
+    name: string;
+    kind: "UNSPECIFIED" | "INTERNAL" | "SERVER" | "CLIENT" | "PRODUCER" | "CONSUMER";
+    start_time: string;
+    end_time: string;
+    duration_ms: number;
+    status: "UNSET" | "OK" | "ERROR";
+    status_message: string;
+    service_name: string | null;
+    attributes: {
+      [field: string]: unknown;
+    };
+    events: Array<{
+      name: string;
+      time: string;
+      attributes: {
+        [field: string]: unknown;
+      };
+    }>;
+    /** The generation this span is: a model call */
+    data_guid: string | null;
+  };
+  Trace: {
+    /** 32 lowercase hex characters */
+    trace_id: string;
+    /** The root span's name; null until the root span arrives */
+    name: string | null;
+    start_time: string;
+    end_time: string;
+    duration_ms: number;
+    /** ERROR when any span failed, else the root span’s */
+    status: "UNSET" | "OK" | "ERROR";
+    span_count: number;
+    /** The root span's resource `service.name` */
+    service_name: string | null;
+    /** `session.id` or `gen_ai.conversation.id` of its spans */
+    session: string | null;
+    /** USD: the sum of its generations’ costs */
+    cost: number;
+    input_tokens: number;
+    output_tokens: number;
+  };
+  TraceWithSpans: {
+    /** 32 lowercase hex characters */
+    trace_id: string;
+    /** The root span's name; null until the root span arrives */
+    name: string | null;
+    start_time: string;
+    end_time: string;
+    duration_ms: number;
+    /** ERROR when any span failed, else the root span’s */
+    status: "UNSET" | "OK" | "ERROR";
+    span_count: number;
+    /** The root span's resource `service.name` */
+    service_name: string | null;
+    /** `session.id` or `gen_ai.conversation.id` of its spans */
+    session: string | null;
+    /** USD: the sum of its generations’ costs */
+    cost: number;
+    input_tokens: number;
+    output_tokens: number;
+    /** Parents before children, siblings by start time */
+    spans: Array<Schemas["Span"]>;
   };
   UserSummary: {
     guid: string;
@@ -1521,9 +1598,14 @@ export interface Routes {
     answer: ({
       data: Array<{
         guid: string;
-        action: string;
+        /** Null for a model call traced over OpenTelemetry that names no Action (`lectern.action`) */
+        action: string | null;
         /** The official SDK’s name for `action` */
-        action_guid: string;
+        action_guid: string | null;
+        /** The trace it was made in (`GET /v1/traces/{trace_id}`) */
+        trace_id: string | null;
+        /** Its span in that trace */
+        span_id: string | null;
         session: string | null;
         input: unknown;
         output: string;
@@ -1576,9 +1658,14 @@ export interface Routes {
     bodyRequired: false;
     answer: ({
       guid: string;
-      action: string;
+      /** Null for a model call traced over OpenTelemetry that names no Action (`lectern.action`) */
+      action: string | null;
       /** The official SDK’s name for `action` */
-      action_guid: string;
+      action_guid: string | null;
+      /** The trace it was made in (`GET /v1/traces/{trace_id}`) */
+      trace_id: string | null;
+      /** Its span in that trace */
+      span_id: string | null;
       session: string | null;
       input: unknown;
       output: string;
@@ -2239,6 +2326,39 @@ export interface Routes {
         n: number;
       }>;
     });
+  };
+  "GET /v1/traces": {
+    path: never;
+    query: {
+      skip?: number;
+      limit?: number;
+      /** Traces that start at or after */
+      since?: string;
+      /** Traces that start before */
+      until?: string;
+      /** The root span's name, exactly */
+      name?: string;
+      session?: string;
+      status?: "UNSET" | "OK" | "ERROR";
+      min_duration_ms?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      data: Array<Schemas["Trace"]>;
+      total_count: number;
+      has_next_page: boolean;
+    });
+  };
+  "GET /v1/traces/{trace_id}": {
+    path: {
+      /** 32 hex characters */
+      trace_id: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["TraceWithSpans"]);
   };
   "GET /v1/webhooks": {
     path: never;
@@ -3826,6 +3946,14 @@ export interface Routes {
     };
     bodyRequired: true;
     answer: (Schemas["Monitor"]);
+  };
+  /** OTLP/HTTP traces receiver: an `ExportTraceServiceRequest` as protobuf (`application/x-protobuf`) or JSON, optionally gzip; answered in the same encoding */
+  "POST /v1/otel/v1/traces": {
+    path: never;
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["ExportTraceServiceResponse"]);
   };
   "POST /v1/providers": {
     path: never;

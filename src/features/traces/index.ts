@@ -1,0 +1,2 @@
+export { createTraceRepository } from './repository.js';
+export { createTraceService, type TraceService } from './service.js';

@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import type { GenerationCost } from '../../core/json-columns.js';
+import type { Page, Pagination } from '../../core/pagination.js';
+import { NotFoundError } from '../../errors.js';
+import { asBulkWork } from '../../platform/database/bulk-work.js';
+import type { TracedGeneration } from '../generations/index.js';
+import { lecternMarks, sessionOf, type TracedCall, tracedCall } from './genai-mapping.js';
+import type { ReceivedBatch, ReceivedSpan } from './received-spans.js';
+import type {
+  NewSpan,
+  SpanRow,
+  TraceContribution,
+  TraceFilter,
+  TraceRepository,
+  TraceRow,
+} from './repository.js';
+import { acceptedDays, dayOf } from './span-partitions.js';
+
+export type TraceDependencies = {
+  repository: TraceRepository;
+  /** Runs `work` in one transaction: a batch's spans, generations and trace totals are stored together. */
+  inTransaction<Result>(work: () => Promise<Result>): Promise<Result>;
+  /** The Action a `lectern.action` names (a GUID or slug) in the workspace, if there is one. */
+  findAction(workspaceId: string, guidOrSlug: string): Promise<{ guid: string } | undefined>;
+  /** Stores model-call spans as generations (one already stored is left as it is). */
+  recordGenerations(rows: TracedGeneration[]): Promise<void>;
+  /** Gives stored traced generations that have no Action yet the prompt version a span above them names. */
+  attachGenerations(
+    workspaceId: string,
+    attachments: { id: string; actionId: string; version: number | null }[],
+  ): Promise<void>;
+  /** The price of a traced call, when its model's price is known. */
+  priceOf(
+    provider: string | null,
+    model: string,
+    usage: { inputTokens: number; outputTokens: number },
+  ): Promise<GenerationCost | undefined>;
+  retentionDays: number;
+  now?: () => Date;
+};
+
+export type IngestAnswer = { rejected: number; message: string };
+
+export type TraceWithSpans = { trace: TraceRow; spans: SpanRow[] };
+
+/** Ancestors of a span, nearest first, as far as `bySpanId` knows them. */
+function ancestorsOf(span: ReceivedSpan, bySpanId: Map<string, ReceivedSpan>): ReceivedSpan[] {
+  const ancestors: ReceivedSpan[] = [];
+  const seen = new Set<string>([span.spanId]);
+  for (let parent = span.parentSpanId; parent !== null && !seen.has(parent); ) {
+    const found = bySpanId.get(parent);
+    if (!found) break;
+    ancestors.push(found);
+    seen.add(parent);
+    parent = found.parentSpanId;
+  }
+  return ancestors;
+}
+
+export function createTraceService(dependencies: TraceDependencies) {
+  const { repository } = dependencies;
+  const now = dependencies.now ?? (() => new Date());
+  /** Day partitions this process made or saw: most batches need no DDL at all. */
+  const knownDays = new Set<number>();
+
+  async function ensureDays(days: Iterable<number>) {
+    const missing = [...new Set(days)].filter((day) => !knownDays.has(day));
+    if (missing.length === 0) return;
+    await repository.ensurePartitions(missing);
+    for (const day of missing) knownDays.add(day);
+  }
+
+  /** The model calls of a batch, with what each generation needs. */
+  async function modelCalls(workspaceId: string, spans: ReceivedSpan[]) {
+    const keyed = new Map(spans.map((span) => [span.spanId, span]));
+    const calls = spans.flatMap((span) => {
+      const call = tracedCall(span, ancestorsOf(span, keyed));
+      return call ? [{ span, call }] : [];
+    });
+    const actionOf = actionFinder(workspaceId);
+    return Promise.all(
+      calls.map(async ({ span, call }) => ({
+        span,
+        call,
+        generationId: randomUUID(),
+        actionId: call.action ? await actionOf(call.action) : null,
+        cost: await priced(call),
+      })),
+    );
+  }
+
+  /** Finds Actions by GUID or slug, each name once per batch. */
+  function actionFinder(workspaceId: string) {
+    const found = new Map<string, Promise<string | null>>();
+    return (guidOrSlug: string) => {
+      let action = found.get(guidOrSlug);
+      if (!action) {
+        action = dependencies.findAction(workspaceId, guidOrSlug).then((each) => each?.guid ?? null);
+        found.set(guidOrSlug, action);
+      }
+      return action;
+    };
+  }
+
+  /**
+   * Spans of a trace arrive in any order: a model call may be stored before the span around it that
+   * names its prompt version (an exporter sends a parent when it ends, after its children). Once a
+   * batch is in, each stored call of its traces without an Action takes its nearest marked ancestor's.
+   */
+  async function attachToMarkedAncestors(workspaceId: string, traceIds: string[]) {
+    const links = await repository.spanLinks(workspaceId, traceIds);
+    const bySpanId = new Map(links.map((link) => [link.spanId, link]));
+    const actionOf = actionFinder(workspaceId);
+    const attachments: { id: string; actionId: string; version: number | null }[] = [];
+    for (const link of links) {
+      if (!link.generationId) continue;
+      const seen = new Set<string>();
+      let marked: typeof link | undefined = link;
+      while (marked && !marked.action && !seen.has(marked.spanId)) {
+        seen.add(marked.spanId);
+        marked = marked.parentSpanId === null ? undefined : bySpanId.get(marked.parentSpanId);
+      }
+      if (!marked?.action) continue;
+      const actionId = await actionOf(marked.action);
+      const version = marked.version === null ? null : Number.parseInt(marked.version, 10);
+      if (actionId)
+        attachments.push({
+          id: link.generationId,
+          actionId,
+          version: Number.isFinite(version) ? version : null,
+        });
+    }
+    await dependencies.attachGenerations(workspaceId, attachments);
+  }
+
+  async function priced(call: TracedCall) {
+    if (!call.model || (call.inputTokens === null && call.outputTokens === null)) return undefined;
+    return dependencies.priceOf(call.provider, call.model, {
+      inputTokens: call.inputTokens ?? 0,
+      outputTokens: call.outputTokens ?? 0,
+    });
+  }
+
+  return {
+    /**
+     * Stores a batch: its spans, a generation for each model call, and each trace's totals, in one
+     * transaction, so what the answer acknowledges is stored and nothing is half stored. Its
+     * statements are bulk work: on the embedded database they wait behind interactive requests'.
+     */
+    async ingest(workspaceId: string, batch: ReceivedBatch): Promise<IngestAnswer> {
+      const window = acceptedDays(now(), dependencies.retentionDays);
+      const problems = [...batch.problems];
+      let rejected = batch.rejected;
+      const accepted = batch.spans.filter((span) => {
+        const day = dayOf(span.startUnixNano);
+        if (day >= window.first && day <= window.last) return true;
+        rejected += 1;
+        problems.push(
+          `span ${span.spanId} refused: it starts ${day < window.first ? `before the ${dependencies.retentionDays} days traces are kept` : 'more than a day from now'}`,
+        );
+        return false;
+      });
+      if (accepted.length > 0) {
+        await asBulkWork(async () => {
+          await ensureDays(accepted.map((span) => dayOf(span.startUnixNano)));
+          const calls = await modelCalls(workspaceId, accepted);
+          await dependencies.inTransaction(() => store(workspaceId, accepted, calls));
+        });
+      }
+      return {
+        rejected,
+        message:
+          problems.slice(0, 20).join('; ') +
+          (problems.length > 20 ? ` (and ${problems.length - 20} more)` : ''),
+      };
+    },
+
+    async list(workspaceId: string, filter: TraceFilter, pagination: Pagination): Promise<Page<TraceRow>> {
+      const { rows, total } = await repository.listTraces(
+        workspaceId,
+        filter,
+        pagination.skip,
+        pagination.limit,
+      );
+      return { rows, total };
+    },
+
+    async get(workspaceId: string, traceId: string): Promise<TraceWithSpans> {
+      const trace = await repository.findTrace(workspaceId, traceId.toLowerCase());
+      if (!trace) throw new NotFoundError('Trace not found');
+      return { trace, spans: await repository.spansOf(workspaceId, trace.traceId) };
+    },
+
+    /** Drops the days of spans older than the retention and their traces. */
+    async removeExpired(): Promise<{ days: number; traces: number }> {
+      const { first } = acceptedDays(now(), dependencies.retentionDays);
+      const expired = (await repository.partitionDays()).filter((day) => day < first);
+      for (const day of expired) {
+        await repository.dropPartition(day);
+        knownDays.delete(day);
+      }
+      const removed = await repository.deleteTracesBefore(BigInt(first) * 86_400_000_000_000n);
+      return { days: expired.length, traces: removed };
+    },
+  };
+
+  async function store(
+    workspaceId: string,
+    accepted: ReceivedSpan[],
+    calls: Awaited<ReturnType<typeof modelCalls>>,
+  ): Promise<void> {
+    const generationOf = new Map(calls.map((entry) => [`${entry.span.traceId}/${entry.span.spanId}`, entry]));
+    const inserted = await repository.insertSpans(
+      accepted.map(
+        (span): NewSpan => ({
+          workspaceId,
+          traceId: span.traceId,
+          spanId: span.spanId,
+          parentSpanId: span.parentSpanId,
+          name: span.name,
+          kind: span.kind,
+          startUnixNano: span.startUnixNano,
+          endUnixNano: span.endUnixNano,
+          status: span.status,
+          statusMessage: span.statusMessage,
+          attributes: span.attributes,
+          events: span.events.map((event) => ({ ...event, timeUnixNano: event.timeUnixNano.toString() })),
+          serviceName: span.serviceName,
+          scopeName: span.scopeName,
+          generationId: generationOf.get(`${span.traceId}/${span.spanId}`)?.generationId ?? null,
+        }),
+      ),
+    );
+    // A span sent again (an exporter's retry) is already counted: only new spans add to a trace.
+    const isNew = new Set(inserted.map((row) => `${row.traceId}/${row.spanId}`));
+    const newSpans = accepted.filter((span) => isNew.has(`${span.traceId}/${span.spanId}`));
+    const newCalls = calls.filter((entry) => isNew.has(`${entry.span.traceId}/${entry.span.spanId}`));
+    await dependencies.recordGenerations(
+      newCalls.map(({ span, call, generationId, actionId, cost }) => ({
+        id: generationId,
+        workspaceId,
+        actionId,
+        traceId: span.traceId,
+        spanId: span.spanId,
+        input: { messages: call.input },
+        output: call.output,
+        fullPromptSent: call.input,
+        model: call.model,
+        modelProvider: call.provider,
+        numInputTokens: call.inputTokens,
+        numOutputTokens: call.outputTokens,
+        latencyMs: Number((span.endUnixNano - span.startUnixNano) / 1_000_000n),
+        cost: cost ?? null,
+        version: actionId ? call.version : null,
+        metadata: {
+          ...(span.serviceName && { service_name: span.serviceName }),
+          ...(call.session && { session_id: call.session }),
+          ...(call.error && { error: call.error }),
+          ...(call.action && !actionId && { unknown_action: call.action }),
+        },
+        createdAt: new Date(Number(span.startUnixNano / 1_000_000n)),
+      })),
+    );
+    await repository.addToTraces(workspaceId, contributions(newSpans, newCalls));
+    const unattached = newSpans.filter(
+      (span) =>
+        lecternMarks(span.attributes).action !== null ||
+        newCalls.some((entry) => entry.span === span && entry.actionId === null),
+    );
+    if (unattached.length > 0)
+      await attachToMarkedAncestors(workspaceId, [...new Set(unattached.map((span) => span.traceId))]);
+  }
+}
+
+/** What each trace of a batch's new spans adds to its row. */
+function contributions(
+  spans: ReceivedSpan[],
+  calls: { span: ReceivedSpan; call: TracedCall; cost: GenerationCost | undefined }[],
+): TraceContribution[] {
+  const byTrace = new Map<string, TraceContribution>();
+  for (const span of spans) {
+    const part = byTrace.get(span.traceId) ?? {
+      traceId: span.traceId,
+      startUnixNano: span.startUnixNano,
+      endUnixNano: span.endUnixNano,
+      spanCount: 0,
+      failed: false,
+      root: null,
+      session: null,
+      cost: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+    };
+    part.spanCount += 1;
+    if (span.startUnixNano < part.startUnixNano) part.startUnixNano = span.startUnixNano;
+    if (span.endUnixNano > part.endUnixNano) part.endUnixNano = span.endUnixNano;
+    part.failed ||= span.status === 'ERROR';
+    if (span.parentSpanId === null)
+      part.root = { name: span.name, serviceName: span.serviceName, status: span.status };
+    part.session ??= sessionOf(span);
+    byTrace.set(span.traceId, part);
+  }
+  for (const { span, call, cost } of calls) {
+    const part = byTrace.get(span.traceId);
+    if (!part) continue;
+    part.cost += cost?.generation ?? 0;
+    part.inputTokens += call.inputTokens ?? 0;
+    part.outputTokens += call.outputTokens ?? 0;
+  }
+  return [...byTrace.values()];
+}
+
+export type TraceService = ReturnType<typeof createTraceService>;
