@@ -361,3 +361,78 @@ describe('traces over OpenTelemetry', () => {
     expect(statistics.body.actions).toEqual([expect.objectContaining({ action: action.guid, runs: 1 })]);
   });
 });
+
+describe('the earlier GenAI attribute names', () => {
+  it('reads gen_ai.system, prompt_tokens and indexed prompts, and the message events', async () => {
+    const client = await newWorkspace(context.test);
+    const indexed = jsonSpan({
+      name: 'openai.chat',
+      attributes: [
+        attribute('gen_ai.system', 'openai'),
+        attribute('gen_ai.request.model', 'gpt-4o-mini'),
+        attribute('gen_ai.usage.prompt_tokens', 12),
+        attribute('gen_ai.usage.completion_tokens', 3),
+        attribute('gen_ai.prompt.0.role', 'user'),
+        attribute('gen_ai.prompt.0.content', 'Hello?'),
+        attribute('gen_ai.completion.0.role', 'assistant'),
+        attribute('gen_ai.completion.0.content', 'Hi.'),
+      ],
+    });
+    const start = BigInt(indexed.startTimeUnixNano);
+    const evented = jsonSpan({
+      name: 'chat claude',
+      status: { code: 2, message: 'overloaded' },
+      attributes: [
+        attribute('gen_ai.operation.name', 'chat'),
+        attribute('gen_ai.system', 'anthropic'),
+        attribute('gen_ai.request.model', 'claude-3-5-haiku-20241022'),
+        attribute('gen_ai.usage.input_tokens', 8),
+        attribute('gen_ai.usage.output_tokens', 2),
+      ],
+      events: [
+        {
+          name: 'gen_ai.system.message',
+          timeUnixNano: String(start),
+          attributes: [attribute('content', 'Be brief.')],
+        },
+        {
+          name: 'gen_ai.user.message',
+          timeUnixNano: String(start),
+          attributes: [attribute('content', 'Why?')],
+        },
+        {
+          name: 'gen_ai.choice',
+          timeUnixNano: String(start + 1n),
+          attributes: [attribute('message', JSON.stringify({ role: 'assistant', content: 'Because.' }))],
+        },
+      ],
+    });
+    const answer = await post(client, jsonRequest([indexed, evented]));
+    expect(answer.body).toEqual({});
+    const generationOf = async (span: { traceId: string }) => {
+      const found = await client.get(`/v1/traces/${span.traceId}`);
+      return (await client.get(`/v1/data/${found.body.spans[0].data_guid}`)).body;
+    };
+    expect(await generationOf(indexed)).toMatchObject({
+      action: null,
+      model: 'gpt-4o-mini',
+      model_provider: 'openai',
+      num_input_tokens: 12,
+      num_output_tokens: 3,
+      full_prompt_sent: [{ role: 'user', content: 'Hello?' }],
+      output: 'Hi.',
+    });
+    const failed = await generationOf(evented);
+    expect(failed).toMatchObject({
+      model: 'claude-3-5-haiku-20241022',
+      model_provider: 'anthropic',
+      full_prompt_sent: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Why?' },
+      ],
+      output: 'Because.',
+      metadata: { error: 'overloaded' },
+    });
+    expect(failed.cost.generation).toBeGreaterThan(0);
+  });
+});

@@ -168,11 +168,12 @@ export function tracedCall(span: ReceivedSpan, ancestors: ReceivedSpan[]): Trace
       text(attributes['llm.model_name']),
     ),
     provider: first(
+      // The AI SDK names the API too (`openai.chat`, `openai.responses`): the vendor is before the dot.
+      isAiSdkCall(span) ? (text(attributes['ai.model.provider'])?.split('.')[0] ?? null) : null,
       text(attributes['gen_ai.provider.name']),
       text(attributes['gen_ai.system']),
       text(attributes['llm.provider']),
       text(attributes['llm.system']),
-      text(attributes['ai.model.provider'])?.split('.')[0] ?? null,
     ),
     inputTokens: first(
       count(attributes['gen_ai.usage.input_tokens']),
