@@ -53,6 +53,8 @@ const environmentSchema = z.object({
   LECTERN_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LECTERN_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(5_000),
   LECTERN_TRACE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  LECTERN_RUN_TRACES: z.enum(['true', 'false']).default('true'),
+  LECTERN_OTEL_EXPORT_ENDPOINT: optionalText.pipe(z.url().optional()),
   LECTERN_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   LECTERN_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(10_000),
   LECTERN_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(72_000),
@@ -170,6 +172,10 @@ export type Config = {
   webhookRetryBaseMs: number;
   /** Days spans and traces are kept (docs/traces.md#retention). */
   traceRetentionDays: number;
+  /** Whether runs are traced (docs/traces.md#lecterns-own-runs); on unless `LECTERN_RUN_TRACES=false`. */
+  runTraces: boolean;
+  /** A collector that Lectern's own spans are also exported to (OTLP/HTTP protobuf). */
+  otelExportEndpoint: string | undefined;
   /**
    * Whether V8 may optimise the embedded database's WebAssembly (TurboFan). Off by default: it costs
    * ~60 MB of an idle service's memory (platform/webassembly-compiler.ts).
@@ -369,6 +375,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     fetchTimeoutMs: values.LECTERN_FETCH_TIMEOUT_MS,
     webhookRetryBaseMs: values.LECTERN_WEBHOOK_RETRY_BASE_MS,
     traceRetentionDays: values.LECTERN_TRACE_RETENTION_DAYS,
+    runTraces: values.LECTERN_RUN_TRACES === 'true',
+    otelExportEndpoint: values.LECTERN_OTEL_EXPORT_ENDPOINT,
     pgliteSharedBuffers: values.LECTERN_PGLITE_SHARED_BUFFERS,
     pgliteOptimizingCompiler: values.LECTERN_PGLITE_OPTIMIZING_COMPILER === 'true',
     embeddingThreads: values.LECTERN_EMBEDDING_THREADS ?? Math.max(1, availableParallelism() - 1),

@@ -279,7 +279,15 @@ export function createServices(platform: Platform) {
   // type `action` runs an Action through the engine. The engine takes a registry that the Skills
   // join once they are made: the one place where this file does not read top-down.
   const tools = createToolRegistry();
-  const engine = createRunEngine({ actions, models, sessions, generations, tools, retriever });
+  const engine = createRunEngine({
+    actions,
+    models,
+    sessions,
+    generations,
+    tools,
+    retriever,
+    tracing: platform.tracing,
+  });
   const skills = createSkillService({
     repository: skillRepository,
     secretBox,
@@ -439,6 +447,8 @@ export function createServices(platform: Platform) {
     priceOf: tracedCallCost,
     retentionDays: config.traceRetentionDays,
   });
+  // Lectern's own runs are traces of the workspace that ran them.
+  platform.tracing.setSink((spans) => traces.recordOwn(spans));
   const evaluationItems = createItemRunner({
     repository: evaluationRepository,
     engine,

@@ -16,6 +16,7 @@ import { createMemoryBroadcast } from './broadcast/memory-broadcast.js';
 import { prepareDataDirectory } from './data-directory.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
 import { createTransactionScope, type TransactionScope } from './database/transaction-scope.js';
+import { createGuardedFetch } from './guarded-fetch.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import { createMailer, type Mailer } from './mailer.js';
@@ -24,6 +25,7 @@ import { createSecretBox, deriveKey, loadOrCreateSecret, type SecretBox } from '
 import { createSigner, type Signer } from './signing.js';
 import { createMemoryStreamBus } from './streams/memory-stream-bus.js';
 import type { StreamBus } from './streams/stream-bus.js';
+import { createTracing, type Tracing } from './tracing.js';
 
 /**
  * Nodes that share a database share a job queue: the prefix names the database (its host, port and
@@ -59,6 +61,8 @@ export type Platform = {
   attempts: AttemptCounter;
   /** JSON bodies and Base64 contents, large ones decoded on a worker thread. */
   payloads: PayloadDecoder;
+  /** Lectern's own runs as OpenTelemetry traces. */
+  tracing: Tracing;
   /** `ok` or the failure, for the database and (when configured) Redis. */
   checkReadiness(): Promise<Record<string, string>>;
   close(): Promise<void>;
@@ -141,6 +145,12 @@ export async function createPlatform(
     (config.databaseUrl
       ? createDatabaseBlobStore(database.database)
       : createFileBlobStore(path.join(config.dataDirectory, 'files')));
+  const tracing = createTracing({
+    enabled: config.runTraces,
+    exportEndpoint: config.otelExportEndpoint,
+    fetch: createGuardedFetch({ allow: config.outboundAllow, timeoutMs: config.fetchTimeoutMs }),
+    logger: logger.child({ component: 'tracing' }),
+  });
   return {
     config,
     logger,
@@ -156,6 +166,7 @@ export async function createPlatform(
     auditChainKey: deriveKey(secret, 'audit-chain'),
     attempts,
     payloads,
+    tracing,
     async checkReadiness() {
       const [databaseCheck, redisCheck, bucketCheck] = await Promise.all([
         check(() => database.database.execute(sql`SELECT 1`)),
@@ -170,6 +181,8 @@ export async function createPlatform(
     },
     async close() {
       await jobs.stop();
+      // Its last spans are stored while the database is still open.
+      await tracing.close();
       await streams.close();
       await broadcast.close();
       await attempts.close();

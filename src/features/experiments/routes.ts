@@ -112,7 +112,7 @@ export function experimentRoutes(
         },
       },
       async (request) => {
-        const caller = callerOf(workspaceOf(request));
+        const caller = callerOf(workspaceOf(request), request.headers.traceparent);
         const { guid } = request.params;
         return idempotent.once(
           caller.workspaceId,

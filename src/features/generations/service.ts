@@ -87,6 +87,8 @@ export type RunSource =
 /** A finished run as the run engine reports it; the data service decides how it is stored. */
 export type RunRecord = {
   generationId: string;
+  /** The run's trace and its model-call span; null when runs are not traced. */
+  trace: { traceId: string; spanId: string } | null;
   workspaceId: string;
   /** `version` is null for a draft run (docs/api.md#runs). */
   action: { id: string; environment: string | null; version: number | null };
@@ -171,6 +173,8 @@ function runRow(run: RunRecord): NewGeneration {
     id: run.generationId,
     workspaceId: run.workspaceId,
     actionId: run.action.id,
+    traceId: run.trace?.traceId ?? null,
+    spanId: run.trace?.spanId ?? null,
     sessionId: run.sessionId,
     experimentId: run.experimentId,
     input: run.request.input,

@@ -50,6 +50,8 @@ function buildServer(dependencies: McpDependencies, who: McpCaller): Server {
     const { name, arguments: input = {} } = request.params;
     try {
       const run = await dependencies.engine.prepare(caller, name, { input, environment }, { source: 'mcp' });
+      // Rendered, not run: its trace ends here.
+      run.trace.end();
       return {
         description: `${run.resolved.action.name}, version ${run.resolved.version.version}`,
         // MCP's messages are the user's or the assistant's: a system message is given as the user's.

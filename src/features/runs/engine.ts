@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 import { isGuid } from '../../core/guid.js';
 import type { GenerationCost, PromptMessage, SnippetPins } from '../../core/json-columns.js';
 import type { MetadataFilter } from '../../core/metadata-filter.js';
@@ -9,11 +10,13 @@ import { generationCost } from '../../llm/prices.js';
 import { splitModelReference } from '../../llm/provider-kinds.js';
 import { wordTokens } from '../../llm/tokens.js';
 import type { ServerTools, ToolRegistry } from '../../llm/tool-registry.js';
+import type { RunTrace, Tracing } from '../../platform/tracing.js';
 import { type ActionService, type ResolvedAction, versionFromWire } from '../actions/index.js';
 import type { GenerationService, RunRecord, RunSource } from '../generations/index.js';
 import type { ModelResolver, ResolvedModel } from '../providers/index.js';
 import type { SessionService } from '../sessions/index.js';
 import { type BuiltPrompt, buildPrompt } from './prompt.js';
+import { endModelCall, modelCallSpan, toolsTraced } from './run-spans.js';
 import type { ModelOptions, RunInput, RunRequest } from './schemas.js';
 
 /** Finds Context chunks for a run; the Contexts feature provides it (none are found without it). */
@@ -26,7 +29,12 @@ export type Retriever = (query: {
 }) => Promise<string[]>;
 
 /** Who runs: the workspace and whether it lets requests override the model. */
-export type RunCaller = { workspaceId: string; allowModelOverrides: boolean };
+export type RunCaller = {
+  workspaceId: string;
+  allowModelOverrides: boolean;
+  /** The W3C `traceparent` of the request that asked for the run: its trace joins the caller's. */
+  traceparent?: string;
+};
 
 export type { RunSource };
 
@@ -43,6 +51,11 @@ export type PreparedRun = {
   source: RunSource;
   experimentId: string | null;
   depth: number;
+  /**
+   * The run's trace. `execute` ends it; a caller that only prepares (a render, a gateway payload)
+   * or hands the run to a job ends it itself.
+   */
+  trace: RunTrace;
 };
 
 export type RunOutcome = {
@@ -118,15 +131,33 @@ export function createRunEngine(dependencies: {
   generations: GenerationService;
   tools: ToolRegistry;
   retriever: Retriever;
+  tracing: Pick<Tracing, 'startRun' | 'fail'>;
 }): RunEngine {
-  const { actions, models, sessions, generations, tools, retriever } = dependencies;
+  const { actions, models, sessions, generations, tools, retriever, tracing } = dependencies;
 
-  /** Everything a run needs, checked before anything is called or stored: bad input fails here with a 400. */
+  /** Starts the run's trace; a run that fails to prepare ends it failed. */
   async function prepare(
     caller: RunCaller,
     guidOrSlug: string,
     request: RunRequest,
     options: RunOptions,
+  ): Promise<PreparedRun> {
+    const trace = tracing.startRun(caller.workspaceId, caller.traceparent);
+    try {
+      return await prepareTraced(caller, guidOrSlug, request, options, trace);
+    } catch (error) {
+      trace.end(error);
+      throw error;
+    }
+  }
+
+  /** Everything a run needs, checked before anything is called or stored: bad input fails here with a 400. */
+  async function prepareTraced(
+    caller: RunCaller,
+    guidOrSlug: string,
+    request: RunRequest,
+    options: RunOptions,
+    trace: RunTrace,
   ): Promise<PreparedRun> {
     if (request.draft && (request.version !== undefined || request.environment !== undefined)) {
       throw new ValidationError(
@@ -149,13 +180,18 @@ export function createRunEngine(dependencies: {
     if (sessionId) await sessions.requireForRun(caller.workspaceId, sessionId, action.id);
     const contextChunks =
       version.contexts.length > 0
-        ? await retriever({
-            workspaceId: caller.workspaceId,
-            contextIds: version.contexts,
-            text: inputQueryText(request.input),
-            metadataFilter: request.metadata,
-            legacyFilter: request.filter,
-          })
+        ? await trace.within(
+            'retrieve',
+            () =>
+              retriever({
+                workspaceId: caller.workspaceId,
+                contextIds: version.contexts,
+                text: inputQueryText(request.input),
+                metadataFilter: request.metadata,
+                legacyFilter: request.filter,
+              }),
+            { 'lectern.contexts': version.contexts.length },
+          )
         : [];
     const prompt = await buildPrompt({
       version,
@@ -181,9 +217,16 @@ export function createRunEngine(dependencies: {
           )
           .digest('hex')
       : null;
+    const generationId = options.generationId ?? randomUUID();
+    trace.describe(`run ${action.slug}`, {
+      'lectern.action': action.id,
+      'lectern.source': options.source,
+      ...(!resolved.draft && { 'lectern.version': version.version }),
+    });
     return {
       caller,
-      generationId: options.generationId ?? randomUUID(),
+      generationId,
+      trace,
       resolved,
       model,
       prompt,
@@ -201,9 +244,12 @@ export function createRunEngine(dependencies: {
     run: PreparedRun,
     answer: ModelAnswer,
     measured: Pick<RunRecord, 'cost' | 'latencyMs' | 'cached'>,
+    span: Span,
   ): RunRecord {
     return {
       generationId: run.generationId,
+      trace:
+        run.trace.traceId === null ? null : { traceId: run.trace.traceId, spanId: span.spanContext().spanId },
       workspaceId: run.caller.workspaceId,
       action: {
         id: run.resolved.action.id,
@@ -236,6 +282,7 @@ export function createRunEngine(dependencies: {
     if (!run.cacheKey) return undefined;
     const hit = await generations.findByCacheKey(run.caller.workspaceId, run.cacheKey);
     if (!hit) return undefined;
+    const span = run.trace.child('cache hit', { 'lectern.generation': run.generationId });
     if (onToken) for (const token of wordTokens(hit.output)) onToken(token);
     const cost = { input: 0, output: 0, generation: 0 };
     const answer: ModelAnswer = {
@@ -244,7 +291,9 @@ export function createRunEngine(dependencies: {
       toolCalls: [],
       usage: { inputTokens: hit.numInputTokens ?? 0, outputTokens: hit.numOutputTokens ?? 0 },
     };
-    await generations.recordRun(runRecord(run, answer, { cached: true, cost, latencyMs: 0 }));
+    await generations.recordRun(runRecord(run, answer, { cached: true, cost, latencyMs: 0 }, span));
+    span.end();
+    run.trace.end();
     return {
       generationId: run.generationId,
       msg: hit.output,
@@ -260,9 +309,22 @@ export function createRunEngine(dependencies: {
     run: PreparedRun,
     options: { onToken?: (token: string) => void; signal?: AbortSignal } = {},
   ): Promise<RunOutcome> {
+    try {
+      return await executeTraced(run, options);
+    } catch (error) {
+      run.trace.end(error);
+      throw error;
+    }
+  }
+
+  async function executeTraced(
+    run: PreparedRun,
+    options: { onToken?: (token: string) => void; signal?: AbortSignal },
+  ): Promise<RunOutcome> {
     const cached = await fromCache(run, options.onToken);
     if (cached) return cached;
     const version = run.resolved.version;
+    const call = modelCallSpan(run.trace, run.model, run.generationId);
     const started = performance.now();
     const answer = await callModel({
       model: run.model.languageModel,
@@ -270,7 +332,7 @@ export function createRunEngine(dependencies: {
       messages: toModelMessages(run.prompt.messages),
       config: version.modelConfig,
       jsonSchema: run.request.modelOptions?.jsonSchema,
-      tools: run.tools,
+      tools: toolsTraced(run.tools, run.trace, call),
       executeTools: run.request.do_not_execute_tool_calls !== true,
       workspaceId: run.caller.workspaceId,
       depth: run.depth,
@@ -295,11 +357,16 @@ export function createRunEngine(dependencies: {
           // The run's own error is what its caller needs; a count that could not be written is lost.
           .catch(() => undefined);
       }
+      tracing.fail(call, error);
       throw error;
     });
     const latencyMs = Math.round(performance.now() - started);
     const cost = await generationCost(run.model.kind, run.model.modelName, answer.usage);
-    await generations.recordRun(runRecord(run, answer, { cached: false, cost: cost ?? null, latencyMs }));
+    await generations.recordRun(
+      runRecord(run, answer, { cached: false, cost: cost ?? null, latencyMs }, call),
+    );
+    endModelCall(call, answer, cost);
+    run.trace.end();
     return {
       generationId: run.generationId,
       msg: answer.msg,

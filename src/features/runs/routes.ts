@@ -32,7 +32,7 @@ export function runRoutes(
         },
       },
       async (request) => {
-        const caller = callerOf(workspaceOf(request));
+        const caller = callerOf(workspaceOf(request), request.headers.traceparent);
         const { guidOrSlug } = request.params;
         return idempotent.once(
           caller.workspaceId,
@@ -58,7 +58,7 @@ export function runRoutes(
       async (request) => {
         const { action, metadata_filter, ...fields } = request.body;
         const runRequest = { ...fields, metadata: fields.metadata ?? metadata_filter ?? undefined };
-        const caller = callerOf(workspaceOf(request));
+        const caller = callerOf(workspaceOf(request), request.headers.traceparent);
         return idempotent.once(
           caller.workspaceId,
           request.headers['idempotency-key'],
@@ -110,6 +110,8 @@ export function runRoutes(
             source: 'sync',
           },
         );
+        // Nothing is run here: the trace holds what preparing it took.
+        run.trace.end();
         // Holds the provider key: never cached, never logged (docs/api.md#runs).
         reply.header('cache-control', 'no-store');
         return gatewayPayload(run, bearerToken(request)!);

@@ -38,6 +38,8 @@ export const asyncRunJob = defineJob({
     request: z.record(z.string(), z.unknown()),
     source: z.enum(['sync', 'stream', 'async', 'experiment', 'workflow', 'skill', 'evaluation', 'mcp']),
     experimentId: z.uuid().nullable(),
+    /** The W3C traceparent of the request's trace: the job's run continues it. */
+    traceparent: z.string().optional(),
   }),
   attempts: 3,
   backoffMs: 2_000,
@@ -178,8 +180,11 @@ export function createRunService(dependencies: {
       request,
       source: run.source,
       experimentId: run.experimentId,
+      traceparent: run.trace.traceparent(),
     };
     await durable.enqueue(asyncRunJob, payload, (failure) => asyncRuns.markFailed(runId, failure));
+    // The job's run is a child of this trace's root, wherever it runs.
+    run.trace.end();
     return {
       msg: 'Running',
       full_prompt_sent: null,
@@ -198,6 +203,7 @@ export function createRunService(dependencies: {
           const caller = {
             workspaceId: payload.workspaceId,
             allowModelOverrides: payload.allowModelOverrides,
+            ...(payload.traceparent && { traceparent: payload.traceparent }),
           };
           const { output } = await durable.generate(
             caller,

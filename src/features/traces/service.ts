@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { GenerationCost } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import { asBulkWork } from '../../platform/database/bulk-work.js';
 import type { TracedGeneration } from '../generations/index.js';
 import { lecternMarks, sessionOf, type TracedCall, tracedCall } from './genai-mapping.js';
+import { ownCalls, ownGeneration, ownSpansByWorkspace } from './own-spans.js';
 import type { ReceivedBatch, ReceivedSpan } from './received-spans.js';
 import type {
   NewSpan,
@@ -141,13 +143,17 @@ export function createTraceService(dependencies: TraceDependencies) {
     });
   }
 
-  return {
+  const service = {
     /**
      * Stores a batch: its spans, a generation for each model call, and each trace's totals, in one
      * transaction, so what the answer acknowledges is stored and nothing is half stored. Its
      * statements are bulk work: on the embedded database they wait behind interactive requests'.
+     *
+     * `own`: spans of Lectern's own runs, whose generations are stored already (each model-call
+     * span names its own in `lectern.generation`): nothing is mapped, and nothing an application
+     * sends can name a generation that way.
      */
-    async ingest(workspaceId: string, batch: ReceivedBatch): Promise<IngestAnswer> {
+    async ingest(workspaceId: string, batch: ReceivedBatch, own = false): Promise<IngestAnswer> {
       const window = acceptedDays(now(), dependencies.retentionDays);
       const problems = [...batch.problems];
       let rejected = batch.rejected;
@@ -163,8 +169,8 @@ export function createTraceService(dependencies: TraceDependencies) {
       if (accepted.length > 0) {
         await asBulkWork(async () => {
           await ensureDays(accepted.map((span) => dayOf(span.startUnixNano)));
-          const calls = await modelCalls(workspaceId, accepted);
-          await dependencies.inTransaction(() => store(workspaceId, accepted, calls));
+          const calls = own ? [] : await modelCalls(workspaceId, accepted);
+          await dependencies.inTransaction(() => store(workspaceId, accepted, calls, own));
         });
       }
       return {
@@ -173,6 +179,12 @@ export function createTraceService(dependencies: TraceDependencies) {
           problems.slice(0, 20).join('; ') +
           (problems.length > 20 ? ` (and ${problems.length - 20} more)` : ''),
       };
+    },
+
+    /** Stores the ended spans of Lectern's own runs, each in the workspace that ran it. */
+    async recordOwn(spans: ReadableSpan[]): Promise<void> {
+      for (const [workspaceId, received] of ownSpansByWorkspace(spans))
+        await service.ingest(workspaceId, { spans: received, rejected: 0, problems: [] }, true);
     },
 
     async list(workspaceId: string, filter: TraceFilter, pagination: Pagination): Promise<Page<TraceRow>> {
@@ -203,13 +215,17 @@ export function createTraceService(dependencies: TraceDependencies) {
       return { days: expired.length, traces: removed };
     },
   };
+  return service;
 
   async function store(
     workspaceId: string,
     accepted: ReceivedSpan[],
     calls: Awaited<ReturnType<typeof modelCalls>>,
+    own: boolean,
   ): Promise<void> {
     const generationOf = new Map(calls.map((entry) => [`${entry.span.traceId}/${entry.span.spanId}`, entry]));
+    const generationIdOf = (span: ReceivedSpan) =>
+      generationOf.get(`${span.traceId}/${span.spanId}`)?.generationId ?? (own ? ownGeneration(span) : null);
     const inserted = await repository.insertSpans(
       accepted.map(
         (span): NewSpan => ({
@@ -227,7 +243,7 @@ export function createTraceService(dependencies: TraceDependencies) {
           events: span.events.map((event) => ({ ...event, timeUnixNano: event.timeUnixNano.toString() })),
           serviceName: span.serviceName,
           scopeName: span.scopeName,
-          generationId: generationOf.get(`${span.traceId}/${span.spanId}`)?.generationId ?? null,
+          generationId: generationIdOf(span),
         }),
       ),
     );
@@ -261,7 +277,7 @@ export function createTraceService(dependencies: TraceDependencies) {
         createdAt: new Date(Number(span.startUnixNano / 1_000_000n)),
       })),
     );
-    await repository.addToTraces(workspaceId, contributions(newSpans, newCalls));
+    await repository.addToTraces(workspaceId, contributions(newSpans, own ? ownCalls(newSpans) : newCalls));
     const unattached = newSpans.filter(
       (span) =>
         lecternMarks(span.attributes).action !== null ||

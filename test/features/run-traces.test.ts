@@ -1,0 +1,140 @@
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createAction, eventually, useTestWorkspace } from '../helpers/test-app.js';
+
+// Lectern's own runs are traces (docs/traces.md#lecterns-own-runs): a root span per run with the
+// model call under it, the generation on that span; a caller's traceparent is joined; with
+// LECTERN_OTEL_EXPORT_ENDPOINT the spans also go to a collector.
+
+type Collected = { name: string; traceId: string; attributes: Record<string, unknown> };
+
+/** A collector on a local port: decodes each OTLP/HTTP protobuf export with the generated messages. */
+async function startCollector() {
+  const require = createRequire(import.meta.url);
+  const root = require('@opentelemetry/otlp-transformer/build/src/generated/root.js');
+  const request = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+  const spans: Collected[] = [];
+  const server: Server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const decoded = request.toObject(request.decode(Buffer.concat(chunks)), { bytes: String });
+      for (const resource of decoded.resourceSpans ?? [])
+        for (const scope of resource.scopeSpans ?? [])
+          for (const span of scope.spans ?? [])
+            spans.push({
+              name: span.name,
+              traceId: Buffer.from(span.traceId, 'base64').toString('hex'),
+              attributes: Object.fromEntries(
+                (span.attributes ?? []).map((entry: { key: string; value: Record<string, unknown> }) => [
+                  entry.key,
+                  Object.values(entry.value)[0],
+                ]),
+              ),
+            });
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let collector: Awaited<ReturnType<typeof startCollector>>;
+beforeAll(async () => {
+  collector = await startCollector();
+});
+afterAll(() => collector.close());
+
+const context = useTestWorkspace(
+  () => ({ LECTERN_OTEL_EXPORT_ENDPOINT: collector.url, LECTERN_OUTBOUND_ALLOW: '127.0.0.1' }),
+  { startJobs: true, ownJobQueue: true },
+);
+
+/** The stored trace once it holds `spans` spans (a run's spans are stored within a second). */
+async function traceWith(client: Client, traceId: string, spans: number) {
+  return eventually(async () => {
+    const found = await client.get(`/v1/traces/${traceId}`);
+    return found.status === 200 && found.body.spans.length >= spans ? found.body : undefined;
+  });
+}
+
+describe("Lectern's own runs as traces", () => {
+  it('makes a sync run a trace whose model-call span holds its generation, with the cost and tokens', async () => {
+    const { client } = context;
+    const action = await createAction(client, { name: 'Traced greeter' });
+    const run = await client.post(`/v1/actions/${action.guid}/prompt`, { input: { name: 'Ada' } });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    const generation = (await client.get(`/v1/data/${run.body.data_guid}`)).body;
+    expect(generation.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    const trace = await traceWith(client, generation.trace_id, 2);
+    expect(trace).toMatchObject({ name: `run ${action.slug}`, service_name: 'lectern', status: 'UNSET' });
+    const [root, call] = trace.spans;
+    expect(root).toMatchObject({
+      kind: 'SERVER',
+      parent_span_id: null,
+      attributes: { 'lectern.action': action.guid, 'lectern.version': 1, 'lectern.source': 'sync' },
+    });
+    expect(root.attributes['lectern.workspace']).toBeUndefined();
+    expect(call).toMatchObject({
+      name: 'chat echo',
+      kind: 'CLIENT',
+      parent_span_id: root.span_id,
+      span_id: generation.span_id,
+      data_guid: generation.guid,
+      attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'echo' },
+    });
+    expect(trace.input_tokens).toBe(generation.num_input_tokens);
+  });
+
+  it("joins the caller's trace from its traceparent, and an async run's job continues the request's trace", async () => {
+    const { client } = context;
+    const action = await createAction(client, { name: 'Joined' });
+    const traceId = 'ab'.repeat(16);
+    const parent = 'cd'.repeat(8);
+    const run = await client.request(
+      'POST',
+      `/v1/actions/${action.guid}/prompt`,
+      { input: { name: 'Grace' } },
+      { traceparent: `00-${traceId}-${parent}-01` },
+    );
+    const generation = (await client.get(`/v1/data/${run.body.data_guid}`)).body;
+    expect(generation.trace_id).toBe(traceId);
+    const joined = await traceWith(client, traceId, 2);
+    expect(joined.spans[0].parent_span_id).toBe(parent);
+    // Its root's parent is the caller's span, which Lectern does not hold: the trace has no name.
+    expect(joined.name).toBeNull();
+
+    const queued = await client.post(`/v1/actions/${action.guid}/prompt`, {
+      input: { name: 'Async' },
+      async_mode: true,
+    });
+    expect(queued.status).toBe(200);
+    const finished = await eventually(async () => {
+      const found = await client.get(`/v1/data/${queued.body.data_guid}`);
+      return found.status === 200 ? found.body : undefined;
+    });
+    const continued = await traceWith(client, finished.trace_id, 3);
+    const names = continued.spans.map((span: { name: string }) => span.name);
+    expect(names).toEqual([`run ${action.slug}`, `run ${action.slug}`, 'chat echo']);
+    expect(continued.spans[1].parent_span_id).toBe(continued.spans[0].span_id);
+  });
+
+  it('exports its spans to the collector LECTERN_OTEL_EXPORT_ENDPOINT names, without the workspace', async () => {
+    const { client } = context;
+    const action = await createAction(client, { name: 'Exported' });
+    const run = await client.post(`/v1/actions/${action.guid}/prompt`, { input: { name: 'Export' } });
+    const generation = (await client.get(`/v1/data/${run.body.data_guid}`)).body;
+    const exported = await eventually(async () => {
+      const ofRun = collector.spans.filter((span) => span.traceId === generation.trace_id);
+      return ofRun.length >= 2 ? ofRun : undefined;
+    });
+    expect(exported.map((span) => span.name).sort()).toEqual(['chat echo', `run ${action.slug}`]);
+    for (const span of exported) expect(span.attributes['lectern.workspace']).toBeUndefined();
+  });
+});
