@@ -1,4 +1,5 @@
 import { OpenAIInstrumentation as OpenInferenceInstrumentation } from '@arizeai/openinference-instrumentation-openai';
+import { Lectern } from '@lectern/client';
 import { context as contextApi, type Tracer, trace as traceApi } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OpenAIInstrumentation as ContribInstrumentation } from '@opentelemetry/instrumentation-openai';
@@ -150,6 +151,45 @@ describe('model calls from instrumentation libraries', () => {
       }
     });
   }
+
+  it('stores a Node app’s call made with a prompt the Lectern client rendered as a generation of that version', async () => {
+    const client = await newWorkspace(context.test);
+    const action = await createAction(client, { name: 'Rendered', prompt: 'Answer {{name}} kindly.' });
+    const provider = providerFor(client);
+    const instrumentation = new OpenLLMetryInstrumentation({ traceContent: true });
+    instrumentation.setTracerProvider(provider);
+    instrumentation.manuallyInstrument(OpenAI as never);
+    const lectern = new Lectern({
+      baseUrl: address,
+      apiKey: client.apiKey,
+      tracer: provider.getTracer('app'),
+      prompts: { subscribe: false },
+    });
+    try {
+      await lectern.prompts.withRendered(action.slug, { name: 'Ada' }, (rendered) =>
+        openai().chat.completions.create({ model: 'gpt-4o-mini', messages: rendered as never }),
+      );
+    } finally {
+      (instrumentation as unknown as { unpatch(module: unknown): void }).unpatch({ OpenAI });
+      await lectern.close();
+    }
+    await provider.forceFlush();
+    await provider.shutdown();
+
+    const listed = await client.get('/v1/traces');
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ name: `lectern.render ${action.slug}`, service_name: 'support-bot' }),
+    ]);
+    const [generation] = await generationsOf(client, listed.body.data[0].trace_id);
+    expect(generation).toMatchObject({
+      source: 'otel',
+      action: action.guid,
+      version: 1,
+      model: 'gpt-4o-mini',
+      full_prompt_sent: [{ role: 'user', content: 'Answer Ada kindly.' }],
+    });
+    expect(generation.cost.generation).toBeGreaterThan(0);
+  });
 
   it("stores the AI SDK's provider call (not its outer span too) with the version its telemetry metadata names", async () => {
     const client = await newWorkspace(context.test);

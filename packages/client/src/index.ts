@@ -20,7 +20,12 @@ export {
   type RenderedPrompt,
   type RenderOptions,
 } from './prompts/prompt.js';
-export { PromptCache, type PromptCacheOptions } from './prompts/prompt-cache.js';
+export {
+  PromptCache,
+  type PromptCacheOptions,
+  type RenderSpan,
+  type RenderTracer,
+} from './prompts/prompt-cache.js';
 export { type ServerSentEvent, ServerSentEventParser } from './streams/sse-parser.js';
 export * from './transport/errors.js';
 export type { ClientOptions } from './transport/options.js';

@@ -9,7 +9,7 @@ import {
 } from './api/typed-request.js';
 import { GenerationLog, type GenerationLogOptions, type GenerationRecord } from './prompts/generation-log.js';
 import type { RenderedPrompt } from './prompts/prompt.js';
-import { PromptCache, type PromptCacheOptions } from './prompts/prompt-cache.js';
+import { PromptCache, type PromptCacheOptions, type RenderTracer } from './prompts/prompt-cache.js';
 import { streamTokens } from './streams/token-stream.js';
 import { StreamError } from './transport/errors.js';
 import { HttpClient, runIdempotencyKey } from './transport/http.js';
@@ -37,6 +37,8 @@ export type StreamingRun = {
 export type LecternOptions = ClientOptions & {
   /** The prompt cache: its time to live, snapshot, cache file, and whether deploys are pushed. */
   prompts?: PromptCacheOptions;
+  /** An OpenTelemetry tracer: renders through `prompts.withRendered` name their prompt version in a span. */
+  tracer?: RenderTracer;
   /** How `logGeneration` batches. */
   generationLog?: GenerationLogOptions;
 };
@@ -64,7 +66,10 @@ export class Lectern {
 
   constructor(options: LecternOptions = {}) {
     this.http = new HttpClient(resolveOptions(options));
-    this.prompts = new PromptCache(this.http, options.prompts);
+    this.prompts = new PromptCache(this.http, {
+      ...options.prompts,
+      tracer: options.tracer ?? options.prompts?.tracer,
+    });
     this.generations = new GenerationLog(this.http, options.generationLog);
   }
 

@@ -222,6 +222,8 @@ export function createRunEngine(dependencies: {
       'lectern.action': action.id,
       'lectern.source': options.source,
       ...(!resolved.draft && { 'lectern.version': version.version }),
+      // A conversation's runs are found by their session (GET /v1/traces?session=).
+      ...(sessionId && { 'session.id': sessionId }),
     });
     return {
       caller,

@@ -3,7 +3,13 @@ import { typedRequest } from '../api/typed-request.js';
 import { readEventStream } from '../streams/event-stream.js';
 import { NotFoundError } from '../transport/errors.js';
 import type { HttpClient } from '../transport/http.js';
-import { type DeployedPromptRecord, Prompt, type PromptSnapshot } from './prompt.js';
+import {
+  type DeployedPromptRecord,
+  Prompt,
+  type PromptSnapshot,
+  type RenderedPrompt,
+  type RenderOptions,
+} from './prompt.js';
 
 export type PromptCacheOptions = {
   /** After this long a cached prompt is revalidated in the background (it is still served meanwhile). Default 60,000 ms. */
@@ -14,6 +20,26 @@ export type PromptCacheOptions = {
   cacheFile?: string;
   /** Whether to keep a connection that the service pushes deploys over (`GET /v1/deployments/events`). Default true. */
   subscribe?: boolean;
+  /**
+   * An OpenTelemetry tracer (`trace.getTracer('app')` of `@opentelemetry/api`): `withRendered` then
+   * runs its callback in a span naming the prompt version, so a model call made there belongs to it.
+   */
+  tracer?: RenderTracer;
+};
+
+/** A span as `withRendered` uses it: what `@opentelemetry/api`'s spans have (the client does not depend on it). */
+export type RenderSpan = {
+  setStatus(status: { code: number; message?: string }): unknown;
+  end(): void;
+};
+
+/** An OpenTelemetry tracer as `withRendered` uses it. */
+export type RenderTracer = {
+  startActiveSpan<Result>(
+    name: string,
+    options: { attributes: Record<string, string | number> },
+    work: (span: RenderSpan) => Result,
+  ): Result;
 };
 
 type Entry = { prompt: Prompt; fetchedAt: number; revalidating?: Promise<void> };
@@ -63,6 +89,40 @@ export class PromptCache {
       return entry.prompt;
     }
     return this.store(await this.fetch(slugOrGuid, options.environment));
+  }
+
+  /**
+   * Renders the deployed prompt and hands its messages to `use` (your model call). With a `tracer`,
+   * `use` runs in a span `lectern.render <slug>` carrying `lectern.action` and `lectern.version`:
+   * the model call's span is its child, and Lectern stores that call as a generation of this version
+   * (docs/traces.md#the-lectern-client).
+   */
+  async withRendered<Result>(
+    slugOrGuid: string,
+    input: Parameters<Prompt['render']>[0],
+    use: (messages: RenderedPrompt['messages'], rendered: RenderedPrompt) => Promise<Result>,
+    options: { environment?: string } & RenderOptions = {},
+  ): Promise<Result> {
+    const { environment, ...renderOptions } = options;
+    const prompt = await this.get(slugOrGuid, { environment });
+    const rendered = await prompt.render(input, renderOptions);
+    const tracer = this.options.tracer;
+    if (!tracer) return use(rendered.messages, rendered);
+    const attributes = {
+      'lectern.action': rendered.action,
+      'lectern.version': rendered.version,
+      'lectern.environment': rendered.environment,
+    };
+    return tracer.startActiveSpan(`lectern.render ${prompt.slug}`, { attributes }, async (span) => {
+      try {
+        return await use(rendered.messages, rendered);
+      } catch (error) {
+        span.setStatus({ code: 2, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
   }
 
   /** The cached prompt, without waiting and without the network; undefined on a miss. */
