@@ -13,6 +13,8 @@ import { keys } from './queries/keys';
 const NewActionPage = lazy(() => import('./pages/actions/NewAction'));
 const ActionPage = lazy(() => import('./pages/actions/ActionPage'));
 const GenerationsPage = lazy(() => import('./pages/generations/GenerationsPage'));
+const TracesPage = lazy(() => import('./pages/traces/TracesPage'));
+const TracePage = lazy(() => import('./pages/traces/TracePage'));
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const ContextsList = lazy(() => import('./pages/contexts/ContextsList'));
 const ContextPage = lazy(() => import('./pages/contexts/ContextPage'));
@@ -94,6 +96,7 @@ export function App() {
         <NavLink to="/actions">Actions</NavLink>
         <NavLink to="/snippets">Snippets</NavLink>
         <NavLink to="/generations">Generations</NavLink>
+        <NavLink to="/traces">Traces</NavLink>
         <NavLink to="/dashboard">Dashboard</NavLink>
         <NavLink to="/contexts">Contexts</NavLink>
         <NavLink to="/experiments">Experiments</NavLink>
@@ -115,6 +118,8 @@ export function App() {
             <Route path="/actions/new" element={<NewActionPage />} />
             <Route path="/actions/:guid/*" element={<ActionPage />} />
             <Route path="/generations" element={<GenerationsPage />} />
+            <Route path="/traces" element={<TracesPage />} />
+            <Route path="/traces/:traceId" element={<TracePage />} />
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/contexts" element={<ContextsList />} />
             <Route path="/contexts/:guid" element={<ContextPage />} />

@@ -173,6 +173,9 @@ export type VersionFields = Omit<
 >;
 export type Workflow = Schemas['Workflow'];
 export type WorkflowBlock = Schemas['WorkflowBlock'];
+export type Trace = Schemas['Trace'];
+export type TraceWithSpans = Schemas['TraceWithSpans'];
+export type Span = Schemas['Span'];
 export type WorkflowBlocks = Answer<'GET /v1/workflows/{guid}/blocks'>;
 
 export type WorkflowTrigger = Answer<'POST /v1/workflows/{guid}/trigger'>;

@@ -57,6 +57,11 @@ export const keys = {
     page: (filter: string, skip: number) => ['generations', 'page', filter, skip] as const,
     one: (guid: string) => ['generations', 'one', guid] as const,
   },
+  traces: {
+    all: ['traces'] as const,
+    page: (query: string, skip: number) => ['traces', 'page', query, skip] as const,
+    one: (traceId: string) => ['traces', 'one', traceId] as const,
+  },
   sessions: {
     all: ['sessions'] as const,
     one: (guid: string) => ['sessions', 'one', guid] as const,

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api, versionLabel } from '../../api';
 import { Drawer } from '../../components/Drawer';
 import { Field, FormError, submitWith } from '../../components/Field';
@@ -98,6 +99,14 @@ export function GenerationDrawer({
             <dd>{record.data.source ?? '—'}</dd>
             <dt>Session</dt>
             <dd>{record.data.session ?? '—'}</dd>
+            <dt>Trace</dt>
+            <dd>
+              {record.data.trace_id ? (
+                <Link to={`/traces/${record.data.trace_id}`}>Open the trace</Link>
+              ) : (
+                '—'
+              )}
+            </dd>
             <dt>Created</dt>
             <dd>{new Date(record.data.created_at).toLocaleString()}</dd>
             <dt>GUID</dt>

@@ -39,8 +39,10 @@ const sources = [
   'workflow',
   'skill',
   'evaluation',
+  'mcp',
   'api',
   'gateway',
+  'otel',
 ];
 
 /** A date input's day as the start of that day in the person's time zone, in ISO 8601. */

@@ -14,6 +14,35 @@ function userText(record: Generation): string {
   return typeof record.input === 'string' ? record.input : JSON.stringify(record.input);
 }
 
+/** The traces of a session's runs: each turn's run is a trace carrying the session. */
+function SessionTraces({ session }: { session: string }) {
+  const traces = useQuery({
+    queryKey: keys.traces.page(JSON.stringify({ session }), 0),
+    queryFn: () => api('GET /v1/traces', { query: { session, limit: 20 } }),
+  });
+  if (traces.isPending || traces.isError || traces.data.total_count === 0) return null;
+  return (
+    <p className="muted">
+      Traces of its turns:{' '}
+      {traces.data.data.map((trace, index) => (
+        <span key={trace.trace_id}>
+          {index > 0 && ', '}
+          <Link to={`/traces/${trace.trace_id}`}>{new Date(trace.start_time).toLocaleTimeString()}</Link>
+        </span>
+      ))}
+      {traces.data.total_count > traces.data.data.length && (
+        <>
+          {' '}
+          and{' '}
+          <Link to={`/traces?session=${session}`}>
+            {traces.data.total_count - traces.data.data.length} more
+          </Link>
+        </>
+      )}
+    </p>
+  );
+}
+
 /** A session's turns, oldest first, as a conversation. */
 export function SessionPage() {
   const { guid = '' } = useParams();
@@ -48,6 +77,7 @@ export function SessionPage() {
           <Link to={`/generations?session=${guid}`}>Generations</Link>.
         </p>
       )}
+      <SessionTraces session={guid} />
       {ordered.length === 0 ? (
         <p className="muted">No turns yet.</p>
       ) : (
