@@ -28,6 +28,8 @@ export type BenchLectern = {
   get<Answer>(route: string): Promise<Answer>;
   /** Starts another node on the same database and environment (`lectern serve`); answers its address. */
   addNode(): Promise<string>;
+  /** What the service wrote so far: for a bench that fails, why. */
+  output(): string;
   stop(): Promise<void>;
 };
 
@@ -67,6 +69,7 @@ export async function startBenchLectern(
   };
   return {
     baseUrl: lectern.baseUrl,
+    output: () => lectern.output(),
     async post(route, body) {
       const url = `${lectern.baseUrl}${route}`;
       return answer(route, await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) }));

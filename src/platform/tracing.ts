@@ -9,7 +9,6 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
@@ -130,14 +129,9 @@ function sinkProcessor(
 function otlpExporter(url: string, send: typeof fetch, logger: Logger): SpanExporter {
   return {
     export(spans, done) {
-      // Each span seen through one that hides the workspace: its methods (spanContext) stay its own.
-      const body = ProtobufTraceSerializer.serializeRequest(
-        spans.map(
-          (span) =>
-            Object.create(span, { attributes: { value: withoutWorkspace(span.attributes) } }) as ReadableSpan,
-        ),
-      );
-      send(url, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body })
+      // The serializer (protobufjs and the generated messages) loads with the first export, not at start.
+      void import('@opentelemetry/otlp-transformer')
+        .then(({ ProtobufTraceSerializer }) => send(url, request(ProtobufTraceSerializer, spans)))
         .then(async (response) => {
           await response.body?.cancel();
           if (!response.ok) throw new Error(`the collector answered ${response.status}`);
@@ -150,6 +144,19 @@ function otlpExporter(url: string, send: typeof fetch, logger: Logger): SpanExpo
     },
     shutdown: async () => undefined,
   };
+}
+
+type Serializer = typeof import('@opentelemetry/otlp-transformer')['ProtobufTraceSerializer'];
+
+/** The POST of an export: protobuf, each span seen through one that hides the workspace. */
+function request(serializer: Serializer, spans: ReadableSpan[]): Parameters<typeof fetch>[1] {
+  const body = serializer.serializeRequest(
+    spans.map(
+      (span) =>
+        Object.create(span, { attributes: { value: withoutWorkspace(span.attributes) } }) as ReadableSpan,
+    ),
+  );
+  return { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: body ?? new Uint8Array() };
 }
 
 function withoutWorkspace(attributes: Attributes): Attributes {

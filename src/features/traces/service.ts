@@ -278,13 +278,26 @@ export function createTraceService(dependencies: TraceDependencies) {
       })),
     );
     await repository.addToTraces(workspaceId, contributions(newSpans, own ? ownCalls(newSpans) : newCalls));
-    const unattached = newSpans.filter(
-      (span) =>
-        lecternMarks(span.attributes).action !== null ||
-        newCalls.some((entry) => entry.span === span && entry.actionId === null),
-    );
-    if (unattached.length > 0)
-      await attachToMarkedAncestors(workspaceId, [...new Set(unattached.map((span) => span.traceId))]);
+    // The stored tree is read only where it can tell more than the batch did: a trace whose batch
+    // names a prompt version (calls stored earlier may sit under it), or one whose unnamed call has
+    // an ancestor outside the batch (it may have come earlier). A whole trace in one batch needs none.
+    const byId = new Map(accepted.map((each) => [each.spanId, each]));
+    const reachesOutside = (span: ReceivedSpan) => {
+      for (let parent = span.parentSpanId, steps = 0; parent !== null && steps < 1_000; steps += 1) {
+        const found = byId.get(parent);
+        if (!found) return true;
+        parent = found.parentSpanId;
+      }
+      return false;
+    };
+    const unsettled = [
+      ...newSpans.filter((span) => lecternMarks(span.attributes).action !== null),
+      ...newCalls
+        .filter((entry) => entry.actionId === null && reachesOutside(entry.span))
+        .map((entry) => entry.span),
+    ];
+    if (unsettled.length > 0)
+      await attachToMarkedAncestors(workspaceId, [...new Set(unsettled.map((span) => span.traceId))]);
   }
 }
 

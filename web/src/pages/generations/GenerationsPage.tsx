@@ -1,12 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { useActionNames } from '../../action-names';
 import { type Action, api, type Query, routeUrl, versionLabel } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
+import { dayStart, FilterForm, useUrlFilters } from '../../components/url-filters';
 import { keys } from '../../queries/keys';
 import { useAllEvaluators } from '../../queries/lists';
 import { AddToDataset } from './AddToDataset';
@@ -45,13 +46,6 @@ const sources = [
   'otel',
 ];
 
-/** A date input's day as the start of that day in the person's time zone, in ISO 8601. */
-const dayStart = (day: string, plusDays = 0) => {
-  const date = new Date(`${day}T00:00:00`);
-  date.setDate(date.getDate() + plusDays);
-  return date.toISOString();
-};
-
 /** The API's filters from the page's: numbers as numbers, days as instants, blanks left out. */
 function queryOf(filters: Filters): Query<'GET /v1/data'> {
   const text = (name: keyof Filters) => filters[name]?.trim() || undefined;
@@ -87,79 +81,60 @@ function FilterBar({
   applied: Filters;
   onApply: (filters: Filters) => void;
 }) {
-  const [filters, setFilters] = useState<Filters>(applied);
-  const set = (name: keyof Filters, value: string) => setFilters({ ...filters, [name]: value });
   const evaluators = useAllEvaluators().data?.data ?? [];
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply(filters);
-  };
-  const text = (name: keyof Filters, label: string, type = 'text') => (
-    <Field key={name} label={label}>
-      <input type={type} value={filters[name] ?? ''} onChange={(event) => set(name, event.target.value)} />
-    </Field>
-  );
   return (
-    <form className="filters wrap" onSubmit={submit} aria-label="Filter generations">
-      <Field label="Action">
-        <select value={filters.action ?? ''} onChange={(event) => set('action', event.target.value)}>
-          <option value="">Any</option>
-          {actions.map((action) => (
-            <option key={action.guid} value={action.guid}>
-              {action.name}
-            </option>
-          ))}
-        </select>
-      </Field>
-      {text('environment', 'Environment')}
-      {text('version', 'Version', 'number')}
-      {text('model', 'Model')}
-      <Field label="Source">
-        <select value={filters.source ?? ''} onChange={(event) => set('source', event.target.value)}>
-          <option value="">Any</option>
-          {sources.map((source) => (
-            <option key={source}>{source}</option>
-          ))}
-        </select>
-      </Field>
-      {text('session', 'Session')}
-      {text('from', 'From', 'date')}
-      {text('to', 'To', 'date')}
-      {text('q', 'Text in input or output', 'search')}
-      {text('feedback', 'Feedback value')}
-      <Field label="Evaluator">
-        <select value={filters.evaluator ?? ''} onChange={(event) => set('evaluator', event.target.value)}>
-          <option value="">Any</option>
-          {evaluators.map((evaluator) => (
-            <option key={evaluator.guid} value={evaluator.guid}>
-              {evaluator.name}
-            </option>
-          ))}
-        </select>
-      </Field>
-      {text('score_below', 'Monitor score below', 'number')}
-      <button type="submit">Apply</button>
-      <button
-        type="button"
-        className="secondary"
-        onClick={() => {
-          setFilters({});
-          onApply({});
-        }}
-      >
-        Clear
-      </button>
-    </form>
+    <FilterForm label="Filter generations" applied={applied} onApply={onApply}>
+      {({ filters, set, text }) => (
+        <>
+          <Field label="Action">
+            <select value={filters.action ?? ''} onChange={(event) => set('action', event.target.value)}>
+              <option value="">Any</option>
+              {actions.map((action) => (
+                <option key={action.guid} value={action.guid}>
+                  {action.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {text('environment', 'Environment')}
+          {text('version', 'Version', 'number')}
+          {text('model', 'Model')}
+          <Field label="Source">
+            <select value={filters.source ?? ''} onChange={(event) => set('source', event.target.value)}>
+              <option value="">Any</option>
+              {sources.map((source) => (
+                <option key={source}>{source}</option>
+              ))}
+            </select>
+          </Field>
+          {text('session', 'Session')}
+          {text('from', 'From', 'date')}
+          {text('to', 'To', 'date')}
+          {text('q', 'Text in input or output', 'search')}
+          {text('feedback', 'Feedback value')}
+          <Field label="Evaluator">
+            <select
+              value={filters.evaluator ?? ''}
+              onChange={(event) => set('evaluator', event.target.value)}
+            >
+              <option value="">Any</option>
+              {evaluators.map((evaluator) => (
+                <option key={evaluator.guid} value={evaluator.guid}>
+                  {evaluator.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {text('score_below', 'Monitor score below', 'number')}
+        </>
+      )}
+    </FilterForm>
   );
 }
 
 /** Every generation of the workspace, filtered on the server, with a drawer per record and an export. */
 export default function GenerationsPage() {
-  const [params, setParams] = useSearchParams();
-  const applied: Filters = Object.fromEntries(
-    filterNames.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])),
-  );
-  const skip = Number(params.get('skip') ?? 0);
+  const { params, applied, skip, update, apply } = useUrlFilters(filterNames);
   const open = params.get('open');
   const query = queryOf(applied);
   const { actions, name: actionName } = useActionNames();
@@ -168,16 +143,6 @@ export default function GenerationsPage() {
     queryFn: () => api('GET /v1/data', { query: { ...query, skip, limit: pageSize } }),
     placeholderData: keepPreviousData,
   });
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    setParams(next);
-  };
-  const apply = (filters: Filters) =>
-    update({ ...Object.fromEntries(filterNames.map((name) => [name, filters[name]])), skip: undefined });
   const close = () => update({ open: undefined });
   // Generations picked in the table (across pages) for "Add to dataset".
   const [selected, setSelected] = useState<string[]>([]);

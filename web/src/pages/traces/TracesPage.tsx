@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, type Query } from '../../api';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { Empty, Failure, Loading } from '../../components/states';
+import { dayStart, FilterForm, useUrlFilters } from '../../components/url-filters';
 import { keys } from '../../queries/keys';
 import { durationLabel, StatusBadge } from './trace-parts';
 
@@ -21,10 +21,7 @@ function queryOf(filters: Filters): Query<'GET /v1/traces'> {
   const text = (name: keyof Filters) => filters[name]?.trim() || undefined;
   const day = (name: keyof Filters, plusDays = 0) => {
     const value = text(name);
-    if (!value) return undefined;
-    const date = new Date(`${value}T00:00:00`);
-    date.setDate(date.getDate() + plusDays);
-    return date.toISOString();
+    return value ? dayStart(value, plusDays) : undefined;
   };
   const status = text('status');
   const minimum = text('min_duration_ms');
@@ -40,44 +37,26 @@ function queryOf(filters: Filters): Query<'GET /v1/traces'> {
 }
 
 function FilterBar({ applied, onApply }: { applied: Filters; onApply: (filters: Filters) => void }) {
-  const [filters, setFilters] = useState<Filters>(applied);
-  const set = (name: keyof Filters, value: string) => setFilters({ ...filters, [name]: value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply(filters);
-  };
-  const text = (name: keyof Filters, label: string, type = 'text') => (
-    <Field key={name} label={label}>
-      <input type={type} value={filters[name] ?? ''} onChange={(event) => set(name, event.target.value)} />
-    </Field>
-  );
   return (
-    <form className="filters wrap" onSubmit={submit} aria-label="Filter traces">
-      {text('name', 'Root span name')}
-      <Field label="Status">
-        <select value={filters.status ?? ''} onChange={(event) => set('status', event.target.value)}>
-          <option value="">Any</option>
-          {statuses.map((status) => (
-            <option key={status}>{status}</option>
-          ))}
-        </select>
-      </Field>
-      {text('session', 'Session')}
-      {text('min_duration_ms', 'At least (ms)', 'number')}
-      {text('since', 'From', 'date')}
-      {text('until', 'To', 'date')}
-      <button type="submit">Apply</button>
-      <button
-        type="button"
-        className="secondary"
-        onClick={() => {
-          setFilters({});
-          onApply({});
-        }}
-      >
-        Clear
-      </button>
-    </form>
+    <FilterForm label="Filter traces" applied={applied} onApply={onApply}>
+      {({ filters, set, text }) => (
+        <>
+          {text('name', 'Root span name')}
+          <Field label="Status">
+            <select value={filters.status ?? ''} onChange={(event) => set('status', event.target.value)}>
+              <option value="">Any</option>
+              {statuses.map((status) => (
+                <option key={status}>{status}</option>
+              ))}
+            </select>
+          </Field>
+          {text('session', 'Session')}
+          {text('min_duration_ms', 'At least (ms)', 'number')}
+          {text('since', 'From', 'date')}
+          {text('until', 'To', 'date')}
+        </>
+      )}
+    </FilterForm>
   );
 }
 
@@ -101,25 +80,13 @@ OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`}
 
 /** The workspace's traces, newest first, filtered on the server. */
 export default function TracesPage() {
-  const [params, setParams] = useSearchParams();
-  const applied: Filters = Object.fromEntries(
-    filterNames.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])),
-  );
-  const skip = Number(params.get('skip') ?? 0);
+  const { params, applied, skip, update, apply } = useUrlFilters(filterNames);
   const query = queryOf(applied);
   const traces = useQuery({
     queryKey: keys.traces.page(JSON.stringify(query), skip),
     queryFn: () => api('GET /v1/traces', { query: { ...query, skip, limit: pageSize } }),
     placeholderData: keepPreviousData,
   });
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    setParams(next);
-  };
   const filtered = Object.values(query).some((value) => value !== undefined);
 
   return (
@@ -127,13 +94,7 @@ export default function TracesPage() {
       <header className="page-header">
         <h1 id="traces-title">Traces</h1>
       </header>
-      <FilterBar
-        key={params.toString()}
-        applied={applied}
-        onApply={(filters) =>
-          update({ ...Object.fromEntries(filterNames.map((name) => [name, filters[name]])), skip: undefined })
-        }
-      />
+      <FilterBar key={params.toString()} applied={applied} onApply={apply} />
       {traces.isPending ? (
         <Loading what="the traces" />
       ) : traces.isError ? (
