@@ -251,6 +251,7 @@ export function createServices(platform: Platform) {
     feedback,
     { requireApp: apps.require, requireAction: actions.require, requireSession: sessions.requireForRun },
     statistics.generationChanged,
+    platform.tracing.recordCall,
   );
   const { baseUrl, fileLimitBytes } = config;
   const files = createFileService({

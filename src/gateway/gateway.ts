@@ -91,6 +91,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
       latencyMs: totalMs,
       interrupted: result.interrupted,
       upstreamHost: upstream.host,
+      ...(typeof request.headers.traceparent === 'string' && { traceparent: request.headers.traceparent }),
     });
   }
 

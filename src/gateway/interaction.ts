@@ -15,6 +15,8 @@ export type CompletedExchange = {
   /** The client left or the upstream failed before the response ended. */
   interrupted: boolean;
   upstreamHost: string;
+  /** The client's W3C `traceparent`: the interaction's trace joins the caller's. */
+  traceparent?: string;
 };
 
 /** What `POST /v1/data` (docs/api.md#generations-v1data) stores for a gateway interaction. */
@@ -206,6 +208,7 @@ function fullGenerationRecord(exchange: CompletedExchange): GenerationRecord {
       ...(estimated && { usage_estimated: true }),
       ...(response.finishReason && { finish_reason: response.finishReason }),
       ...(!succeeded && { error: errorOf(text) ?? null }),
+      ...(exchange.traceparent && { traceparent: exchange.traceparent }),
     },
     source: 'gateway',
   };

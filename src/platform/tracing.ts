@@ -45,9 +45,27 @@ export type RunTrace = {
   traceparent(): string | undefined;
 };
 
+export type RecordedCall = {
+  /** The root span's name (`gateway gpt-4o-mini`). */
+  name: string;
+  startMs: number;
+  endMs: number;
+  /** The model call's attributes (GenAI conventions, and `lectern.generation`). */
+  attributes: Attributes;
+  traceparent?: string;
+  /** The call's error, when it failed. */
+  error?: string;
+};
+
 export type Tracing = {
   /** Starts a run's trace, joining the caller's when it sent a W3C `traceparent`. */
   startRun(workspaceId: string, traceparent?: string): RunTrace;
+  /**
+   * A model call made outside a run (one the gateway proxied), as a trace: a root span and the call
+   * under it, with the times given, joining the caller's trace when it sent a `traceparent`. Answers
+   * the call's span, or null when tracing is off.
+   */
+  recordCall(workspaceId: string, call: RecordedCall): { traceId: string; spanId: string } | null;
   /** Where ended spans go to be stored (the traces feature sets it once the services exist). */
   setSink(sink: SpanSink): void;
   /** Ends a span as failed with the error's message. */
@@ -156,7 +174,11 @@ function request(serializer: Serializer, spans: ReadableSpan[]): Parameters<type
         Object.create(span, { attributes: { value: withoutWorkspace(span.attributes) } }) as ReadableSpan,
     ),
   );
-  return { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: body ?? new Uint8Array() };
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-protobuf' },
+    body: body ?? new Uint8Array(),
+  };
 }
 
 function withoutWorkspace(attributes: Attributes): Attributes {
@@ -236,8 +258,30 @@ export function createTracing(options: {
     };
   }
 
+  function recordCall(workspaceId: string, call: RecordedCall) {
+    if (!options.enabled) return null;
+    const workspace = { [workspaceAttribute]: workspaceId };
+    const root = tracer.startSpan(
+      call.name,
+      { kind: SpanKind.SERVER, startTime: call.startMs, attributes: workspace },
+      parentContext(call.traceparent),
+    );
+    const model = tracer.startSpan(
+      `chat ${call.attributes['gen_ai.request.model'] ?? ''}`.trim(),
+      { kind: SpanKind.CLIENT, startTime: call.startMs, attributes: { ...call.attributes, ...workspace } },
+      trace.setSpan(context.active(), root),
+    );
+    for (const span of [model, root]) {
+      if (call.error) span.setStatus({ code: SpanStatusCode.ERROR, message: call.error });
+      span.end(call.endMs);
+    }
+    const { traceId, spanId } = model.spanContext();
+    return { traceId, spanId };
+  }
+
   return {
     startRun,
+    recordCall,
     setSink: sink.setSink,
     fail: failed,
     flush: () => provider.forceFlush(),

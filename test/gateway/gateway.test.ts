@@ -124,6 +124,35 @@ describe('gateway pass-through', () => {
     expect(record.latency_ms).toEqual(expect.any(Number));
   });
 
+  it("makes each logged interaction a trace, joining the caller's from its traceparent", async () => {
+    const before = Number(
+      (await context.client.get(`/v1/actions/${action.guid}/data`)).headers['x-total-count'],
+    );
+    const traceId = '5e'.repeat(16);
+    const caller = '7a'.repeat(8);
+    await openai({ traceparent: `00-${traceId}-${caller}-01` }).chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'traced through the gateway' }],
+    });
+    const [record] = await loggedRecords(before + 1);
+    expect(record.trace_id).toBe(traceId);
+    const trace = await eventually(async () => {
+      const found = await context.client.get(`/v1/traces/${traceId}`);
+      return found.status === 200 && found.body.spans.length === 2 ? found.body : undefined;
+    });
+    const [root, call] = trace.spans;
+    expect(root).toMatchObject({ name: 'gateway gpt-test', kind: 'SERVER', parent_span_id: caller });
+    expect(call).toMatchObject({
+      name: 'chat gpt-test',
+      kind: 'CLIENT',
+      parent_span_id: root.span_id,
+      span_id: record.span_id,
+      data_guid: record.guid,
+      attributes: { 'gen_ai.usage.input_tokens': 11, 'gen_ai.usage.output_tokens': 7 },
+    });
+    expect(call.duration_ms).toBeCloseTo(record.latency_ms, 0);
+  });
+
   it('logs with a runner key, the role an application holds', async () => {
     const runner = await context.test.app.services.workspaces.createApiKey(context.client.workspaceGuid, {
       name: 'gateway',

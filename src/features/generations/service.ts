@@ -4,6 +4,7 @@ import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { storableText } from '../../platform/storable-text.js';
+import type { Tracing } from '../../platform/tracing.js';
 import type { Feedback, FeedbackService } from '../feedback/index.js';
 import type { GenerationFilter, GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
 
@@ -203,6 +204,8 @@ export function createGenerationService(
   owners: GenerationOwners,
   /** Told after a stored generation is edited or deleted: its day's dashboard rollup is stale. */
   changed: (workspaceId: string, createdAt: Date) => Promise<void>,
+  /** Makes a logged gateway interaction a trace (platform/tracing.ts); answers its model-call span. */
+  traceCall: Tracing['recordCall'] = () => null,
 ): GenerationService {
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
   async function loggedRow(
@@ -227,6 +230,29 @@ export function createGenerationService(
       sessionId: sessionId ?? null,
       output: fields.output,
     };
+  }
+
+  /** A proxied interaction's trace: it ended as it was logged, and took its latency. */
+  function gatewayTrace(workspaceId: string, row: NewGeneration) {
+    const metadata = row.metadata ?? {};
+    const endMs = Date.now();
+    const traced = traceCall(workspaceId, {
+      name: `gateway ${row.model ?? ''}`.trim(),
+      startMs: endMs - (row.latencyMs ?? 0),
+      endMs,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        ...(row.modelProvider && { 'server.address': row.modelProvider }),
+        ...(row.model && { 'gen_ai.request.model': row.model }),
+        ...(row.numInputTokens != null && { 'gen_ai.usage.input_tokens': row.numInputTokens }),
+        ...(row.numOutputTokens != null && { 'gen_ai.usage.output_tokens': row.numOutputTokens }),
+        'lectern.generation': row.id,
+        ...(row.actionId && { 'lectern.action': row.actionId }),
+      },
+      traceparent: typeof metadata.traceparent === 'string' ? metadata.traceparent : undefined,
+      error: typeof metadata.error === 'string' ? metadata.error : undefined,
+    });
+    return traced ? { traceId: traced.traceId, spanId: traced.spanId } : {};
   }
 
   return {
@@ -296,6 +322,8 @@ export function createGenerationService(
         }
         rows.push(await loggedRow(workspaceId, input, `records.${index}.`));
       }
+      for (const row of rows)
+        if (row.source === 'gateway') Object.assign(row, gatewayTrace(workspaceId, row));
       await repository.insertMany(rows);
       return rows.map((row) => row.id);
     },
