@@ -359,6 +359,14 @@ describe('traces over OpenTelemetry', () => {
     // It counts in the Dashboard like a run, under its Action.
     const statistics = await client.get('/v1/statistics');
     expect(statistics.body.actions).toEqual([expect.objectContaining({ action: action.guid, runs: 1 })]);
+    // A dataset takes it as it takes a run's generation: its input, its output as the expected one.
+    const dataset = await client.post('/v1/datasets', { name: 'From traces' });
+    const added = await client.post(`/v1/datasets/${dataset.body.guid}/items`, {
+      from_data: [callSpan.data_guid],
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const items = await client.get(`/v1/datasets/${dataset.body.guid}/items`);
+    expect(items.body.data[0]).toMatchObject({ expected_output: 'It ships today.' });
   });
 });
 

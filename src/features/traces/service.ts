@@ -6,6 +6,7 @@ import { NotFoundError } from '../../errors.js';
 import { asBulkWork } from '../../platform/database/bulk-work.js';
 import type { TracedGeneration } from '../generations/index.js';
 import { lecternMarks, sessionOf, type TracedCall, tracedCall } from './genai-mapping.js';
+import { createIngestTurns } from './ingest-turns.js';
 import { ownCalls, ownGeneration, ownSpansByWorkspace } from './own-spans.js';
 import type { ReceivedBatch, ReceivedSpan } from './received-spans.js';
 import type {
@@ -62,6 +63,8 @@ function ancestorsOf(span: ReceivedSpan, bySpanId: Map<string, ReceivedSpan>): R
 export function createTraceService(dependencies: TraceDependencies) {
   const { repository } = dependencies;
   const now = dependencies.now ?? (() => new Date());
+  // Two batches stored at once per process, 64 waiting (by workspace, in turn), then 429.
+  const turns = createIngestTurns({ concurrent: 2, waiting: 64 });
   /** Day partitions this process made or saw: most batches need no DDL at all. */
   const knownDays = new Set<number>();
 
@@ -167,11 +170,13 @@ export function createTraceService(dependencies: TraceDependencies) {
         return false;
       });
       if (accepted.length > 0) {
-        await asBulkWork(async () => {
-          await ensureDays(accepted.map((span) => dayOf(span.startUnixNano)));
-          const calls = own ? [] : await modelCalls(workspaceId, accepted);
-          await dependencies.inTransaction(() => store(workspaceId, accepted, calls, own));
-        });
+        await turns.take(workspaceId, () =>
+          asBulkWork(async () => {
+            await ensureDays(accepted.map((span) => dayOf(span.startUnixNano)));
+            const calls = own ? [] : await modelCalls(workspaceId, accepted);
+            await dependencies.inTransaction(() => store(workspaceId, accepted, calls, own));
+          }),
+        );
       }
       return {
         rejected,
