@@ -92,6 +92,36 @@ describe("Lectern's own runs as traces", () => {
     expect(trace.input_tokens).toBe(generation.num_input_tokens);
   });
 
+  it('has a retrieval span for a version with Contexts, and a span per tool call under the model call', async () => {
+    const { client } = context;
+    const library = await client.post('/v1/contexts', { name: 'Facts', description: 'Facts' });
+    await client.post(`/v1/contexts/${library.body.guid}/documents`, { content: 'Six times seven is 42.' });
+    const skill = await client.post('/v1/skills', { name: 'Exact maths', type: 'calculator' });
+    const action = await createAction(client, {
+      name: 'Tools and facts',
+      model: 'mock/tool',
+      prompt: '{{question}}',
+      contexts: [library.body.guid],
+      skills: [skill.body.guid],
+    });
+    const run = await client.post(`/v1/actions/${action.guid}/prompt`, { input: { question: '6 * 7' } });
+    expect(run.body.msg).toBe('tool said: 42');
+    const generation = (await client.get(`/v1/data/${run.body.data_guid}`)).body;
+    const trace = await traceWith(client, generation.trace_id, 4);
+    const byName = (name: string) => trace.spans.find((span: { name: string }) => span.name === name);
+    const root = byName(`run ${action.slug}`);
+    expect(byName('retrieve')).toMatchObject({
+      parent_span_id: root.span_id,
+      attributes: { 'lectern.contexts': 1 },
+    });
+    const call = byName('chat tool');
+    expect(call).toMatchObject({ parent_span_id: root.span_id, data_guid: generation.guid });
+    expect(byName('execute_tool Exact_maths')).toMatchObject({
+      parent_span_id: call.span_id,
+      attributes: { 'gen_ai.tool.name': 'Exact_maths' },
+    });
+  });
+
   it("joins the caller's trace from its traceparent, and an async run's job continues the request's trace", async () => {
     const { client } = context;
     const action = await createAction(client, { name: 'Joined' });
