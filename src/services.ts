@@ -315,6 +315,7 @@ export function createServices(platform: Platform) {
     jobs,
     baseUrl,
     logger: logger('workflows'),
+    tracing: platform.tracing,
   });
   const runs = createRunService({
     asyncRuns: createAsyncRunRepository(database),

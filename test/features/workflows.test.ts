@@ -233,6 +233,27 @@ describe('trigger and results', () => {
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ result: 'Summary of: Write about otters', status: 'SUCCESS' });
 
+    // The run is one trace: its root, and each block's run under it (docs/traces.md#lecterns-own-runs).
+    const [firstGeneration, secondGeneration] = await Promise.all(
+      triggered.body.blocks.map(
+        async (block: { data_guid: string }) =>
+          (await context.client.get(`/v1/data/${block.data_guid}`)).body,
+      ),
+    );
+    expect(secondGeneration.trace_id).toBe(firstGeneration.trace_id);
+    const trace = await eventually(async () => {
+      const found = await context.client.get(`/v1/traces/${firstGeneration.trace_id}`);
+      return found.status === 200 && found.body.spans.length >= 5 ? found.body : undefined;
+    });
+    expect(trace.name).toBe('workflow run');
+    const root = trace.spans[0];
+    expect(root.attributes).toMatchObject({ 'lectern.workflow': workflow.guid, 'lectern.workflow_run': run });
+    const blockRuns = trace.spans.filter((span: { name: string }) => span.name.startsWith('run '));
+    expect(blockRuns.map((span: { parent_span_id: string }) => span.parent_span_id)).toEqual([
+      root.span_id,
+      root.span_id,
+    ]);
+
     const dataset = await context.client.get(`/v1/workflows/${workflow.guid}/result/${run}/dataset`);
     expect(dataset.body).toEqual({
       final: 'Summary of: Write about otters',

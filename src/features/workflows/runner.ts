@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { WorkflowRunBlockStatus, WorkflowRunStatus } from '../../core/json-columns.js';
 import { AppError, isFinal, NotFoundError, publicMessage, ValidationError } from '../../errors.js';
 import { defineJob, type JobContext, type JobHandler, type JobQueue } from '../../platform/jobs/job-queue.js';
+import type { Tracing } from '../../platform/tracing.js';
 import type { DurableRuns, RunFailure, RunInput } from '../runs/index.js';
 import { presentRunResult } from '../runs/index.js';
 import type { RunResultResponse } from '../runs/responses.js';
@@ -17,7 +18,13 @@ import type { ResolvedBlock, WorkflowService } from './service.js';
 export const workflowBlockJob = defineJob({
   name: 'run-workflow-block',
   lane: 'interactive',
-  payload: z.object({ workspaceId: z.uuid(), runId: z.uuid(), position: z.number().int().min(0) }),
+  payload: z.object({
+    workspaceId: z.uuid(),
+    runId: z.uuid(),
+    position: z.number().int().min(0),
+    /** The workflow run's trace (W3C traceparent): every block's run is a child of its root. */
+    traceparent: z.string().optional(),
+  }),
   attempts: 3,
   backoffMs: 1_000,
   timeoutMs: 10 * 60 * 1000,
@@ -83,8 +90,9 @@ export function createWorkflowRunner(dependencies: {
   jobs: JobQueue;
   baseUrl: string;
   logger: Logger;
+  tracing: Pick<Tracing, 'startRun'>;
 }): WorkflowRunner {
-  const { workflows, runs, durable, jobs, baseUrl, logger } = dependencies;
+  const { workflows, runs, durable, jobs, baseUrl, logger, tracing } = dependencies;
   const feedbackUrl = (generationId: string) => `${baseUrl}/v1/feedback/${generationId}`;
 
   /** Stores the run with copies of its blocks, queues the first block and answers at once (docs/api.md#how-the-parts-behave). */
@@ -114,12 +122,16 @@ export function createWorkflowRunner(dependencies: {
       { id: runId, workspaceId, workflowId, input: variables, status: 'running', playground },
       runBlocks,
     );
+    // One trace for the run: its root ends here, and each block's run joins it from its job.
+    const trace = tracing.startRun(workspaceId);
+    trace.describe('workflow run', { 'lectern.workflow': workflowId, 'lectern.workflow_run': runId });
     await durable.enqueue(
       workflowBlockJob,
-      { workspaceId, runId, position: 0 },
+      { workspaceId, runId, position: 0, traceparent: trace.traceparent() },
       (failure) => runs.fail(runId, 0, failure),
       { key: blockJobKey(runId, 0) },
     );
+    trace.end();
     const resultBase = `${baseUrl}/v1/workflows/${workflowId}/result/${runId}`;
     return {
       msg: 'Workflow triggered',
@@ -170,10 +182,11 @@ export function createWorkflowRunner(dependencies: {
     blocks: WorkflowRunBlockRow[],
     block: WorkflowRunBlockRow,
     context: JobContext,
+    traceparent: string | undefined,
   ) {
     if (block.type === 'output') return blocks[block.position - 1]?.output ?? '';
     const input = await inputOf(run, blocks, block);
-    const caller = { workspaceId: run.workspaceId, allowModelOverrides: false };
+    const caller = { workspaceId: run.workspaceId, allowModelOverrides: false, traceparent };
     const options = { generationId: block.generationId!, source: 'workflow' as const };
     return (await durable.generate(caller, block.actionId!, { input }, options, context.signal)).output;
   }
@@ -187,7 +200,7 @@ export function createWorkflowRunner(dependencies: {
 
   return {
     blockHandler: {
-      async process({ workspaceId, runId, position }, context) {
+      async process({ workspaceId, runId, position, traceparent }, context) {
         const run = await runs.find(workspaceId, runId);
         if (run?.status !== 'running') return;
         const blocks = await runs.blocks(runId);
@@ -195,7 +208,7 @@ export function createWorkflowRunner(dependencies: {
         if (!block || block.status === 'failed' || block.status === 'skipped') return;
         if (block.status !== 'succeeded') {
           try {
-            block.output = await execute(run, blocks, block, context);
+            block.output = await execute(run, blocks, block, context, traceparent);
           } catch (error) {
             if (!isFinal(error)) throw error;
             await runs.fail(runId, position, failureOf(error));
@@ -207,7 +220,7 @@ export function createWorkflowRunner(dependencies: {
         if (position + 1 < blocks.length) {
           await jobs.enqueue(
             workflowBlockJob,
-            { workspaceId, runId, position: position + 1 },
+            { workspaceId, runId, position: position + 1, traceparent },
             { key: blockJobKey(runId, position + 1) },
           );
         } else {
