@@ -3,7 +3,7 @@ import type { Span } from '@opentelemetry/api';
 import { isGuid } from '../../core/guid.js';
 import type { GenerationCost, PromptMessage, SnippetPins } from '../../core/json-columns.js';
 import type { MetadataFilter } from '../../core/metadata-filter.js';
-import { ValidationError } from '../../errors.js';
+import { AppError, ValidationError } from '../../errors.js';
 import { messageText, toModelMessages } from '../../llm/messages.js';
 import { callModel, type ModelAnswer } from '../../llm/model-call.js';
 import { generationCost } from '../../llm/prices.js';
@@ -146,7 +146,9 @@ export function createRunEngine(dependencies: {
     try {
       return await prepareTraced(caller, guidOrSlug, request, options, trace);
     } catch (error) {
-      trace.end(error);
+      // A request refused for the caller's error (a 4xx) is no run and stores nothing, its trace
+      // included: the span is dropped unended. A failure of the service's own is a failed trace.
+      if (!(error instanceof AppError && error.status < 500)) trace.end(error);
       throw error;
     }
   }

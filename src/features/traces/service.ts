@@ -301,7 +301,8 @@ export function createTraceService(dependencies: TraceDependencies) {
         .filter((entry) => entry.actionId === null && reachesOutside(entry.span))
         .map((entry) => entry.span),
     ];
-    if (unsettled.length > 0)
+    // Lectern's own runs name their Action on their generations already.
+    if (!own && unsettled.length > 0)
       await attachToMarkedAncestors(workspaceId, [...new Set(unsettled.map((span) => span.traceId))]);
   }
 }
