@@ -140,15 +140,15 @@ async function sendSpans(url: string, total: number, perTrace: number, names?: s
   return (batches * batchSize) / (elapsed / 1000);
 }
 
-/** `/healthz` every 20 ms while `work` runs: its latencies. */
-async function probed<Result>(baseUrl: string, work: () => Promise<Result>) {
+/** `call` every 20 ms while `work` runs: its latencies. */
+async function probed<Result>(work: () => Promise<Result>, call: () => Promise<void>) {
   const latencies: number[] = [];
   let running = true;
   let failure: unknown;
   const probe = (async () => {
     while (running) {
       const begin = performance.now();
-      await get(`${baseUrl}/healthz`).catch((error: unknown) => {
+      await call().catch((error: unknown) => {
         failure ??= error;
         running = false;
       });
@@ -164,16 +164,59 @@ async function probed<Result>(baseUrl: string, work: () => Promise<Result>) {
   return { result, latencies };
 }
 
+/** A sync run of a new mock/echo Action with `key`: the call a probe makes. */
+async function syncRunOf(baseUrl: string, key: string): Promise<() => Promise<void>> {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  const post = async (route: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}${route}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${route} answered ${response.status}`);
+    return (await response.json()) as { guid: string };
+  };
+  const app = await post('/v1/apps', { name: 'probe' });
+  const action = await post('/v1/actions/create', {
+    app: app.guid,
+    name: 'probe',
+    model: 'mock/echo',
+    prompt: 'Say {{text}}',
+  });
+  return async () => {
+    await post(`/v1/actions/${action.guid}/prompt`, { input: { text: 'hi' } });
+  };
+}
+
+const adminToken = 'bench-admin-token-0123456789';
+
 async function ingestAndReads(): Promise<void> {
-  const lectern = await startBenchLectern();
+  const lectern = await startBenchLectern(undefined, { LECTERN_ADMIN_TOKEN: adminToken });
   const bare = await bareServer();
   try {
     const url = `${lectern.baseUrl}/v1/otel/v1/traces`;
     if (parts.has('ingest')) {
       const baseline = await sendSpans(bare.url, ingestSpans, 8);
-      const { result: rate, latencies } = await probed(lectern.baseUrl, () => sendSpans(url, ingestSpans, 8));
+      const { result: rate, latencies } = await probed(
+        () => sendSpans(url, ingestSpans, 8),
+        () => get(`${lectern.baseUrl}/healthz`),
+      );
       console.log(
         `ingest: ${Math.round(rate)} spans/s over protobuf (batches of ${batchSize}, 4 in flight, ${ingestSpans} spans, a generation per 8 spans) vs ${Math.round(baseline)} spans/s to a bare Node server (${((rate / baseline) * 100).toFixed(1)}%); /healthz meanwhile p50 ${format(percentile(latencies, 0.5))}, p99 ${format(percentile(latencies, 0.99))} (${latencies.length} probes)`,
+      );
+      // Another workspace's sync runs (mock/echo) while one floods: the database work they wait for.
+      const created = await fetch(`${lectern.baseUrl}/admin/v1/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+        body: JSON.stringify({ name: 'other' }),
+      });
+      if (!created.ok) throw new Error(`/admin/v1/workspaces answered ${created.status}`);
+      const runKey = ((await created.json()) as { api_key: string }).api_key;
+      const runOf = await syncRunOf(lectern.baseUrl, runKey);
+      const idle = await measure(runOf, 100, 1);
+      const { latencies: busy } = await probed(() => sendSpans(url, ingestSpans / 2, 8), runOf);
+      console.log(
+        `another workspace's sync run while spans arrive: p50 ${format(percentile(busy, 0.5))}, p99 ${format(percentile(busy, 0.99))}, worst ${format(Math.max(...busy))} (${busy.length} runs) vs idle p50 ${format(percentile(idle, 0.5))}, p99 ${format(percentile(idle, 0.99))}`,
       );
     }
     if (parts.has('reads')) {
