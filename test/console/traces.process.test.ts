@@ -161,6 +161,9 @@ it('lists traces, draws one as a waterfall with the model call as a chat, and li
   await spans.getByRole('button', { name: /chat gpt-4o-mini/ }).click();
   await page.getByRole('link', { name: 'Open the generation' }).click();
   const drawer = page.getByRole('dialog', { name: 'Generation' });
+  await drawer.getByRole('link', { name: 'Open the trace' }).waitFor();
+  await expectAccessible(page, 'generation with its trace');
+  await screenshot(page, 'generation-trace-link');
   await drawer.getByRole('link', { name: 'Open the trace' }).click();
   await page.getByRole('heading', { name: 'POST /tickets/answer' }).waitFor();
   await page.context().close();
