@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../platform/database/connection.js';
+import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
 import {
   actions,
@@ -182,22 +182,16 @@ export function createGenerationRepository(database: Database) {
       workspaceId: string,
       attachments: { id: string; actionId: string; version: number | null }[],
     ): Promise<Date[]> {
-      const changed: Date[] = [];
-      for (const { id, actionId, version } of attachments) {
-        const rows = await database
-          .update(generations)
-          .set({ actionId, version })
-          .where(
-            and(
-              eq(generations.workspaceId, workspaceId),
-              eq(generations.id, id),
-              isNull(generations.actionId),
-            ),
-          )
-          .returning({ createdAt: generations.createdAt });
-        changed.push(...rows.map((row) => row.createdAt));
-      }
-      return changed;
+      if (attachments.length === 0) return [];
+      // One statement however many calls a batch settles: it runs in the batch's transaction.
+      const rows = await database.execute(sql`
+        UPDATE ${generations} SET action_id = attached."actionId", version = attached.version
+        FROM jsonb_to_recordset(${JSON.stringify(attachments)}::jsonb)
+          AS attached(id uuid, "actionId" uuid, version integer)
+        WHERE ${generations.workspaceId} = ${workspaceId} AND ${generations.id} = attached.id
+          AND ${generations.actionId} IS NULL
+        RETURNING ${generations.createdAt} AS created_at`);
+      return rowsOf<{ created_at: string | Date }>(rows).map((row) => new Date(row.created_at));
     },
 
     /** A generation's monitor scores by evaluator GUID. */

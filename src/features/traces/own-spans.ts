@@ -62,7 +62,9 @@ export function ownSpansByWorkspace(spans: ReadableSpan[]): Map<string, Received
       serviceName: 'lectern',
       scopeName: 'lectern',
     };
-    byWorkspace.set(workspaceId, [...(byWorkspace.get(workspaceId) ?? []), received]);
+    const ofWorkspace = byWorkspace.get(workspaceId);
+    if (ofWorkspace) ofWorkspace.push(received);
+    else byWorkspace.set(workspaceId, [received]);
   }
   return byWorkspace;
 }

@@ -60,7 +60,9 @@ export function treeOrder(spans: SpanRow[]): SpanRow[] {
   const children = new Map<string | null, SpanRow[]>();
   for (const span of spans) {
     const parent = span.parentSpanId !== null && present.has(span.parentSpanId) ? span.parentSpanId : null;
-    children.set(parent, [...(children.get(parent) ?? []), span]);
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(span);
+    else children.set(parent, [span]);
   }
   const ordered: SpanRow[] = [];
   const visit = (parent: string | null) => {

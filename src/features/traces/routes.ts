@@ -6,6 +6,7 @@ import { listEnvelope } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { AppError, ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
+import type { PayloadDecoder } from '../../platform/payloads/payload-decoder.js';
 import type { ExportTraceServiceRequestMessage } from './otlp-messages.js';
 import { traceServiceMessages } from './otlp-messages.js';
 import { presentTrace, presentTraceWithSpans } from './presenters.js';
@@ -54,7 +55,16 @@ async function bodyBytes(request: FastifyRequest): Promise<Buffer> {
   }
 }
 
-function decoded(request: FastifyRequest, bytes: Buffer): ExportTraceServiceRequestMessage {
+/**
+ * The export request in either encoding. JSON goes through the payload decoder (a large body is
+ * parsed on its worker thread, as every JSON body is), so one tenant's 60 MB export never holds the
+ * request thread that others' requests wait on.
+ */
+async function decoded(
+  request: FastifyRequest,
+  bytes: Buffer,
+  payloads: PayloadDecoder,
+): Promise<ExportTraceServiceRequestMessage> {
   if (bytes.length === 0) return {};
   if (isProtobuf(request)) {
     try {
@@ -69,8 +79,9 @@ function decoded(request: FastifyRequest, bytes: Buffer): ExportTraceServiceRequ
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
-  } catch {
+    parsed = await payloads.parseJson(bytes);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     throw new AppError(400, 'invalid_json', 'Malformed JSON body');
   }
   const resourceSpans = (parsed as { resourceSpans?: unknown } | null)?.resourceSpans;
@@ -84,7 +95,7 @@ function decoded(request: FastifyRequest, bytes: Buffer): ExportTraceServiceRequ
 }
 
 /** The OTLP/HTTP traces receiver: protobuf or JSON, gzip or not, answered in the request's own encoding. */
-function otlpReceiver(traces: TraceService): FastifyPluginAsyncZod {
+function otlpReceiver(traces: TraceService, payloads: PayloadDecoder): FastifyPluginAsyncZod {
   return async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
@@ -105,7 +116,7 @@ function otlpReceiver(traces: TraceService): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const batch = receivedSpans(decoded(request, await bodyBytes(request)));
+        const batch = receivedSpans(await decoded(request, await bodyBytes(request), payloads));
         const answer = await traces.ingest(workspaceOf(request).id, batch);
         const partialSuccess =
           answer.rejected > 0 || answer.message !== ''
@@ -123,10 +134,10 @@ function otlpReceiver(traces: TraceService): FastifyPluginAsyncZod {
   };
 }
 
-export function traceRoutes(traces: TraceService): FastifyPluginAsyncZod {
+export function traceRoutes(traces: TraceService, payloads: PayloadDecoder): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['traces'];
-    await app.register(otlpReceiver(traces));
+    await app.register(otlpReceiver(traces, payloads));
 
     app.get(
       '/traces',
