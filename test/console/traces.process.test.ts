@@ -166,5 +166,24 @@ it('lists traces, draws one as a waterfall with the model call as a chat, and li
   await screenshot(page, 'generation-trace-link');
   await drawer.getByRole('link', { name: 'Open the trace' }).click();
   await page.getByRole('heading', { name: 'POST /tickets/answer' }).waitFor();
+
+  // A session's page lists the traces of its turns.
+  const session = (await call(baseUrl, 'POST', '/v1/sessions', { action: action.guid, name: 'Ticket 42' }))
+    .body;
+  const turn = await call(baseUrl, 'POST', `/v1/actions/${action.guid}/prompt`, {
+    input: { question: 'and now?' },
+    session: session.guid,
+  });
+  const turnTrace = (await call(baseUrl, 'GET', `/v1/data/${turn.body.data_guid}`)).body.trace_id;
+  await eventually(async () =>
+    (await call(baseUrl, 'GET', `/v1/traces/${turnTrace}`)).status === 200 ? true : undefined,
+  );
+  await page.goto(`${baseUrl}/sessions/${session.guid}`);
+  const tracesLine = page.getByText('Traces of its turns:');
+  await tracesLine.waitFor();
+  await expectAccessible(page, 'session with its traces');
+  await screenshot(page, 'session-traces');
+  await tracesLine.getByRole('link').first().click();
+  await page.getByRole('heading', { name: `run ${action.slug}` }).waitFor();
   await page.context().close();
 }, 90_000);
