@@ -83,6 +83,10 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     // Which proxies may name the client's address (sign-in throttling counts per address).
     trustProxy: platform.config.trustProxy,
     keepAliveTimeout: timeouts.keepAliveMs,
+    // A stopping node answers the requests that reach it on connections it had accepted (with
+    // `Connection: close`) instead of refusing them with Fastify's own 503, which is not the
+    // documented error body and which a proxy passes on to the caller.
+    return503OnClosing: false,
     http: {
       headersTimeout: timeouts.headersMs,
       connectionsCheckingInterval: Math.min(5_000, Math.max(250, Math.floor(timeouts.headersMs / 4))),

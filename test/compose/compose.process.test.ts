@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { Lectern } from '@lectern/client';
 import { describe, expect, it } from 'vitest';
 import { createTextAction, keyedCaller } from '../helpers/lectern-process.js';
@@ -109,40 +109,71 @@ describe('compose.yaml', () => {
     }, 30_000);
   }, 120_000);
 
-  it('reaches the API nodes an upgrade recreates, at their new addresses', async () => {
-    const addresses = () =>
-      ['api-1', 'api-2'].map((service) =>
-        podman(
-          'inspect',
-          container(service),
-          '--format',
-          '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}',
-        ),
+  it('serves every request through a rolling upgrade that recreates both API nodes at new addresses', async () => {
+    const address = (service: string) =>
+      podman(
+        'inspect',
+        container(service),
+        '--format',
+        '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}',
       );
-    const before = addresses();
-    execFileSync(
-      'docker-compose',
-      ['-p', project, 'up', '-d', '--no-deps', '--force-recreate', 'api-1', 'api-2'],
-      {
-        cwd: projectDirectory,
-        stdio: 'ignore',
-      },
-    );
-    // New containers: the network gives them new addresses, which the proxy must find by itself.
-    expect(addresses().filter((address) => before.includes(address))).toEqual([]);
-    await eventually(async () => {
-      const states = ['api-1', 'api-2'].map((service) =>
-        podman('inspect', container(service), '--format', '{{.State.Health.Status}}'),
-      );
-      return states.every((state) => state === 'healthy') ? true : undefined;
-    }, 90_000);
+    const before = ['api-1', 'api-2'].map(address);
     const action = await createTextAction(call, proxy, { app: 'upgrade', name: 'echo', model: 'mock/echo' });
-    for (let round = 0; round < 10; round += 1) {
-      const run = await call(proxy, 'POST', `/v1/actions/${action}/prompt`, { input: { text: `u${round}` } });
-      expect(run.body.msg).toBe(`u${round}`);
+
+    // Runs one after another through the proxy for the whole upgrade, as the client sends them:
+    // each with an Idempotency-Key, so the one a stopping node's closing listener resets (a 502
+    // from the proxy, which may not send a POST twice) is retried and still runs once.
+    const lectern = new Lectern({ baseUrl: proxy, apiKey, idempotentRuns: true });
+    const failures: string[] = [];
+    let rounds = 0;
+    let upgrading = true;
+    const traffic = (async () => {
+      for (; upgrading || rounds < 10; rounds += 1) {
+        const answer = await lectern.actions
+          .run(action, { text: `u${rounds}` })
+          .catch((error: Error) => error);
+        if (answer instanceof Error || answer.msg !== `u${rounds}`)
+          failures.push(`u${rounds}: ${String(answer)}`);
+      }
+    })();
+
+    // One node at a time, the next once the new one is healthy: the proxy passes a request it
+    // cannot connect to (the removed address, until its next lookup) to the other node.
+    try {
+      for (const service of ['api-1', 'api-2']) {
+        await recreate(service);
+        await eventually(async () => {
+          const state = podman('inspect', container(service), '--format', '{{.State.Health.Status}}');
+          return state === 'healthy' ? true : undefined;
+        }, 90_000);
+      }
+    } finally {
+      upgrading = false;
     }
+    await traffic;
+    // New containers at new addresses, which the proxy found by itself.
+    expect(['api-1', 'api-2'].map(address).filter((now) => before.includes(now))).toEqual([]);
+    expect(failures).toEqual([]);
+    // Every run answered, none ran twice: one generation each.
+    const stored = await eventually(async () => {
+      const listed = await call(proxy, 'GET', `/v1/data?action=${action}&limit=1`);
+      return listed.body.total_count >= rounds ? listed.body.total_count : undefined;
+    }, 30_000);
+    expect(stored).toBe(rounds);
   }, 180_000);
 });
+
+/** `docker-compose up` of one service with a new container, as an upgrade does (not blocking the runs). */
+function recreate(service: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'docker-compose',
+      ['-p', project, 'up', '-d', '--no-deps', '--force-recreate', service],
+      { cwd: projectDirectory },
+      (error) => (error ? reject(error) : resolve()),
+    );
+  });
+}
 
 describe('compose.embedded.yaml', () => {
   it('prints its first API key in its logs, serves with it, and keeps its data in the volume across a restart', async () => {
