@@ -6,7 +6,7 @@ import { createIngestTurns } from '../../src/features/traces/ingest-turns.js';
 
 /** A batch that finishes when told to, recording when it started. */
 function batch(log: string[], name: string) {
-  let finish = () => undefined as void;
+  let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
