@@ -67,7 +67,7 @@ export function SessionPage() {
           <p className="muted subtitle">
             {name(session.data.action)}
             {session.data.ext_user_id && ` · user ${session.data.ext_user_id}`} · {turns.data.total_count}{' '}
-            turns
+            {turns.data.total_count === 1 ? 'turn' : 'turns'}
           </p>
         </div>
       </header>
