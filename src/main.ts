@@ -134,10 +134,12 @@ async function serve(role: Role): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // Referenced: the shutdown runs to its end (the database closed, its lock released) or to this
+    // limit, never cut short because the loop emptied while it awaited an unreferenced handle.
     setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
-    }, shutdownLimitMs).unref();
+    }, shutdownLimitMs);
     // Stops accepting; running requests and open streams finish (their generations are awaited),
     // then jobs are released (a running one finishes or, past the drain time, is left to lapse).
     await app.close();

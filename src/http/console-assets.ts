@@ -10,8 +10,12 @@ import { consolePagePolicy } from './security-headers.js';
 /** Where `npm run build` puts the console, found from the sources and the build alike. */
 const consoleDirectory = packagePath('dist', 'web');
 
-/** Paths that belong to the API: an unknown one is the API's JSON 404, never the console's page. */
-const apiPaths = /^\/(v1|admin|console\/v1|api|docs|openapi\.json|healthz|readyz)(\/|$)/;
+/**
+ * Paths that belong to the API: an unknown one is the API's JSON 404, never the console's page.
+ * `/.well-known/` among them: an MCP client that meets a 401 looks up OAuth metadata there and must
+ * read a JSON 404, not the console's HTML.
+ */
+const apiPaths = /^\/(v1|admin|console\/v1|api|docs|openapi\.json|healthz|readyz|mcp|\.well-known)(\/|$)/;
 /** A path whose last segment has an extension: a file, not a page of the console. */
 const fileName = /\/[^/]*\.[^/]*$/;
 

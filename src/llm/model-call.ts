@@ -42,6 +42,18 @@ export type ModelCall = {
   signal?: AbortSignal;
   /** Given for streaming: called with each text token as the provider sends it. */
   onToken?: (token: string) => void;
+  /** Told of each model call of the run: a tool loop is one call per round, a retry one per attempt. */
+  steps?: ModelCallSteps;
+};
+
+/** Observes the model calls one answer takes (a run traces each as a span of its own). */
+export type ModelCallSteps = {
+  /** A model call starts. */
+  started(): void;
+  /** The model call answered (its tools, if any, have run), using these tokens. */
+  finished(usage: { inputTokens?: number; outputTokens?: number }): void;
+  /** An attempt failed and will be retried. */
+  failed(error: unknown): void;
 };
 
 export type ToolCallRecord = { id: string; type: 'function'; function: { name: string; arguments: string } };
@@ -112,8 +124,21 @@ function settings(call: ModelCall, signal: AbortSignal | undefined) {
     abortSignal: signal,
     ...(tools && { tools, stopWhen: stepCountIs(maximumToolRounds) }),
     ...(wantsJson && { output: jsonOutput(schema) }),
+    ...(call.steps && stepObserver(call.steps)),
     ...(call.store !== undefined &&
       call.kind === 'openai' && { providerOptions: { openai: { store: call.store } } }),
+  };
+}
+
+/** The SDK's callbacks around each step (one model call, then the tools it asked for). */
+function stepObserver(steps: ModelCallSteps) {
+  return {
+    prepareStep: () => {
+      steps.started();
+      return undefined;
+    },
+    onStepFinish: (step: { usage: { inputTokens?: number; outputTokens?: number } }) =>
+      steps.finished(step.usage),
   };
 }
 
@@ -213,6 +238,7 @@ export async function callModel(call: ModelCall): Promise<ModelAnswer> {
       if (call.signal?.aborted) throw call.signal.reason ?? error;
       const failure: ProviderError = toProviderError(error, providerName);
       if (!failure.retryable || streamed || attemptNumber >= retries) throw failure;
+      call.steps?.failed(failure);
       const backoff = firstRetryDelayMs * 2 ** attemptNumber * (0.75 + Math.random() / 2);
       const delay = Math.min(requestedRetryDelayMs(failure) ?? backoff, longestRetryDelayMs);
       // Waiting past the deadline would only end in a timeout: answer with this failure now.

@@ -16,7 +16,6 @@ import { createMemoryBroadcast } from './broadcast/memory-broadcast.js';
 import { prepareDataDirectory } from './data-directory.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
 import { createTransactionScope, type TransactionScope } from './database/transaction-scope.js';
-import { createGuardedFetch } from './guarded-fetch.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import { createMailer, type Mailer } from './mailer.js';
@@ -148,7 +147,8 @@ export async function createPlatform(
   const tracing = createTracing({
     enabled: config.runTraces,
     exportEndpoint: config.otelExportEndpoint,
-    fetch: createGuardedFetch({ allow: config.outboundAllow, timeoutMs: config.fetchTimeoutMs }),
+    // The operator's own collector: any address, with the outbound timeout.
+    fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(config.fetchTimeoutMs) }),
     logger: logger.child({ component: 'tracing' }),
   });
   return {

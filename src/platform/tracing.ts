@@ -143,13 +143,18 @@ function sinkProcessor(
   };
 }
 
-/** Sends spans as OTLP/HTTP protobuf through a guarded fetch (the outbound guard's rules apply). */
+/**
+ * Sends spans as OTLP/HTTP protobuf. The collector is the operator's own setting, not tenant input,
+ * so it may be a private address (a collector beside the service) and the outbound guard is not applied.
+ */
 function otlpExporter(url: string, send: typeof fetch, logger: Logger): SpanExporter {
   return {
     export(spans, done) {
       // The serializer (protobufjs and the generated messages) loads with the first export, not at start.
+      // The package is CommonJS: its exports are the module's default in the bundle and in Node alike
+      // (a named import resolves only in Node, scripts/check-lazy-imports.mjs).
       void import('@opentelemetry/otlp-transformer')
-        .then(({ ProtobufTraceSerializer }) => send(url, request(ProtobufTraceSerializer, spans)))
+        .then(({ default: transformer }) => send(url, request(transformer.ProtobufTraceSerializer, spans)))
         .then(async (response) => {
           await response.body?.cancel();
           if (!response.ok) throw new Error(`the collector answered ${response.status}`);

@@ -1,60 +1,21 @@
-import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Collector, startCollector } from '../helpers/otlp-collector.js';
 import { type Client, createAction, eventually, useTestWorkspace } from '../helpers/test-app.js';
 
 // Lectern's own runs are traces (docs/traces.md#lecterns-own-runs): a root span per run with the
 // model call under it, the generation on that span; a caller's traceparent is joined; with
 // LECTERN_OTEL_EXPORT_ENDPOINT the spans also go to a collector.
 
-type Collected = { name: string; traceId: string; attributes: Record<string, unknown> };
-
-/** A collector on a local port: decodes each OTLP/HTTP protobuf export with the generated messages. */
-async function startCollector() {
-  const require = createRequire(import.meta.url);
-  const root = require('@opentelemetry/otlp-transformer/build/src/generated/root.js');
-  const request = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-  const spans: Collected[] = [];
-  const server: Server = createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const decoded = request.toObject(request.decode(Buffer.concat(chunks)), { bytes: String });
-      for (const resource of decoded.resourceSpans ?? [])
-        for (const scope of resource.scopeSpans ?? [])
-          for (const span of scope.spans ?? [])
-            spans.push({
-              name: span.name,
-              traceId: Buffer.from(span.traceId, 'base64').toString('hex'),
-              attributes: Object.fromEntries(
-                (span.attributes ?? []).map((entry: { key: string; value: Record<string, unknown> }) => [
-                  entry.key,
-                  Object.values(entry.value)[0],
-                ]),
-              ),
-            });
-      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-let collector: Awaited<ReturnType<typeof startCollector>>;
+let collector: Collector;
 beforeAll(async () => {
   collector = await startCollector();
 });
 afterAll(() => collector.close());
 
-const context = useTestWorkspace(
-  () => ({ LECTERN_OTEL_EXPORT_ENDPOINT: collector.url, LECTERN_OUTBOUND_ALLOW: '127.0.0.1' }),
-  { startJobs: true, ownJobQueue: true },
-);
+const context = useTestWorkspace(() => ({ LECTERN_OTEL_EXPORT_ENDPOINT: collector.url }), {
+  startJobs: true,
+  ownJobQueue: true,
+});
 
 /** The stored trace once it holds `spans` spans (a run's spans are stored within a second). */
 async function traceWith(client: Client, traceId: string, spans: number) {
@@ -92,7 +53,7 @@ describe("Lectern's own runs as traces", () => {
     expect(trace.input_tokens).toBe(generation.num_input_tokens);
   });
 
-  it('has a retrieval span for a version with Contexts, and a span per tool call under the model call', async () => {
+  it('has a retrieval span for a version with Contexts, a span per model call of a tool loop, and each tool call under the call that asked for it', async () => {
     const { client } = context;
     const library = await client.post('/v1/contexts', { name: 'Facts', description: 'Facts' });
     await client.post(`/v1/contexts/${library.body.guid}/documents`, { content: 'Six times seven is 42.' });
@@ -107,19 +68,36 @@ describe("Lectern's own runs as traces", () => {
     const run = await client.post(`/v1/actions/${action.guid}/prompt`, { input: { question: '6 * 7' } });
     expect(run.body.msg).toBe('tool said: 42');
     const generation = (await client.get(`/v1/data/${run.body.data_guid}`)).body;
-    const trace = await traceWith(client, generation.trace_id, 4);
+    const trace = await traceWith(client, generation.trace_id, 5);
     const byName = (name: string) => trace.spans.find((span: { name: string }) => span.name === name);
     const root = byName(`run ${action.slug}`);
     expect(byName('retrieve')).toMatchObject({
       parent_span_id: root.span_id,
       attributes: { 'lectern.contexts': 1 },
     });
-    const call = byName('chat tool');
-    expect(call).toMatchObject({ parent_span_id: root.span_id, data_guid: generation.guid });
+    // The model asks for the tool, the tool runs, the model is called again with its result.
+    const calls = trace.spans.filter((span: { name: string }) => span.name === 'chat tool');
+    expect(calls).toHaveLength(2);
+    for (const call of calls)
+      expect(call).toMatchObject({ parent_span_id: root.span_id, data_guid: generation.guid });
+    const [asking, answering] = calls;
+    expect(answering.start_time >= asking.end_time).toBe(true);
     expect(byName('execute_tool Exact_maths')).toMatchObject({
-      parent_span_id: call.span_id,
+      parent_span_id: asking.span_id,
       attributes: { 'gen_ai.tool.name': 'Exact_maths' },
     });
+    // Each call holds its own tokens: together they are the generation's; the answering one has the cost.
+    const tokens = (key: string) =>
+      calls.reduce(
+        (sum: number, call: { attributes: Record<string, number> }) => sum + call.attributes[key]!,
+        0,
+      );
+    expect(tokens('gen_ai.usage.input_tokens')).toBe(generation.num_input_tokens);
+    expect(tokens('gen_ai.usage.output_tokens')).toBe(generation.num_output_tokens);
+    expect(trace.input_tokens).toBe(generation.num_input_tokens);
+    expect(answering.attributes['lectern.cost_usd']).toBeDefined();
+    expect(asking.attributes['lectern.cost_usd']).toBeUndefined();
+    expect(generation.span_id).toBe(answering.span_id);
   });
 
   it("joins the caller's trace from its traceparent, and an async run's job continues the request's trace", async () => {

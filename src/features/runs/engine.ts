@@ -16,7 +16,7 @@ import type { GenerationService, RunRecord, RunSource } from '../generations/ind
 import type { ModelResolver, ResolvedModel } from '../providers/index.js';
 import type { SessionService } from '../sessions/index.js';
 import { type BuiltPrompt, buildPrompt } from './prompt.js';
-import { endModelCall, modelCallSpan, toolsTraced } from './run-spans.js';
+import { modelCallSpans, toolsTraced } from './run-spans.js';
 import type { ModelOptions, RunInput, RunRequest } from './schemas.js';
 
 /** Finds Context chunks for a run; the Contexts feature provides it (none are found without it). */
@@ -328,7 +328,7 @@ export function createRunEngine(dependencies: {
     const cached = await fromCache(run, options.onToken);
     if (cached) return cached;
     const version = run.resolved.version;
-    const call = modelCallSpan(run.trace, run.model, run.generationId);
+    const calls = modelCallSpans(run.trace, run.model, run.generationId, tracing);
     const started = performance.now();
     const answer = await callModel({
       model: run.model.languageModel,
@@ -336,13 +336,14 @@ export function createRunEngine(dependencies: {
       messages: toModelMessages(run.prompt.messages),
       config: version.modelConfig,
       jsonSchema: run.request.modelOptions?.jsonSchema,
-      tools: toolsTraced(run.tools, run.trace, call),
+      tools: toolsTraced(run.tools, run.trace, calls),
       executeTools: run.request.do_not_execute_tool_calls !== true,
       workspaceId: run.caller.workspaceId,
       depth: run.depth,
       store: run.request.store,
       signal: options.signal,
       onToken: options.onToken,
+      steps: calls.steps,
     }).catch(async (error: unknown) => {
       // Counted for the dashboard's errors unless the caller itself gave up (a shutdown, a cancel).
       if (!options.signal?.aborted) {
@@ -361,15 +362,15 @@ export function createRunEngine(dependencies: {
           // The run's own error is what its caller needs; a count that could not be written is lost.
           .catch(() => undefined);
       }
-      tracing.fail(call, error);
+      calls.fail(error);
       throw error;
     });
     const latencyMs = Math.round(performance.now() - started);
     const cost = await generationCost(run.model.kind, run.model.modelName, answer.usage);
     await generations.recordRun(
-      runRecord(run, answer, { cached: false, cost: cost ?? null, latencyMs }, call),
+      runRecord(run, answer, { cached: false, cost: cost ?? null, latencyMs }, calls.last()),
     );
-    endModelCall(call, answer, cost);
+    calls.end(cost);
     run.trace.end();
     return {
       generationId: run.generationId,

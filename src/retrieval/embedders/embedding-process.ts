@@ -40,7 +40,12 @@ export function startEmbeddingProcess(source: string, data: unknown): EmbeddingW
       child.channel?.unref();
     },
     async terminate() {
-      if (child.exitCode === null && child.signalCode === null) child.kill();
+      if (child.exitCode === null && child.signalCode === null) {
+        // An unreferenced child's exit keeps nothing waiting: the service's loop would empty and the
+        // process end here, in the middle of its shutdown, before the database and its lock are closed.
+        child.ref();
+        child.kill();
+      }
       await exited;
     },
   };

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyedCaller, type ServingProcess, serve } from './helpers/lectern-process.js';
+import { type Collector, startCollector } from './helpers/otlp-collector.js';
+import { eventually, temporaryDirectory, useProcessEnvironment } from './helpers/test-app.js';
+
+// What the sources' tests prove, proved again on `dist/` as `npm start` runs it: the parts that load
+// on first use or cross a process boundary behave the same in the bundle (the trace export once did
+// nothing there: a lazily imported CommonJS package resolved differently, scripts/check-lazy-imports.mjs).
+
+const processEnvironment = useProcessEnvironment();
+const apiKey = 'lec_built-service-test-key';
+const call = keyedCaller(apiKey);
+
+/** The embedded default in a data dir of its own, whatever the suite's pass (no PostgreSQL, no Redis). */
+function embedded(dataDirectory: string, extra: Record<string, string> = {}): Record<string, string> {
+  const {
+    DATABASE_URL: _database,
+    REDIS_URL: _redis,
+    LECTERN_OUTBOUND_ALLOW: _allow,
+    ...rest
+  } = processEnvironment.values;
+  return { ...rest, LECTERN_DATA_DIR: dataDirectory, LECTERN_INIT_API_KEY: apiKey, ...extra };
+}
+
+describe('the built service', () => {
+  let collector: Collector;
+  let service: ServingProcess;
+  beforeAll(async () => {
+    collector = await startCollector();
+    // The collector is on loopback and LECTERN_OUTBOUND_ALLOW is unset: the operator's own address.
+    service = await serve(embedded(temporaryDirectory(), { LECTERN_OTEL_EXPORT_ENDPOINT: collector.url }));
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await collector?.close();
+  });
+
+  it("exports a run's spans to the collector LECTERN_OTEL_EXPORT_ENDPOINT names, a private address", async () => {
+    const app = await call(service.baseUrl, 'POST', '/v1/apps', { name: 'Exported' });
+    const action = await call(service.baseUrl, 'POST', '/v1/actions/create', {
+      app: app.body.guid,
+      name: 'Exported greeter',
+      model: 'mock/echo',
+      prompt: 'Hello {{name}}',
+    });
+    const run = await call(service.baseUrl, 'POST', `/v1/actions/${action.body.guid}/prompt`, {
+      input: { name: 'Ada' },
+    });
+    expect(run.status).toBe(200);
+    const generation = await call(service.baseUrl, 'GET', `/v1/data/${run.body.data_guid}`);
+    const exported = await eventually(async () => {
+      const spans = collector.spans.filter((span) => span.traceId === generation.body.trace_id);
+      return spans.length >= 2 ? spans : undefined;
+    });
+    expect(exported.map((span) => span.name).sort()).toEqual(['chat echo', 'run exported-greeter']);
+    expect(service.output()).not.toContain('could not export run spans');
+  });
+
+  it('answers a JSON 404 under /.well-known/, where an MCP client looks for OAuth metadata after a 401', async () => {
+    for (const pathname of [
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/anything-else',
+    ]) {
+      const response = await fetch(`${service.baseUrl}${pathname}`, { headers: { accept: 'text/html,*/*' } });
+      expect(response.status, pathname).toBe(404);
+      expect(response.headers.get('content-type'), pathname).toContain('application/json');
+      expect(((await response.json()) as { error: { status: number } }).error.status).toBe(404);
+    }
+    // The console still answers its own deep links.
+    const page = await fetch(`${service.baseUrl}/generations`, { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+});
+
+describe('the built service stopped with SIGTERM', () => {
+  it('releases the data directory lock after it has embedded a Document', async () => {
+    const dataDirectory = temporaryDirectory();
+    const first = await serve(embedded(dataDirectory));
+    const context = await call(first.baseUrl, 'POST', '/v1/contexts', {
+      name: 'Notes',
+      description: 'Notes',
+    });
+    await call(first.baseUrl, 'POST', `/v1/contexts/${context.body.guid}/documents`, {
+      content: 'Seals swim in cold water.',
+    });
+    // The default model embeds it in a process of its own.
+    await eventually(async () => {
+      const listed = await call(first.baseUrl, 'GET', `/v1/contexts/${context.body.guid}/documents`);
+      return listed.body.data[0]?.embedding_status === 'embedded' ? true : undefined;
+    }, 60_000);
+    expect(await first.stop()).toBe(0);
+    expect(first.output()).not.toContain('shutdown took too long');
+    expect(existsSync(path.join(dataDirectory, 'lectern.lock'))).toBe(false);
+
+    const second = await serve(embedded(dataDirectory));
+    try {
+      expect(second.output()).not.toContain('Took over the data directory lock');
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 120_000);
+});
