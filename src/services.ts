@@ -249,9 +249,15 @@ export function createServices(platform: Platform) {
   const generations = createGenerationService(
     generationRepository,
     feedback,
-    { requireApp: apps.require, requireAction: actions.require, requireSession: sessions.requireForRun },
+    {
+      requireApp: apps.require,
+      requireAction: actions.require,
+      requireSession: sessions.requireForRun,
+      requireVersion: actions.savedBy,
+    },
     statistics.generationChanged,
     platform.tracing.recordCall,
+    tracedCallCost,
   );
   const { baseUrl, fileLimitBytes } = config;
   const files = createFileService({

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyedCaller, type ServingProcess, serve } from './helpers/lectern-process.js';
+import { type ChatUpstream, startChatUpstream } from './helpers/chat-upstream.js';
+import { keyedCaller, lectern, type ServingProcess, serve } from './helpers/lectern-process.js';
 import { type Collector, startCollector } from './helpers/otlp-collector.js';
 import { eventually, temporaryDirectory, useProcessEnvironment } from './helpers/test-app.js';
 
@@ -74,6 +76,101 @@ describe('the built service', () => {
     // The console still answers its own deep links.
     const page = await fetch(`${service.baseUrl}/generations`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type')).toContain('text/html');
+  });
+});
+
+/** `lectern gateway` from dist/ in front of `upstream`, logging to `serviceUrl`; resolves once it listens. */
+async function startGateway(serviceUrl: string, upstream: ChatUpstream) {
+  const child = lectern(['gateway'], {
+    ...processEnvironment.values,
+    GATEWAY_PORT: '0',
+    LECTERN_GATEWAY_UPSTREAM: `${upstream.url}/v1`,
+    LECTERN_SERVICE_URL: serviceUrl,
+    LECTERN_GATEWAY_DATA_DIR: temporaryDirectory(),
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const address = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const found = /Gateway listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      if (found) resolve(found);
+    });
+    child.on('exit', () => reject(new Error(`gateway exited: ${output}`)));
+  });
+  return {
+    address,
+    stop: () => {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+describe('the built gateway in front of the built service', () => {
+  let upstream: ChatUpstream;
+  let service: ServingProcess;
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  beforeAll(async () => {
+    upstream = await startChatUpstream();
+    service = await serve(embedded(temporaryDirectory()));
+    gateway = await startGateway(service.baseUrl, upstream);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await service?.stop();
+    await upstream?.close();
+  });
+
+  it("runs a managed prompt on the caller's own provider key, and logs it with its version and cost", async () => {
+    const app = await call(service.baseUrl, 'POST', '/v1/apps', { name: 'Managed' });
+    // An OpenAI model, and no OpenAI key in the workspace: the caller brings its own.
+    const action = await call(service.baseUrl, 'POST', '/v1/actions/create', {
+      app: app.body.guid,
+      name: 'Support reply',
+      slug: 'support-reply',
+      model: 'openai/gpt-4o-mini',
+      prompt: 'Answer {{question}}',
+    });
+    expect(action.status).toBe(201);
+    await call(service.baseUrl, 'PUT', `/v1/actions/${action.body.guid}`, {
+      prompt: 'Answer kindly: {{question}}',
+    });
+    await call(service.baseUrl, 'POST', `/v1/actions/${action.body.guid}/deploy`, {
+      version: 2,
+      environment: 'production',
+    });
+    const client = new OpenAI({
+      apiKey: 'sk-caller-own-key',
+      baseURL: `${gateway.address}/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-svc-api-key': apiKey },
+    });
+    const completion = await client.chat.completions.create({
+      model: 'action:support-reply',
+      messages: [],
+      variables: { question: 'where is my order?' },
+    } as never);
+    expect(completion.choices[0]!.message.content).toBe('echo: Answer kindly: where is my order?');
+    const forwarded = upstream.calls.at(-1)!;
+    expect(forwarded.headers.authorization).toBe('Bearer sk-caller-own-key');
+    expect(Object.keys(forwarded.headers).filter((name) => name.startsWith('x-svc-'))).toEqual([]);
+
+    const logged = await eventually(async () => {
+      const listed = await call(service.baseUrl, 'GET', `/v1/actions/${action.body.guid}/data`);
+      return listed.body[0];
+    }, 20_000);
+    expect(logged).toMatchObject({
+      source: 'gateway',
+      model: 'gpt-4o-mini',
+      version: 2,
+      environment: 'production',
+      num_input_tokens: 11,
+      num_output_tokens: 7,
+    });
+    // gpt-4o-mini is priced: $0.15 in and $0.60 out per million tokens.
+    expect(logged.cost.generation).toBeCloseTo((11 * 0.15 + 7 * 0.6) / 1_000_000, 12);
   });
 });
 

@@ -44,6 +44,8 @@ function parseObject(body: Buffer): Record<string, unknown> | undefined {
 
 const chatPaths = new Set(['/chat/completions', '/v1/chat/completions']);
 const modelPaths = new Set(['/models', '/v1/models']);
+/** The status counted for a client that closed its connection before the upstream answered (nginx's). */
+const clientClosedStatus = 499;
 
 /**
  * `lectern gateway` (docs/api.md#how-the-parts-behave): a chat-completions proxy in its own process. Plain node:http and
@@ -65,17 +67,27 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   });
   const upstream = createUpstream(config.upstream);
 
+  /** What an exchange is logged under: the Lectern key and Action, and a managed prompt's rendering. */
+  type ExchangeLogging = {
+    serviceKey?: string;
+    actionGuid?: string;
+    variables?: unknown;
+    version?: number;
+    environment?: string;
+  };
+
   async function proxy(
     request: IncomingMessage,
     response: ServerResponse,
     route: string,
     started: number,
     target: ForwardTarget,
-    logging?: { serviceKey?: string; actionGuid?: string; variables?: unknown },
+    logging?: ExchangeLogging,
   ) {
     const result = await upstream.forward(request, response, target);
     const totalMs = performance.now() - started;
-    metrics.requests.inc({ route, status: result.status });
+    // A client that left before the upstream answered got nothing: nginx's 499, not an upstream 502.
+    metrics.requests.inc({ route, status: result.clientClosed ? clientClosedStatus : result.status });
     metrics.upstreamSeconds.observe(result.upstreamMs / 1000);
     metrics.overheadSeconds.observe(Math.max(0, totalMs - result.upstreamMs) / 1000);
     if (!logging) return;
@@ -85,6 +97,8 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
       actionGuid: logging.actionGuid,
       requestBody: target.body ?? Buffer.alloc(0),
       variables: logging.variables,
+      ...(logging.version !== undefined && { actionVersion: logging.version }),
+      ...(logging.environment !== undefined && { actionEnvironment: logging.environment }),
       responseChunks: result.chunks,
       status: result.status,
       contentType: result.contentType,
@@ -112,11 +126,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
       throw error;
     }
     const serviceKey = header(request, 'x-svc-api-key');
-    const logging = {
-      serviceKey,
-      actionGuid: header(request, 'x-svc-action-guid'),
-      variables: undefined as unknown,
-    };
+    const logging: ExchangeLogging = { serviceKey, actionGuid: header(request, 'x-svc-action-guid') };
     let authorization: string | undefined;
     const parsed = mayBeManaged(body) ? parseObject(body) : undefined;
     if (parsed) {
@@ -134,6 +144,8 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
           body = managed.body;
           logging.actionGuid = managed.actionGuid;
           logging.variables = managed.variables;
+          logging.version = managed.version;
+          logging.environment = managed.environment;
           authorization = managed.authorization;
         }
       } catch (error) {

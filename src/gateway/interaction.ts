@@ -8,6 +8,9 @@ export type CompletedExchange = {
   requestBody: Buffer;
   /** The Action's variables of a managed prompt (`action:<slug>`), logged as the input. */
   variables?: unknown;
+  /** A managed prompt's version and environment, as the service rendered it. */
+  actionVersion?: number;
+  actionEnvironment?: string;
   responseChunks: Buffer[];
   status: number;
   contentType: string | undefined;
@@ -32,6 +35,8 @@ export type GenerationRecord = {
   latency_ms: number;
   metadata: Record<string, unknown>;
   source: 'gateway';
+  version?: number;
+  environment?: string;
 };
 
 type ChatMessage = { role?: unknown; content?: unknown };
@@ -211,5 +216,7 @@ function fullGenerationRecord(exchange: CompletedExchange): GenerationRecord {
       ...(exchange.traceparent && { traceparent: exchange.traceparent }),
     },
     source: 'gateway',
+    ...(exchange.actionVersion !== undefined && { version: exchange.actionVersion }),
+    ...(exchange.actionEnvironment !== undefined && { environment: exchange.actionEnvironment }),
   };
 }

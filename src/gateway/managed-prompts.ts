@@ -7,6 +7,9 @@ export type ManagedRequest = {
   body: Buffer;
   actionGuid: string;
   variables: unknown;
+  /** The version the service rendered, and the environment it was deployed to. */
+  version?: number;
+  environment?: string;
   /** The workspace's provider credential, for a caller that sent none. */
   authorization?: string;
 };
@@ -52,6 +55,8 @@ export async function resolveManagedPrompt(
     body: Buffer.from(JSON.stringify(body)),
     actionGuid: headers['x-svc-action-guid']!,
     variables: variables ?? {},
+    ...(headers['x-svc-action-version'] && { version: Number(headers['x-svc-action-version']) }),
+    ...(headers['x-svc-action-environment'] && { environment: headers['x-svc-action-environment'] }),
     authorization: headers.Authorization,
   };
 }

@@ -16,18 +16,13 @@ const hopByHop = new Set([
 ]);
 
 /**
- * Request headers the upstream never sees: hop-by-hop ones, the two x-svc headers (Lectern's, not the
+ * Request headers the upstream never sees: hop-by-hop ones, the x-svc headers (Lectern's, not the
  * provider's), and accept-encoding, so that responses arrive uncompressed and the logged output can
  * be read without decompressing (the hop to the client is the same either way on a LAN).
  */
-const notForwarded = new Set([
-  ...hopByHop,
-  'host',
-  'content-length',
-  'accept-encoding',
-  'x-svc-api-key',
-  'x-svc-action-guid',
-]);
+const notForwarded = new Set([...hopByHop, 'host', 'content-length', 'accept-encoding']);
+/** Lectern's own headers (`x-svc-api-key`, `x-svc-action-guid`, a payload's `x-svc-action-version`…). */
+const lecternHeader = /^x-svc-/;
 
 function connectionListed(headers: IncomingHttpHeaders): Set<string> {
   const listed = headers.connection;
@@ -41,7 +36,8 @@ function upstreamHeaders(
   const listed = connectionListed(request.headers);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || notForwarded.has(name) || listed.has(name)) continue;
+    if (value === undefined || notForwarded.has(name) || lecternHeader.test(name) || listed.has(name))
+      continue;
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   if (authorization && !headers.authorization) headers.authorization = authorization;
@@ -79,6 +75,8 @@ export type ForwardResult = {
   chunks: Buffer[];
   /** The client left, or the upstream failed, before the response ended. */
   interrupted: boolean;
+  /** The client closed its connection before the upstream answered: no status reached it. */
+  clientClosed: boolean;
   upstreamMs: number;
 };
 
@@ -107,6 +105,7 @@ export function createUpstream(upstreamUrl: string) {
       contentType: undefined,
       chunks: [],
       interrupted: false,
+      clientClosed: false,
       upstreamMs: 0,
     };
     const abortOnLeave = () => {
@@ -150,6 +149,7 @@ export function createUpstream(upstreamUrl: string) {
       );
     } catch {
       result.interrupted = true;
+      result.clientClosed = !response.headersSent && controller.signal.aborted;
       result.upstreamMs = performance.now() - upstreamStarted;
       if (!response.headersSent && !controller.signal.aborted) {
         sendError(response, 502, 'the upstream could not be reached', 'upstream_unreachable');

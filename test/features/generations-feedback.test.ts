@@ -152,6 +152,51 @@ describe('generations', () => {
     expect(page.headers['x-total-count']).toBe('2');
   });
 
+  it('prices a logged call that names its model and tokens, and records the version it names', async () => {
+    const { client } = context;
+    const { action } = await generation();
+    const logged = await client.post('/v1/data', {
+      action: action.guid,
+      input: 'outside',
+      output: 'priced',
+      num_input_tokens: 1_000,
+      num_output_tokens: 500,
+      model: 'gpt-4o-mini',
+      model_provider: 'api.openai.com',
+      version: 1,
+      environment: 'production',
+    });
+    expect(logged.status).toBe(201);
+    expect(logged.body).toMatchObject({ version: 1, environment: 'production' });
+    // $0.15 in and $0.60 out per million tokens.
+    expect(logged.body.cost.generation).toBeCloseTo((1_000 * 0.15 + 500 * 0.6) / 1_000_000, 12);
+    const unpriced = await client.post('/v1/data', {
+      action: action.guid,
+      input: 'outside',
+      output: 'unknown model',
+      num_input_tokens: 10,
+      num_output_tokens: 5,
+      model: 'my-own-finetune-xyz',
+    });
+    expect(unpriced.body.cost).toBeNull();
+    const noSuchVersion = await client.post('/v1/data', {
+      action: action.guid,
+      input: 'x',
+      output: 'y',
+      version: 99,
+    });
+    expect(noSuchVersion.status).toBe(400);
+    expect(noSuchVersion.body.error.field).toBe('version');
+    const batch = await client.post('/v1/data/batch', {
+      records: [
+        { action: action.guid, input: 'a', output: 'b' },
+        { action: action.guid, input: 'a', output: 'b', version: 99 },
+      ],
+    });
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.field).toBe('records.1.version');
+  });
+
   it('refuses a log for a missing Action and hides records from other workspaces', async () => {
     const { action, dataGuid } = await generation();
     const other = await newWorkspace(context.test);

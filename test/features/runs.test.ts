@@ -388,6 +388,8 @@ describe('older clients and gateway_payload', () => {
         Authorization: 'Bearer sk-provider-secret',
         'x-svc-api-key': client.apiKey,
         'x-svc-action-guid': action.guid,
+        'x-svc-action-version': '1',
+        'x-svc-action-environment': 'production',
       },
     });
     expect((await client.get(`/v1/actions/${action.guid}/data`)).body).toEqual([]);

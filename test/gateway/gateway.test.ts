@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -261,6 +263,38 @@ describe('gateway pass-through', () => {
     expect(record.metadata).toMatchObject({ incomplete: true, stream: true });
     expect('echo: a b c d e f g h i j'.startsWith(record.output)).toBe(true);
     expect(record.output.length).toBeLessThan('echo: a b c d e f g h i j'.length);
+  });
+
+  it('counts an exchange whose client left before the upstream answered as 499, not as an upstream 502', async () => {
+    // An upstream that takes the request and never answers.
+    const held: ServerResponse[] = [];
+    const silent = createServer((_request, response) => held.push(response));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+    const patient = await startGateway(serviceUrl, { upstream: silentUrl });
+    try {
+      const controller = new AbortController();
+      const leaving = fetch(`${patient.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${providerKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: 'hello' }] }),
+        signal: controller.signal,
+      }).catch((error: unknown) => error);
+      await eventually(async () => (held.length === 1 ? true : undefined));
+      controller.abort();
+      await leaving;
+      const counted = await eventually(async () => {
+        const metrics = await (await fetch(`${patient.url}/metrics`)).text();
+        return /lectern_gateway_requests_total\{route="chat",status="499"\} 1/.test(metrics)
+          ? metrics
+          : undefined;
+      });
+      expect(counted).not.toMatch(/status="502"/);
+    } finally {
+      await patient.gateway.close();
+      for (const response of held) response.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('passes GET /models through and answers /healthz and /metrics', async () => {

@@ -120,6 +120,8 @@ export function loggedGenerationFromWire(body: LogDataInput): LoggedGeneration {
   return {
     ...generationChangesFromWire(body),
     actionId: body.action,
+    version: body.version,
+    environment: body.environment,
     input: body.input,
     output: body.output,
   };

@@ -37,6 +37,20 @@ const loggedFields = {
 export const logDataBody = z.strictObject({
   ...loggedFields,
   action: guid,
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('Lectern: the Action version that made it (the gateway logs a managed prompt’s version).'),
+  environment: z
+    .string()
+    .min(1)
+    .max(64)
+    .nullable()
+    .optional()
+    .describe('Lectern: the environment that version was deployed to.'),
   input: loggedFields.input.refine((input) => input !== undefined, 'is required'),
   session: guid.nullable().optional(),
 });

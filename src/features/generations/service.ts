@@ -14,7 +14,16 @@ export type GenerationOwners = {
   requireAction(workspaceId: string, actionId: string): Promise<unknown>;
   /** The session must exist and, when an Action is named, belong to it. */
   requireSession(workspaceId: string, sessionId: string, actionId?: string): Promise<unknown>;
+  /** The Action must have saved this version. */
+  requireVersion(workspaceId: string, actionId: string, version: number): Promise<unknown>;
 };
+
+/** The price of a model call made elsewhere, by its provider (or its model's name alone); undefined when unknown. */
+export type CallPricer = (
+  provider: string | null,
+  modelName: string,
+  usage: { inputTokens: number; outputTokens: number },
+) => Promise<GenerationCost | undefined>;
 
 /**
  * A generation's fields as a client logs or changes them (`POST /v1/data`, `PUT /v1/data/{guid}`):
@@ -36,10 +45,12 @@ export type LoggedFields = {
   source?: string;
 };
 
-/** A generation made elsewhere, logged to an Action (and a session of it). */
+/** A generation made elsewhere, logged to an Action (and a session of it, and a version of it). */
 export type LoggedGeneration = LoggedFields & {
   actionId: string;
   sessionId?: string | null;
+  version?: number | null;
+  environment?: string | null;
   input: unknown;
   output: string;
 };
@@ -206,17 +217,26 @@ export function createGenerationService(
   changed: (workspaceId: string, createdAt: Date) => Promise<void>,
   /** Makes a logged gateway interaction a trace (platform/tracing.ts); answers its model-call span. */
   traceCall: Tracing['recordCall'] = () => null,
+  /** Prices a logged call that names its model and tokens (llm/prices.ts). */
+  priceOf: CallPricer = async () => undefined,
 ): GenerationService {
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
   async function loggedRow(
     workspaceId: string,
-    { actionId, sessionId, ...fields }: LoggedGeneration,
+    { actionId, sessionId, version, environment, ...fields }: LoggedGeneration,
     prefix = '',
   ): Promise<NewGeneration> {
     if (!prefix) await owners.requireAction(workspaceId, actionId);
     if (sessionId) {
       await owners.requireSession(workspaceId, sessionId, actionId).catch((error: unknown) => {
         if (error instanceof NotFoundError) throw new ValidationError(`${prefix}session`, 'no such session');
+        throw error;
+      });
+    }
+    if (version) {
+      await owners.requireVersion(workspaceId, actionId, version).catch((error: unknown) => {
+        if (error instanceof NotFoundError)
+          throw new ValidationError(`${prefix}version`, `the Action has no version ${version}`);
         throw error;
       });
     }
@@ -228,8 +248,21 @@ export function createGenerationService(
       workspaceId,
       actionId,
       sessionId: sessionId ?? null,
+      version: version ?? null,
+      environment: environment ?? null,
+      cost: (await loggedCost(fields)) ?? null,
       output: fields.output,
     };
+  }
+
+  /** A logged call's price from its model and tokens, as a run's is priced; none when either is missing. */
+  function loggedCost(fields: LoggedFields): Promise<GenerationCost | undefined> {
+    const { model, numInputTokens, numOutputTokens, modelProvider } = fields;
+    if (!model || numInputTokens == null || numOutputTokens == null) return Promise.resolve(undefined);
+    return priceOf(modelProvider ?? null, model, {
+      inputTokens: numInputTokens,
+      outputTokens: numOutputTokens,
+    });
   }
 
   /** A proxied interaction's trace: it ended as it was logged, and took its latency. */
@@ -248,6 +281,8 @@ export function createGenerationService(
         ...(row.numOutputTokens != null && { 'gen_ai.usage.output_tokens': row.numOutputTokens }),
         'lectern.generation': row.id,
         ...(row.actionId && { 'lectern.action': row.actionId }),
+        ...(row.version && { 'lectern.version': row.version }),
+        ...(row.cost && { 'lectern.cost_usd': row.cost.generation }),
       },
       traceparent: typeof metadata.traceparent === 'string' ? metadata.traceparent : undefined,
       error: typeof metadata.error === 'string' ? metadata.error : undefined,

@@ -1,6 +1,7 @@
 export {
   type CredentialOwner,
   createModelResolver,
+  type ModelPurpose,
   type ModelResolver,
   type ResolvedEmbeddingModel,
   type ResolvedModel,

@@ -37,6 +37,9 @@ export type ResolvedModel = {
 
 export type CredentialOwner = 'workspace' | 'operator' | 'none';
 
+/** What a model is resolved for: a run calls it; a payload (`gateway_payload`) is only rendered for it. */
+export type ModelPurpose = 'run' | 'payload';
+
 export type ModelResolverOptions = {
   fallbacks: ProviderFallbacks;
   shareEnvironmentKeys: EnvironmentKeySharing;
@@ -53,6 +56,30 @@ const resolvedModelCacheMs = 5_000;
 
 type Target = { kind: ProviderKind; modelName: string; provider?: ProviderRow };
 
+function missingKey(kind: ProviderKind): ProviderError {
+  return new ProviderError(
+    `No API key is configured for provider "${kind}": add one with POST /v1/providers`,
+    false,
+    400,
+  );
+}
+
+/**
+ * The model of a payload rendered without a key: the payload names it, nothing may call it (a call
+ * is refused as a run without a key is).
+ */
+function keylessModel({ kind, modelName }: Target): LanguageModelV3 {
+  const refuse = () => Promise.reject(missingKey(kind));
+  return {
+    specificationVersion: 'v3',
+    provider: kind,
+    modelId: modelName,
+    supportedUrls: {},
+    doGenerate: refuse,
+    doStream: refuse,
+  };
+}
+
 type OwnedCredentials = { credentials: ProviderCredentials; owner: CredentialOwner };
 
 /** How long the answer to "is this a single-workspace instance?" is kept. */
@@ -68,7 +95,7 @@ export interface ModelResolver {
   /** Checks a reference when an Action is saved: it must name a known provider and, for mock, a mock model. */
   validate(workspaceId: string, reference: string): Promise<void>;
   /** Resolved models are kept a few seconds: provider lookups and key decryption are off the hot path. */
-  resolve(workspaceId: string, reference: string): Promise<ResolvedModel>;
+  resolve(workspaceId: string, reference: string, purpose?: ModelPurpose): Promise<ResolvedModel>;
   /** The workspace's default model (a model record of its default provider), else `fallback`. */
   defaultReference(workspaceId: string, fallback: string): Promise<string>;
   /** A configured provider's embedding model (a Context's `embeddingModel`), kept like `resolve`: every search embeds its query. */
@@ -145,7 +172,7 @@ export function createModelResolver(
     return singleWorkspace.get('instance', options.hasSingleWorkspace);
   }
 
-  async function credentials({ kind, provider }: Target): Promise<OwnedCredentials | undefined> {
+  async function credentialsOf({ kind, provider }: Target): Promise<OwnedCredentials | undefined> {
     if (provider) {
       const apiKey = provider.encryptedKey ? secretBox.decrypt(provider.encryptedKey) : undefined;
       if (!apiKey && providerKindSpec(kind).keyRequired) return undefined;
@@ -161,20 +188,34 @@ export function createModelResolver(
   }
 
   async function requireCredentials(found: Target): Promise<OwnedCredentials> {
-    const owned = await credentials(found);
-    if (!owned) {
-      throw new ProviderError(
-        `No API key is configured for provider "${found.kind}": add one with POST /v1/providers`,
-        false,
-        400,
-      );
-    }
+    const owned = await credentialsOf(found);
+    if (!owned) throw missingKey(found.kind);
     return owned;
   }
 
-  async function resolveUncached(workspaceId: string, reference: string): Promise<ResolvedModel> {
+  async function resolveUncached(
+    workspaceId: string,
+    reference: string,
+    purpose: ModelPurpose,
+  ): Promise<ResolvedModel> {
     const found = await target(workspaceId, reference);
-    const { credentials, owner } = await requireCredentials(found);
+    // A payload is rendered for a caller that forwards it, usually with its own provider key: the
+    // workspace's key goes with it when there is one, and none is required.
+    const owned: OwnedCredentials =
+      purpose === 'payload'
+        ? ((await credentialsOf(found)) ?? { credentials: {}, owner: 'none' })
+        : await requireCredentials(found);
+    const { credentials, owner } = owned;
+    if (purpose === 'payload' && owner === 'none' && found.kind !== 'mock') {
+      return {
+        kind: found.kind,
+        modelName: found.modelName,
+        providerGuid: found.provider?.id,
+        languageModel: keylessModel(found),
+        credentials,
+        credentialOwner: owner,
+      };
+    }
     return {
       kind: found.kind,
       modelName: found.modelName,
@@ -198,8 +239,10 @@ export function createModelResolver(
     },
 
     /** Resolved models are kept a few seconds: provider lookups and key decryption are off the hot path. */
-    resolve(workspaceId: string, reference: string): Promise<ResolvedModel> {
-      return resolved.get(`${workspaceId}:${reference}`, () => resolveUncached(workspaceId, reference));
+    resolve(workspaceId: string, reference: string, purpose: ModelPurpose = 'run'): Promise<ResolvedModel> {
+      return resolved.get(`${workspaceId}:${reference}:${purpose}`, () =>
+        resolveUncached(workspaceId, reference, purpose),
+      );
     },
 
     /** The workspace's default model (a model record of its default provider), else `fallback`. */

@@ -13,7 +13,7 @@ import type { ServerTools, ToolRegistry } from '../../llm/tool-registry.js';
 import type { RunTrace, Tracing } from '../../platform/tracing.js';
 import { type ActionService, type ResolvedAction, versionFromWire } from '../actions/index.js';
 import type { GenerationService, RunRecord, RunSource } from '../generations/index.js';
-import type { ModelResolver, ResolvedModel } from '../providers/index.js';
+import type { ModelPurpose, ModelResolver, ResolvedModel } from '../providers/index.js';
 import type { SessionService } from '../sessions/index.js';
 import { type BuiltPrompt, buildPrompt } from './prompt.js';
 import { modelCallSpans, toolsTraced } from './run-spans.js';
@@ -75,6 +75,8 @@ export type RunOptions = {
   experimentId?: string | null;
   /** Runs above this one: an `action` skill's run is one deeper than the run that called it. */
   depth?: number;
+  /** `payload`: only rendered for the caller to forward (`gateway_payload`), so no provider key is required. */
+  purpose?: ModelPurpose;
 };
 
 function modelReference(actionModel: string, resolved: ResolvedModel, options: ModelOptions | undefined) {
@@ -174,10 +176,13 @@ export function createRunEngine(dependencies: {
     if (request.modelOptions && !caller.allowModelOverrides) {
       throw new ValidationError('modelOptions', 'this workspace does not allow model overrides');
     }
-    const actionModel = await models.resolve(caller.workspaceId, version.model);
+    const purpose = options.purpose ?? 'run';
+    const actionModel = await models.resolve(caller.workspaceId, version.model, purpose);
     const reference = modelReference(version.model, actionModel, request.modelOptions);
     const model =
-      reference === version.model ? actionModel : await models.resolve(caller.workspaceId, reference);
+      reference === version.model
+        ? actionModel
+        : await models.resolve(caller.workspaceId, reference, purpose);
     const sessionId = request.session ?? null;
     if (sessionId) await sessions.requireForRun(caller.workspaceId, sessionId, action.id);
     const contextChunks =

@@ -43,6 +43,9 @@ export function gatewayPayload(run: PreparedRun, serviceApiKey: string): Gateway
       ...(apiKey && { Authorization: `Bearer ${apiKey}` }),
       'x-svc-api-key': serviceApiKey,
       'x-svc-action-guid': run.resolved.action.id,
+      // What the gateway logs the exchange under: the version rendered (a draft has none).
+      ...(!run.resolved.draft && { 'x-svc-action-version': String(run.resolved.version.version) }),
+      ...(run.resolved.environment && { 'x-svc-action-environment': run.resolved.environment }),
     },
   };
 }

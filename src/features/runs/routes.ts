@@ -106,9 +106,7 @@ export function runRoutes(
           callerOf(workspaceOf(request)),
           request.params.guidOrSlug,
           request.body,
-          {
-            source: 'sync',
-          },
+          { source: 'sync', purpose: 'payload' },
         );
         // Nothing is run here: the trace holds what preparing it took.
         run.trace.end();
