@@ -31,8 +31,7 @@ const usage = `Usage: lectern <command>
   audit verify              check the audit log's hash chain; exit 1 if it is broken
   prompts export [--environment E] [--out FILE] [--url URL] [--key KEY]
                             write the deployed prompts of the key's workspace as a snapshot
-                            (JSON) that @lectern/client serves from; asks the running service at
-                            URL (default LECTERN_BASE_URL) with KEY (default LECTERN_API_KEY)
+                            (JSON) that @lectern/client serves from
   prompts pull --dir DIR    write every Action (DIR/<folder>/<slug>.prompt) and snippet
                             (DIR/<folder>/<name>.snippet) of the key's workspace, and
                             DIR/.lectern/state.json
@@ -44,8 +43,8 @@ const usage = `Usage: lectern <command>
                             run ENV's release-gate evaluation of the version (default: latest),
                             print each evaluator's mean and interval; exit 0 if a deploy there
                             would pass, 2 if not
-                            (prompts and eval ask the service at --url or LECTERN_URL with
-                            --key or LECTERN_API_KEY)
+                            (prompts and eval ask the running service at --url, else LECTERN_URL,
+                            else LECTERN_BASE_URL, with --key, else LECTERN_API_KEY)
   migrate                   apply database migrations and exit
 
 Configuration comes from the environment; see README.md.
@@ -215,13 +214,21 @@ function optionOf(argv: string[], name: string): string | undefined {
   return index === -1 ? undefined : argv[index + 1];
 }
 
-/** `prompts pull|push` and `eval --gate`: the service's API from CI (docs/prompts-as-code.md). */
-async function promptFiles(command: string, subcommand: string | undefined, argv: string[]): Promise<number> {
-  const { createServiceClient } = await import('./prompt-files/service-client.js');
-  const address = {
+/**
+ * The running service a `prompts` or `eval` command asks: `--url`, else `LECTERN_URL`, else the
+ * service's own `LECTERN_BASE_URL` (or its HOST and PORT); `--key`, else `LECTERN_API_KEY`.
+ */
+function serviceAddress(argv: string[]): { baseUrl: string; apiKey: string | undefined } {
+  return {
     baseUrl: optionOf(argv, '--url') ?? process.env.LECTERN_URL ?? loadConfig().baseUrl,
     apiKey: optionOf(argv, '--key') ?? process.env.LECTERN_API_KEY,
   };
+}
+
+/** `prompts pull|push` and `eval --gate`: the service's API from CI (docs/prompts-as-code.md). */
+async function promptFiles(command: string, subcommand: string | undefined, argv: string[]): Promise<number> {
+  const { createServiceClient } = await import('./prompt-files/service-client.js');
+  const address = serviceAddress(argv);
   const print = (line: string) => console.log(line);
   if (command === 'eval') {
     const action = optionOf(argv, '--action');
@@ -322,8 +329,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'prompts' && subcommand === 'export') {
     const { exportPrompts } = await import('./export-prompts.js');
     const written = await exportPrompts({
-      baseUrl: optionOf(argv, '--url') ?? loadConfig().baseUrl,
-      apiKey: optionOf(argv, '--key') ?? process.env.LECTERN_API_KEY,
+      ...serviceAddress(argv),
       environment: optionOf(argv, '--environment'),
       out: optionOf(argv, '--out'),
     });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,21 @@ describe('the built service', () => {
     });
     expect(exported.map((span) => span.name).sort()).toEqual(['chat echo', 'run exported-greeter']);
     expect(service.output()).not.toContain('could not export run spans');
+  });
+
+  it('`prompts export` finds the service at LECTERN_URL, as pull, push and eval do', async () => {
+    const out = path.join(temporaryDirectory(), 'snapshot.json');
+    const { LECTERN_BASE_URL: _base, ...environment } = embedded(temporaryDirectory());
+    const child = lectern(['prompts', 'export', '--out', out], {
+      ...environment,
+      LECTERN_URL: service.baseUrl,
+      LECTERN_API_KEY: apiKey,
+    });
+    let output = '';
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code, output).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('prompts');
   });
 
   it('answers a JSON 404 under /.well-known/, where an MCP client looks for OAuth metadata after a 401', async () => {

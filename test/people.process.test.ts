@@ -33,7 +33,7 @@ describe('the first owner', () => {
     expect(link).not.toBeNull();
     const token = decodeURIComponent(link![1]!);
     const state = await fetch(`${first.baseUrl}/console/v1/setup?token=${encodeURIComponent(token)}`);
-    expect(await state.json()).toEqual({ pending: true });
+    expect(await state.json()).toEqual({ pending: true, owner_exists: false });
     const setup = await fetch(`${first.baseUrl}/console/v1/setup`, {
       method: 'POST',
       headers: fromConsole(first.baseUrl),
@@ -55,6 +55,9 @@ describe('the first owner', () => {
       body: JSON.stringify({ token, email: 'thief@example.com', password: 'another long password' }),
     });
     expect(again.status).toBe(404);
+    // The used link's page tells them to sign in: no restart prints another once an owner exists.
+    const used = await fetch(`${first.baseUrl}/console/v1/setup?token=${encodeURIComponent(token)}`);
+    expect(await used.json()).toEqual({ pending: false, owner_exists: true });
     expect(await first.stop()).toBe(0);
 
     const added = await runToEnd(

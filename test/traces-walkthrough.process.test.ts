@@ -65,12 +65,18 @@ it('follows "Your first trace in five minutes" with the Node app: its call is a 
     .replace('http://127.0.0.1:4000', address)
     .replace('<your key>', client.apiKey);
   const program = blockAfter('## A Node app', 'js');
+  // The install line names every package the program imports, and the file name it says runs it.
+  const install = blockAfter('## A Node app', 'sh');
+  const imported = [...program.matchAll(/from '([^']+)'/g)].map(([, name]) => name!);
+  for (const name of imported) expect(install.split(/[\s\\]+/), name).toContain(name);
+  const fileName = /Save the program as `([^`]+)`/.exec(guide())?.[1];
+  expect(fileName).toBe('app.mjs');
   // Inside the checkout, so that its imports resolve to this project's node_modules.
   const directory = path.join(projectRoot, 'test-output', `traces-walkthrough-${randomUUID()}`);
   mkdirSync(directory, { recursive: true });
   try {
-    writeFileSync(path.join(directory, 'app.mjs'), program);
-    await run(`${variables}\nexec node ${JSON.stringify(path.join(directory, 'app.mjs'))}`, {
+    writeFileSync(path.join(directory, fileName!), program);
+    await run(`${variables}\nexec node ${JSON.stringify(path.join(directory, fileName!))}`, {
       OPENAI_BASE_URL: `${upstream.url}/v1`,
       OPENAI_API_KEY: 'sk-walkthrough',
     });

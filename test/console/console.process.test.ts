@@ -121,6 +121,12 @@ it('sets up the first owner from the printed link, then signs in with an e-mail 
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
+  // The used link says the owner exists and links to signing in (a restart would print no new one).
+  await page.goto(`${harness.server.baseUrl}/setup?token=${token}`);
+  await expect(page.getByRole('alert').textContent()).resolves.toContain('Lectern has its owner already');
+  await expectAccessible(page, 'setup (used)');
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
   await page.getByLabel('E-mail address').fill('owner@example.com');
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();

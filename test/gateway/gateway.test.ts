@@ -1,6 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../../src/config.js';
@@ -263,6 +265,29 @@ describe('gateway pass-through', () => {
     expect(record.metadata).toMatchObject({ incomplete: true, stream: true });
     expect('echo: a b c d e f g h i j'.startsWith(record.output)).toBe(true);
     expect(record.output.length).toBeLessThan('echo: a b c d e f g h i j'.length);
+  });
+
+  it("serves the AI SDK's openai.chat(...) as docs/api.md says; its Responses default is not served yet", async () => {
+    const other = await createAction(context.client, { name: 'AI SDK' });
+    const openaiProvider = createOpenAI({
+      apiKey: providerKey,
+      baseURL: `${gatewayUrl}/v1`,
+      headers: { 'x-svc-api-key': context.client.apiKey, 'x-svc-action-guid': other.guid },
+    });
+    const answered = await generateText({
+      model: openaiProvider.chat('gpt-test'),
+      prompt: 'from the AI SDK',
+      maxRetries: 0,
+    });
+    expect(answered.text).toBe('echo: from the AI SDK');
+    const [record] = await loggedRecords(1, other.guid);
+    expect(record).toMatchObject({ output: 'echo: from the AI SDK', source: 'gateway' });
+    const responses = await generateText({
+      model: openaiProvider('gpt-test'),
+      prompt: 'from the AI SDK',
+      maxRetries: 0,
+    }).catch((error: unknown) => error);
+    expect(responses).toMatchObject({ statusCode: 404 });
   });
 
   it('counts an exchange whose client left before the upstream answered as 499, not as an upstream 502', async () => {

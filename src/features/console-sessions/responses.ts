@@ -22,6 +22,9 @@ export const signInOptionsResponse = z.strictObject({
   api_key: z.boolean().describe('the console accepts an API key (LECTERN_CONSOLE_KEY_SIGNIN)'),
 });
 
-export const setupStateResponse = z.strictObject({ pending: z.boolean() });
+export const setupStateResponse = z.strictObject({
+  pending: z.boolean(),
+  owner_exists: z.boolean().describe('The instance has its first owner: a restart prints no new setup link'),
+});
 
 export type SignedInResponse = z.output<typeof signedInResponse>;

@@ -99,8 +99,11 @@ export interface AccountService {
     workspaceId: string,
     roles: { defaultRole: MemberRole | undefined; claimConfigured: boolean },
   ): Promise<PersonRow>;
-  /** Whether a setup link is still live (the setup page asks before showing its form). */
-  setupPending(token: string): Promise<boolean>;
+  /**
+   * Whether a setup link is still live (the setup page asks before showing its form), and whether
+   * the instance has its first owner already (then a restart prints no new link: they sign in).
+   */
+  setupState(token: string): Promise<{ pending: boolean; ownerExists: boolean }>;
   /** Uses the setup link: the first owner of workspace `default`. */
   completeSetup(token: string, owner: { email: string; password: string; name?: string }): Promise<PersonRow>;
 }
@@ -330,7 +333,13 @@ export function createAccountService(dependencies: {
       return user;
     },
 
-    setupPending: (token) => repository.hasLiveToken(hashLinkToken(token), 'setup', now()),
+    async setupState(token) {
+      const [pending, ownerExists] = await Promise.all([
+        repository.hasLiveToken(hashLinkToken(token), 'setup', now()),
+        repository.hasPeople(),
+      ]);
+      return { pending, ownerExists };
+    },
 
     async completeSetup(token, owner) {
       checkPasswordStrength(owner.password);

@@ -101,7 +101,10 @@ export function consolePeopleRoutes(
           response: { 200: setupStateResponse },
         },
       },
-      async (request) => ({ pending: await accounts.setupPending(request.query.token) }),
+      async (request) => {
+        const { pending, ownerExists } = await accounts.setupState(request.query.token);
+        return { pending, owner_exists: ownerExists };
+      },
     );
 
     app.post(

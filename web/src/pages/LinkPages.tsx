@@ -70,9 +70,16 @@ function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
   if (state.data && !state.data.pending)
     return (
       <main className="sign-in">
-        <p className="page-state" role="alert">
-          This setup link is used or expired. Restart Lectern to print a new one, or sign in.
-        </p>
+        {state.data.owner_exists ? (
+          <p className="page-state" role="alert">
+            This setup link is used: Lectern has its owner already. <a href="/">Sign in</a>, or ask an owner
+            to invite you.
+          </p>
+        ) : (
+          <p className="page-state" role="alert">
+            This setup link is expired. Restart Lectern to print a new one.
+          </p>
+        )}
       </main>
     );
   return (

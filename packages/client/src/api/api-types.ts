@@ -1192,6 +1192,8 @@ export interface Routes {
     bodyRequired: false;
     answer: ({
       pending: boolean;
+      /** The instance has its first owner: a restart prints no new setup link */
+      owner_exists: boolean;
     });
   };
   "GET /console/v1/sign_in_options": {
@@ -3413,6 +3415,10 @@ export interface Routes {
       } | null;
       source?: string;
       action: string;
+      /** Lectern: the Action version that made it (the gateway logs a managed prompt’s version). */
+      version?: number | null;
+      /** Lectern: the environment that version was deployed to. */
+      environment?: string | null;
       session?: string | null;
     };
     bodyRequired: true;
@@ -3474,6 +3480,10 @@ export interface Routes {
         } | null;
         source?: string;
         action: string;
+        /** Lectern: the Action version that made it (the gateway logs a managed prompt’s version). */
+        version?: number | null;
+        /** Lectern: the environment that version was deployed to. */
+        environment?: string | null;
         session?: string | null;
       }>;
     };
