@@ -1,9 +1,24 @@
+import type { BaseObject, KluModel, WithPersistedModelData } from './types.js';
+
 /**
  * The Klu SDK's records are camelCase where Klu's API was snake_case, for some fields of some
  * records. A converter renames exactly those fields both ways and passes every other field as it is,
  * so records keep Lectern's extra fields.
  */
 export type Wire = Record<string, unknown>;
+
+/**
+ * The SDK's own base of a record's converter, for code that converts its records the SDK's way
+ * (a subclass names `instanceName` and both directions). Lectern's clients use `Converter` below.
+ */
+export abstract class ApiConverter<
+  Record extends KluModel,
+  PersistedRecord extends WithPersistedModelData<Record> = WithPersistedModelData<Record>,
+> {
+  abstract instanceName: string;
+  abstract toApiFormat(instance: Partial<Record>): BaseObject<any>;
+  abstract fromApiFormat(data: BaseObject<any>): PersistedRecord;
+}
 
 export type Converter = {
   /** The record's name in messages ("Action with id … was not found."). */

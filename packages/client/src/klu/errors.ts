@@ -43,6 +43,12 @@ export class InvalidPromptResponseError extends LecternError {
     super(`The required parameter ${parameterName} was not found in the prompt response: ${responseMessage}`);
   }
 }
+/** A route answered 405 (no such method on it): the SDK's name for it. */
+export class InvalidApiMethodUsedError extends LecternError {
+  constructor(status: number, message: string) {
+    super(message, { status });
+  }
+}
 /** A method the Klu SDK refuses itself, refused the same way: nothing is sent. */
 export class NotImplementedError extends NotSupportedError {
   constructor(method = 'This method') {
@@ -67,7 +73,7 @@ const notFoundNames: Record<string, string> = {
 };
 
 /**
- * The SDK's name for any other failure, as its API layer names it: 400, 401 and 422 by their own
+ * The SDK's name for any other failure, as its API layer names it: 400, 401, 405 and 422 by their own
  * names, any other status UnknownKluAPIError, no answer NoResponseFromAPIError, a broken stream
  * StreamingError.
  */
@@ -75,8 +81,12 @@ function otherNameOf(error: LecternError): string {
   if (error instanceof StreamError) return 'StreamingError';
   if (error.status === undefined) return 'NoResponseFromAPIError';
   return (
-    { 400: 'BadRequestAPIError', 401: 'UnauthorizedError', 422: 'InvalidDataSent' }[error.status] ??
-    'UnknownKluAPIError'
+    {
+      400: 'BadRequestAPIError',
+      401: 'UnauthorizedError',
+      405: 'InvalidApiMethodUsedError',
+      422: 'InvalidDataSent',
+    }[error.status] ?? 'UnknownKluAPIError'
   );
 }
 

@@ -57,6 +57,7 @@ export class Klu {
 
 export default Klu;
 export type { ClientOptions } from '../transport/options.js';
+export { ApiConverter } from './converters.js';
 export * from './errors.js';
 export { Paginator } from './paginator.js';
 export * from './types.js';

@@ -38,7 +38,7 @@ function FeedbackForm({ dataGuid }: { dataGuid: string }) {
         label="Value"
         name="value"
         error={add.error}
-        hint={type === 'rating' ? 'e.g. 1 (good) or 0 (bad)' : undefined}
+        hint={type === 'rating' ? 'Klu’s scale: 2 (good) or 1 (bad); or positive / negative' : undefined}
       >
         <input value={value} required onChange={(event) => setValue(event.target.value)} />
       </Field>
