@@ -16,8 +16,8 @@ export abstract class ApiConverter<
   PersistedRecord extends WithPersistedModelData<Record> = WithPersistedModelData<Record>,
 > {
   abstract instanceName: string;
-  abstract toApiFormat(instance: Partial<Record>): BaseObject<any>;
-  abstract fromApiFormat(data: BaseObject<any>): PersistedRecord;
+  abstract toApiFormat(instance: Partial<Record>): BaseObject<unknown>;
+  abstract fromApiFormat(data: BaseObject<unknown>): PersistedRecord;
 }
 
 export type Converter = {
