@@ -85,7 +85,16 @@ export function createOutboundGuard(options: OutboundGuardOptions): OutboundGuar
       const list = addresses as Array<{ address: string; family: number }>;
       for (const { address } of list) {
         const reason = refusalReason(address, allowed);
-        if (reason) return callback(new OutboundFetchError(`${hostname}: ${reason}`, false), '', 4);
+        // The name, never the address it resolved to: that would map the operator's network for a tenant.
+        if (reason)
+          return callback(
+            new OutboundFetchError(
+              `${hostname} resolves to an address that is not public; only public addresses may be fetched`,
+              false,
+            ),
+            '',
+            4,
+          );
       }
       if (privateHosts.size >= maximumRemembered) privateHosts.clear();
       privateHosts.set(

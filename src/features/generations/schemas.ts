@@ -41,6 +41,7 @@ export const logDataBody = z.strictObject({
     .number()
     .int()
     .min(1)
+    .max(2_147_483_647)
     .nullable()
     .optional()
     .describe('Lectern: the Action version that made it (the gateway logs a managed prompt’s version).'),

@@ -41,8 +41,12 @@ const renewEveryMs = 1_000;
  */
 const drainMs = 5_000;
 
-/** What is kept of a receiver's answer in `last_error`. */
-const errorExcerptCharacters = 300;
+/**
+ * A delivery that got no answer, whatever the reason: a closed port, a silent one, a reset, a name
+ * that does not resolve or resolves to a private address. One wording for all, so deliveries cannot
+ * be used to map the operator's network (the reason goes to the service's own log).
+ */
+const unreachable = 'the receiver could not be reached';
 
 export type WebhookDrains = {
   handler: JobHandler<WebhookDeliveryPayload>;
@@ -103,13 +107,17 @@ export function createWebhookDrains(dependencies: {
       });
       status = answer.status;
       if (status >= 200 && status < 300) return { status: 'succeeded', responseStatus: status };
-      const excerpt = answer.bytes.toString('utf8', 0, errorExcerptCharacters).trim();
+      // The status only, never the body: a receiver's error page can hold its own secrets.
       error =
         status >= 300 && status < 400
           ? `redirected (${status}); redirects are not followed`
-          : `answered ${status}${excerpt ? `: ${excerpt}` : ''}`;
+          : `answered ${status}`;
     } catch (failure) {
-      error = (failure as Error).message;
+      logger.info(
+        { delivery: delivery.id, reason: (failure as Error).message },
+        'webhook receiver unreachable',
+      );
+      error = unreachable;
     }
     const next = nextAttemptAt(delivery.attempts, delivery.retriesFrom, new Date(), dependencies.retryBaseMs);
     if (!next)
