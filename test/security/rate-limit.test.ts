@@ -51,6 +51,37 @@ describe('rate limits', () => {
     expect((await (await newWorkspace(test)).get('/v1/apps')).status).toBe(200);
   });
 
+  it('counts MCP calls in the same budget, and refuses a JSON-RPC batch without running it', async () => {
+    const client = await newWorkspace(test);
+    const mcp = (body: unknown) =>
+      request(test.app, 'POST', '/mcp', body, {
+        authorization: `Bearer ${client.apiKey}`,
+        accept: 'application/json, text/event-stream',
+      });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'probe', version: '1' },
+      },
+    };
+    const batch = await mcp(Array.from({ length: 20 }, (_, index) => ({ ...initialize, id: index })));
+    expect(batch.status).toBe(400);
+    expect(batch.body.error).toMatchObject({ code: -32600 });
+    const answers = [
+      ...(await statuses(client, 2)),
+      await mcp(initialize),
+      await mcp(initialize),
+      await mcp(initialize),
+    ];
+    // The batch counted once; then two of /v1 and three of /mcp reach the limit of 5.
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 429]);
+    expect((await client.get('/v1/apps')).status).toBe(429);
+  });
+
   it("uses a workspace's own limit, and 0 turns it off", async () => {
     const client = await newWorkspace(test);
     const setLimit = (limit: number | null) =>

@@ -36,10 +36,26 @@ export function mcpRoutes(dependencies: McpDependencies): FastifyPluginAsyncZod 
             'JSON-RPC of the Model Context Protocol (2025-06-18 and later): `prompts/list`, `prompts/get`, `tools/list`, `tools/call` (the `run` right).',
           querystring: mcpQuery,
           body: z.unknown(),
-          response: { 200: z.unknown().describe('The JSON-RPC answer'), 202: z.unknown() },
+          response: {
+            200: z.unknown().describe('The JSON-RPC answer'),
+            202: z.unknown(),
+            400: z.unknown().describe('A JSON-RPC error: a batch, which MCP 2025-06-18 removed'),
+          },
         },
       },
       async (request, reply) => {
+        // One request, one message: a batch of twenty tool calls would be twenty runs on one count of
+        // the workspace's rate limit. MCP dropped batches in 2025-06-18, the oldest version served here.
+        if (Array.isArray(request.body)) {
+          return reply.status(400).send({
+            jsonrpc: '2.0',
+            id: null,
+            error: {
+              code: -32600,
+              message: 'JSON-RPC batches are not supported: send one message a request',
+            },
+          });
+        }
         const handle = await loaded();
         const who = {
           caller: callerOf(workspaceOf(request)),
