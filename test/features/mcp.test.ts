@@ -124,6 +124,19 @@ describe('MCP', () => {
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({ source: 'mcp', version: 1 });
 
+    // An argument that is not a string is the caller's invalid params: nothing runs.
+    const before = (await context.client.get('/v1/data?source=mcp')).body.total_count;
+    for (const text of [{ nested: 'object' }, ['a'], 42, null]) {
+      const refused = await mcp
+        .callTool({ name: 'translator', arguments: { language: 'German', text } })
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('"text" must be a string'),
+      });
+    }
+    expect((await context.client.get('/v1/data?source=mcp')).body.total_count).toBe(before);
+
     const missing = await mcp.callTool({ name: 'translator', arguments: { language: 'German' } });
     expect(missing.isError).toBe(true);
     expect((missing.content as { text: string }[])[0]!.text).toContain('text');

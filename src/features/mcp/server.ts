@@ -20,6 +20,20 @@ function failed(message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
+/**
+ * A tool's arguments are its template variables, each a string (its input schema says so): another
+ * value would render as `[object Object]`, so it is the caller's invalid params, not a run.
+ */
+function requireTextArguments(input: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(input)) {
+    if (typeof value !== 'string')
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `argument "${name}" must be a string (got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`})`,
+      );
+  }
+}
+
 /** An error the API would answer 4xx (a missing variable, nothing deployed): the client's to fix. */
 function clientError(error: unknown): string | undefined {
   return error instanceof AppError && error.status < 500 ? error.message : undefined;
@@ -80,6 +94,7 @@ function buildServer(dependencies: McpDependencies, who: McpCaller): Server {
       return failed(
         "This key's role may list and read prompts but not run them: a runner key (or higher) may.",
       );
+    if (name !== searchContextTool.name) requireTextArguments(input);
     try {
       if (name === searchContextTool.name) return await searchContext(input);
       const answer = await dependencies.runs.run(caller, name, { input, environment }, { source: 'mcp' });
