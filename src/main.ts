@@ -6,6 +6,7 @@ import { AppError } from './errors.js';
 import { DataDirectoryInUseError } from './platform/data-directory-lock.js';
 import { createLogger, flushLogs } from './platform/logger.js';
 import { compileWebAssemblyWithBaselineOnly } from './platform/webassembly-compiler.js';
+import { PromptFileError, UnsafePathError } from './prompt-files/errors.js';
 import { ServiceError } from './prompt-files/service-client.js';
 import type { Services } from './services.js';
 
@@ -368,7 +369,9 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof AppError ||
     error instanceof DataDirectoryInUseError ||
-    error instanceof ServiceError
+    error instanceof ServiceError ||
+    error instanceof PromptFileError ||
+    error instanceof UnsafePathError
   )
     console.error(error.message);
   else console.error(error);

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lectern } from './helpers/lectern-process.js';
@@ -212,6 +220,107 @@ describe('prompts as files', () => {
     expect(twice.stdout).toContain('the slug "fine" is also elsewhere/fine.prompt');
     expect((await client.get('/v1/actions/broken')).status).toBe(404);
     expect(existsSync(path.join(directory, '.lectern', 'state.json'))).toBe(false);
+  });
+
+  it('never writes, replaces or removes anything outside --dir, symbolic links included', async () => {
+    const { client } = context;
+    const app = await createApp(client, 'Contained');
+    await client.post('/v1/actions/create', {
+      app,
+      name: 'Contained reply',
+      slug: 'contained-reply',
+      folder: 'contained',
+      model: 'mock/echo',
+      prompt: 'Hi {{name}}',
+    });
+    const elsewhere = temporaryDirectory();
+    const victim = path.join(elsewhere, 'victim.txt');
+    writeFileSync(victim, 'precious');
+
+    // A folder of the directory linked elsewhere: the pull refuses to write through it.
+    const linkedFolder = temporaryDirectory();
+    symlinkSync(elsewhere, path.join(linkedFolder, 'contained'));
+    const throughFolder = await cli(['prompts', 'pull', '--dir', linkedFolder]);
+    expect(throughFolder.code).toBe(1);
+    expect(throughFolder.stderr).toMatch(/contained\/contained-reply\.prompt: .* is a symbolic link/);
+    expect(throughFolder.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(elsewhere)).toEqual(['victim.txt']);
+
+    // A file of the directory linked elsewhere: its target is not overwritten.
+    const linkedFile = temporaryDirectory();
+    mkdirSync(path.join(linkedFile, 'contained'));
+    symlinkSync(victim, path.join(linkedFile, 'contained', 'contained-reply.prompt'));
+    expect((await cli(['prompts', 'pull', '--dir', linkedFile])).code).toBe(1);
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+
+    // A tampered state file naming a file outside: nothing outside is removed.
+    const tampered = temporaryDirectory();
+    mkdirSync(path.join(tampered, '.lectern'));
+    writeFileSync(
+      path.join(tampered, '.lectern', 'state.json'),
+      JSON.stringify({
+        files: {
+          'action:gone': {
+            kind: 'action',
+            guid: '00000000-0000-4000-8000-000000000000',
+            base_version: 1,
+            hash: 'x',
+            path: path.relative(tampered, victim),
+          },
+        },
+      }),
+    );
+    const removal = await cli(['prompts', 'pull', '--dir', tampered]);
+    expect(removal.code).toBe(1);
+    expect(removal.stderr).toContain('the path leaves the prompts directory');
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+  });
+
+  it('keeps a template with CRLF exact through a pull and a push; reads a BOM; refuses an alias bomb in one line', async () => {
+    const { client } = context;
+    const app = await createApp(client, 'Line ends');
+    const created = await client.post('/v1/actions/create', {
+      app,
+      name: 'Windows reply',
+      slug: 'windows-reply',
+      model: 'mock/echo',
+      prompt: 'Dear {{name}},\r\nThanks.\r\n',
+    });
+    expect(created.status).toBe(201);
+    const directory = temporaryDirectory();
+    expect((await cli(['prompts', 'pull', '--dir', directory])).code).toBe(0);
+    const pushed = await cli(['prompts', 'push', '--dir', directory]);
+    expect(pushed.code, pushed.stdout).toBe(0);
+    expect(pushed.stdout).toContain('unchanged windows-reply.prompt');
+    const after = await actionNamed('windows-reply');
+    expect(after).toMatchObject({ version: 1, prompt: 'Dear {{name}},\r\nThanks.\r\n' });
+
+    const marked = temporaryDirectory();
+    writeFileSync(
+      path.join(marked, 'marked.prompt'),
+      `\uFEFF---\napp: ${app}\nname: Marked\nmodel: mock/echo\n---\nWith a BOM\n`,
+    );
+    const markedPush = await cli(['prompts', 'push', '--dir', marked]);
+    expect(markedPush.code, markedPush.stdout).toBe(0);
+    expect((await actionNamed('marked')).prompt).toBe('With a BOM');
+
+    const bomb = temporaryDirectory();
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    writeFileSync(
+      path.join(bomb, 'bomb.prompt'),
+      `---\napp: ${app}\nname: Bomb\nmodel: mock/echo\nmodel_config:\n  ${levels.join('\n  ')}\n---\nBoom\n`,
+    );
+    const refused = await cli(['prompts', 'push', '--dir', bomb]);
+    expect(refused.code).toBe(1);
+    const output = `${refused.stdout}${refused.stderr}`;
+    expect(output).toMatch(/^bomb\.prompt: the front matter cannot be read: /m);
+    expect(output).not.toMatch(/\n\s+at /);
+    expect((await client.get('/v1/actions/bomb')).status).toBe(404);
   });
 
   it('runs the release gate evaluation of a version and exits 2 when a deploy would be refused, 0 when it would pass', async () => {

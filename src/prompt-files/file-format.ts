@@ -1,21 +1,13 @@
 import { createHash } from 'node:crypto';
 import { isMap, parseDocument, stringify } from 'yaml';
 import { canonicalJson } from '../core/canonical-json.js';
+import { PromptFileError } from './errors.js';
+
+export { PromptFileError };
 
 // The files of `lectern prompts pull|push` (docs/prompts-as-code.md#the-files): YAML front matter
 // between two `---` lines, then the template exactly as saved, then one newline. Keys are written
 // in one order and empty ones left out, so a file changes only where the prompt changed.
-
-/** A bad file: its path, line and what is wrong, as `push` prints it before it writes anything. */
-export class PromptFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    reason: string,
-  ) {
-    super(`${file}${line === undefined ? '' : `:${line}`}: ${reason}`);
-  }
-}
 
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 type Tool = { name: string; description?: string; parameters?: Record<string, unknown> };
@@ -68,9 +60,32 @@ export function writeSnippetFile(file: SnippetFile): string {
   return withBody({ description: file.description }, file.content);
 }
 
+/**
+ * The file as `split` reads it: without a byte-order mark (an editor's, not the prompt's), and with
+ * `\r\n` read as `\n` only where the file itself was converted (its first line ends so: an editor
+ * or git's autocrlf). A file `pull` wrote has `\n` lines, so a template's own `\r\n` stays as it is.
+ */
+function normalizedText(text: string): string {
+  const unmarked = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return unmarked.startsWith(`${delimiter}\r\n`) ? unmarked.replace(/\r\n/g, '\n') : unmarked;
+}
+
+/** The front matter's fields; a YAML error (an alias bomb among them) names the file, never a stack. */
+function fieldsOf(path: string, document: ReturnType<typeof parseDocument>): Record<string, unknown> {
+  try {
+    return (document.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    throw new PromptFileError(
+      path,
+      undefined,
+      `the front matter cannot be read: ${(error as Error).message}`,
+    );
+  }
+}
+
 /** Splits a file into its front matter (parsed) and its body; errors name the file's own lines. */
 function split(path: string, text: string): { fields: Record<string, unknown>; body: string } {
-  const normalized = text.replace(/\r\n/g, '\n');
+  const normalized = normalizedText(text);
   if (!normalized.startsWith(`${delimiter}\n`))
     throw new PromptFileError(path, 1, 'a prompt file starts with a "---" line, then YAML front matter');
   const end = normalized.indexOf(`\n${delimiter}\n`, delimiter.length);
@@ -89,7 +104,7 @@ function split(path: string, text: string): { fields: Record<string, unknown>; b
   }
   if (yamlText.trim() !== '' && !isMap(document.contents))
     throw new PromptFileError(path, 2, 'the front matter must be a map of fields (key: value)');
-  const fields = (document.toJS() ?? {}) as Record<string, unknown>;
+  const fields = fieldsOf(path, document);
   let body = normalized.slice(bodyStart);
   if (body.endsWith('\n')) body = body.slice(0, -1);
   return { fields, body };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileKind } from './state.js';
 
@@ -12,16 +12,6 @@ export type FoundFile = { kind: FileKind; name: string; folder: string; path: st
 
 export function relativePath(kind: FileKind, folder: string, name: string): string {
   return path.posix.join(folder, `${name}${extensions[kind]}`);
-}
-
-export function writeFile(directory: string, relative: string, text: string): void {
-  const target = path.join(directory, relative);
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, text);
-}
-
-export function removeFile(directory: string, relative: string): void {
-  rmSync(path.join(directory, relative), { force: true });
 }
 
 /** Every `.prompt` and `.snippet` file below the directory (not `.lectern/`), in a stable order. */

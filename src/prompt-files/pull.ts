@@ -7,7 +7,8 @@ import {
   writeActionFile,
   writeSnippetFile,
 } from './file-format.js';
-import { relativePath, removeFile, writeFile } from './prompt-directory.js';
+import { relativePath } from './prompt-directory.js';
+import { removeInside, writeInside } from './safe-paths.js';
 import type { ServiceClient } from './service-client.js';
 import { type FileKind, type PromptState, readState, stateKey, writeState } from './state.js';
 
@@ -65,7 +66,7 @@ export async function pullPrompts(client: ServiceClient, directory: string): Pro
     text: string,
   ) => {
     const relative = relativePath(kind, record.folder, name);
-    writeFile(directory, relative, text);
+    writeInside(directory, relative, text);
     state.files[stateKey(kind, name)] = {
       kind,
       guid: record.guid,
@@ -86,10 +87,10 @@ export async function pullPrompts(client: ServiceClient, directory: string): Pro
   const written = new Set(Object.values(state.files).map((each) => each.path));
   for (const [key, old] of Object.entries(before.files))
     if (!state.files[key] && !written.has(old.path)) {
-      removeFile(directory, old.path);
+      removeInside(directory, old.path);
       lines.push(`removed ${old.path} (gone from the service)`);
     } else if (state.files[key] && state.files[key].path !== old.path && !written.has(old.path)) {
-      removeFile(directory, old.path);
+      removeInside(directory, old.path);
     }
   writeState(directory, state);
   return lines;

@@ -1,5 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PromptFileError } from './errors.js';
+import { writeInside } from './safe-paths.js';
 
 // `DIR/.lectern/state.json`: what the last pull or push saw of each file, so a push knows what
 // changed since (docs/prompts-as-code.md#the-files). Committed with the files.
@@ -27,12 +29,23 @@ const stateFile = (directory: string) => path.join(directory, '.lectern', 'state
 export function readState(directory: string): PromptState {
   const file = stateFile(directory);
   if (!existsSync(file)) return { files: {} };
-  return JSON.parse(readFileSync(file, 'utf8')) as PromptState;
+  let state: PromptState;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as PromptState;
+  } catch (error) {
+    throw new PromptFileError(
+      '.lectern/state.json',
+      undefined,
+      `is not valid JSON (${(error as Error).message})`,
+    );
+  }
+  if (!state || typeof state.files !== 'object' || state.files === null)
+    throw new PromptFileError('.lectern/state.json', undefined, 'has no "files" map');
+  return state;
 }
 
 /** Written with sorted keys, so the committed file changes only where a prompt did. */
 export function writeState(directory: string, state: PromptState): void {
-  mkdirSync(path.dirname(stateFile(directory)), { recursive: true });
   const files = Object.fromEntries(Object.entries(state.files).sort(([a], [b]) => (a < b ? -1 : 1)));
-  writeFileSync(stateFile(directory), `${JSON.stringify({ files }, null, 2)}\n`);
+  writeInside(directory, '.lectern/state.json', `${JSON.stringify({ files }, null, 2)}\n`);
 }
