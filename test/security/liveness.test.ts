@@ -183,6 +183,28 @@ describe('the service stays live under large inputs', () => {
     expect(worstMs).toBeLessThan(answerBoundMs);
   }, 60_000);
 
+  it('bounds what a render produces: a capture doubled in a loop is refused, stored nowhere', async () => {
+    const { client } = context;
+    for (const rounds of [22, 40]) {
+      const action = await createAction(client, {
+        model: 'mock/echo',
+        prompt: `{% capture a %}xxxxxxxxxxxx{% endcapture %}{% for i in (1..${rounds}) %}{% capture a %}{{a}}{{a}}{% endcapture %}{% endfor %}{{a}}`,
+      });
+      const draft = await client.post(`/v1/actions/${action.guid}/prompt`, {
+        input: {},
+        draft: {
+          prompt: `{% capture b %}y{% endcapture %}{% for i in (1..${rounds + 3}) %}{% capture b %}{{b}}{{b}}{% endcapture %}{% endfor %}{{b}}`,
+        },
+      });
+      const run = await client.post(`/v1/actions/${action.guid}/prompt`, { input: {} });
+      for (const refused of [run, draft]) {
+        expect(refused.status, JSON.stringify(refused.body).slice(0, 300)).toBe(400);
+        expect(refused.body.message).toMatch(/templates of one run may produce 10000000 characters in all/);
+      }
+      expect((await client.get(`/v1/actions/${action.guid}/data`)).body).toEqual([]);
+    }
+  });
+
   it('adds a 4 MB Document, split off the request thread', async () => {
     const { client } = context;
     const library = await client.post('/v1/contexts', {

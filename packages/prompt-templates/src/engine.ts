@@ -144,11 +144,17 @@ export async function renderTemplate(
       renderLimit: budget.renderingLeftMs,
       memoryLimit: budget.memoryLeft,
     });
+    // LiquidJS counts what some tags allocate, not what `{% capture %}` builds: a capture doubled in
+    // a loop makes megabytes in microseconds. What a render produced is what the budget bounds.
+    if (rendered.length > budget.memoryLeft) throw new RenderBudgetError('memory');
     budget.memoryLeft -= rendered.length;
     return rendered;
   } catch (error) {
+    if (error instanceof RenderBudgetError) throw error;
     if (/template render limit exceeded/.test((error as Error).message)) throw new RenderBudgetError('time');
     if (/memory alloc limit exceeded/.test((error as Error).message)) throw new RenderBudgetError('memory');
+    // A capture doubled past what a string can hold.
+    if (/Invalid string length/.test((error as Error).message)) throw new RenderBudgetError('memory');
     const undefinedVariable = /undefined variable: ([^,]+)/.exec((error as Error).message);
     if (undefinedVariable) throw new MissingVariableError(undefinedVariable[1]!);
     throw error;
