@@ -213,6 +213,66 @@ describe('traces over OpenTelemetry', () => {
     expect(notProtobuf.status).toBe(400);
   });
 
+  it('takes a span with impossible numbers, a NUL or deep nesting without sinking its siblings', async () => {
+    const client = await newWorkspace(context.test);
+    const call = (name: string, extra: unknown[]) =>
+      jsonSpan({
+        name,
+        attributes: [
+          attribute('gen_ai.operation.name', 'chat'),
+          attribute('gen_ai.request.model', 'gpt-4o-mini'),
+          ...extra,
+        ],
+      });
+    const overflowing = call('overflowing', [attribute('gen_ai.usage.input_tokens', 2147483648)]);
+    const farVersion = call('far version', [
+      attribute('lectern.action', 'support-reply'),
+      attribute('lectern.version', 99999999999),
+    ]);
+    const negative = call('negative', [
+      attribute('gen_ai.usage.input_tokens', -5),
+      attribute('gen_ai.usage.output_tokens', -7),
+    ]);
+    const withNul = call('with NUL', [
+      attribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', content: 'a\u0000b' }])),
+    ]);
+    let nested: unknown = { stringValue: 'bottom' };
+    // 500 key-value lists: 2,000 levels of JSON.
+    for (let depth = 0; depth < 500; depth++)
+      nested = { kvlistValue: { values: [{ key: 'k', value: nested }] } };
+    const deep = jsonSpan({ name: 'deep', attributes: [{ key: 'deep', value: nested }] });
+    const sibling = jsonSpan({ name: 'sibling' });
+    const spans = [overflowing, farVersion, negative, withNul, deep, sibling];
+    const answer = await post(client, jsonRequest(spans));
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 500)).toBe(200);
+    for (const span of spans) {
+      const stored = await client.get(`/v1/traces/${span.traceId}`);
+      expect(stored.status, span.name).toBe(200);
+    }
+    const generations = (await client.get('/v1/data?source=otel')).body.data;
+    expect(generations).toHaveLength(4);
+    for (const generation of generations) {
+      // A token count outside 0…2^31-1 is no count: never negative, never summed.
+      for (const tokens of [generation.num_input_tokens, generation.num_output_tokens])
+        if (tokens !== null) expect(tokens).toBeGreaterThanOrEqual(0);
+      if (generation.cost) expect(generation.cost.generation).toBeGreaterThanOrEqual(0);
+    }
+    expect(generations.find((each: { output: string }) => each.output === 'ab')).toBeDefined();
+    const negativeTrace = (await client.get(`/v1/traces/${negative.traceId}`)).body;
+    expect(negativeTrace.input_tokens ?? 0).toBeGreaterThanOrEqual(0);
+    // The deep attribute is cut where reading it would cost more than it tells.
+    const deepTrace = (await client.get(`/v1/traces/${deep.traceId}`)).body;
+    expect(deepTrace.spans[0].attributes['lectern.truncated']).toBe(true);
+    expect(JSON.stringify(deepTrace.spans[0].attributes).length).toBeLessThan(2_000);
+
+    // OTLP/JSON nested 10,000 deep is a malformed request, not a failure of the service.
+    // Past 1 MB, so that it is parsed on the payload worker, whose answer crosses to the request thread.
+    const padding = 'x'.repeat(1024 * 1024);
+    const tooDeep = `{"padding":"${padding}","resourceSpans":${'[{"a":'.repeat(10_000)}1${'}]'.repeat(10_000)}}`;
+    const refused = await client.request('POST', '/v1/otel/v1/traces', tooDeep);
+    expect(refused.status).toBe(400);
+  });
+
   it('answers 413 for a body over the limit, sent or unzipped', async () => {
     const client = await newWorkspace(context.test);
     const response = await fetch(`${await address()}/v1/otel/v1/traces`, {

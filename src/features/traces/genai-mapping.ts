@@ -1,3 +1,4 @@
+import { storableText } from '../../platform/storable-text.js';
 import type { Attributes, AttributeValue, ReceivedSpan } from './received-spans.js';
 
 // What makes a span a model call, and where each instrumentation puts the model, the tokens and the
@@ -21,18 +22,30 @@ export type TracedCall = {
 const text = (value: AttributeValue | undefined): string | null =>
   typeof value === 'string' && value !== '' ? value : null;
 
+/** The largest count a generation stores (its columns are 32-bit integers). */
+const largestCount = 2_147_483_647;
+
+/**
+ * A token count or a version: a whole number from 0 up to what a column holds. Anything else (a
+ * negative count, 2^31) is no count, so a span cannot make a trace's totals negative or its insert fail.
+ */
 const count = (value: AttributeValue | undefined): number | null => {
   const number = typeof value === 'string' ? Number(value) : value;
-  return typeof number === 'number' && Number.isFinite(number) ? Math.trunc(number) : null;
+  if (typeof number !== 'number' || !Number.isFinite(number)) return null;
+  const whole = Math.trunc(number);
+  return whole >= 0 && whole <= largestCount ? whole : null;
 };
 
 const first = <Value>(...values: (Value | null)[]): Value | null =>
   values.find((value) => value !== null) ?? null;
 
+/** A JSON attribute's value, its strings made storable: an escaped `\u0000` becomes a NUL once parsed. */
 function parsed(value: AttributeValue | undefined): AttributeValue | undefined {
   if (typeof value !== 'string') return value;
   try {
-    return JSON.parse(value) as AttributeValue;
+    return JSON.parse(value, (_key, item) =>
+      typeof item === 'string' ? storableText(item) : item,
+    ) as AttributeValue;
   } catch {
     return value;
   }
@@ -128,7 +141,7 @@ export function lecternMarks(attributes: Attributes): { action: string | null; v
   const action =
     text(attributes['lectern.action']) ?? text(attributes['ai.telemetry.metadata.lectern.action']);
   const version = count(attributes['lectern.version'] ?? attributes['ai.telemetry.metadata.lectern.version']);
-  return { action, version };
+  return { action, version: version === 0 ? null : version };
 }
 
 /**

@@ -41,6 +41,8 @@ export const spanLimits = {
   /** Characters of one string value; a longer one is cut and the span marked `lectern.truncated`. */
   valueCharacters: 64 * 1024,
   nameCharacters: 1_024,
+  /** Lists and maps nested deeper than this are cut: reading them back would cost more than they tell. */
+  nestingDepth: 16,
 };
 
 export type ReceivedBatch = {
@@ -70,8 +72,12 @@ function nanosOf(value: Int64 | null | undefined): bigint {
 
 type Cut = { truncated: boolean };
 
-function attributeValue(value: AnyValueMessage | null | undefined, cut: Cut): AttributeValue {
+function attributeValue(value: AnyValueMessage | null | undefined, cut: Cut, depth = 0): AttributeValue {
   if (!value) return null;
+  if ((value.arrayValue || value.kvlistValue) && depth >= spanLimits.nestingDepth) {
+    cut.truncated = true;
+    return null;
+  }
   if (value.stringValue !== undefined && value.stringValue !== null) {
     // An application's text is taken as it can be stored (NUL dropped, a lone surrogate replaced),
     // not refused: a span is evidence, and the rest of it matters more than one character.
@@ -88,16 +94,17 @@ function attributeValue(value: AnyValueMessage | null | undefined, cut: Cut): At
       : integer.toString();
   }
   if (value.doubleValue !== undefined && value.doubleValue !== null) return value.doubleValue;
-  if (value.arrayValue) return (value.arrayValue.values ?? []).map((element) => attributeValue(element, cut));
-  if (value.kvlistValue) return attributesOf(value.kvlistValue.values, cut);
+  if (value.arrayValue)
+    return (value.arrayValue.values ?? []).map((element) => attributeValue(element, cut, depth + 1));
+  if (value.kvlistValue) return attributesOf(value.kvlistValue.values, cut, depth + 1);
   if (value.bytesValue) return Buffer.from(value.bytesValue).toString('base64');
   return null;
 }
 
-function attributesOf(list: KeyValueMessage[] | null | undefined, cut: Cut): Attributes {
+function attributesOf(list: KeyValueMessage[] | null | undefined, cut: Cut, depth = 0): Attributes {
   const attributes: Attributes = {};
   for (const entry of list ?? []) {
-    if (entry.key) attributes[storableText(String(entry.key))] = attributeValue(entry.value, cut);
+    if (entry.key) attributes[storableText(String(entry.key))] = attributeValue(entry.value, cut, depth);
   }
   return attributes;
 }
@@ -160,7 +167,7 @@ export function receivedSpans(request: ExportTraceServiceRequestMessage): Receiv
         if (cut.truncated) {
           attributes['lectern.truncated'] = true;
           batch.problems.push(
-            `span ${spanId} taken with values cut to ${spanLimits.valueCharacters} characters`,
+            `span ${spanId} taken with values cut to ${spanLimits.valueCharacters} characters and ${spanLimits.nestingDepth} levels`,
           );
         }
         batch.spans.push({

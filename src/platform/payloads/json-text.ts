@@ -11,5 +11,11 @@ export function parseJsonText(withMark: string): unknown {
   const text = withMark.charCodeAt(0) === 0xfeff ? withMark.slice(1) : withMark;
   const mayHideKey = text.includes('\\u') || text.includes('__proto__') || text.includes('constructor');
   if (!mayHideKey) return JSON.parse(text);
-  return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    // Its key scan recurses: JSON nested thousands deep overflows the stack. That is the body's fault.
+    if (error instanceof RangeError) throw new SyntaxError('the JSON is nested too deeply');
+    throw error;
+  }
 }

@@ -29,5 +29,12 @@ function answer(request: PayloadRequest): { answer: PayloadAnswer; transfer: Arr
 
 port.on('message', (request: PayloadRequest) => {
   const { answer: reply, transfer } = answer(request);
-  port.postMessage(reply, transfer);
+  try {
+    port.postMessage(reply, transfer);
+  } catch (error) {
+    // Cloning a value nested thousands deep overflows the stack: the body's fault, answered as such
+    // instead of ending the worker and failing the request with a 500.
+    if (!(error instanceof RangeError)) throw error;
+    port.postMessage({ id: request.id, error: 'the JSON is nested too deeply' } satisfies PayloadAnswer);
+  }
 });
