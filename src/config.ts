@@ -72,6 +72,7 @@ const environmentSchema = z.object({
   LECTERN_OUTBOUND_ALLOW: optionalText,
   LECTERN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60_000),
   LECTERN_API_KEYS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  LECTERN_WEBHOOKS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000).default(20),
   LECTERN_EVENT_STREAMS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   LECTERN_INTERACTIVE_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(4),
   LECTERN_BULK_JOB_SLOTS: z.coerce.number().int().min(1).max(256).default(2),
@@ -205,6 +206,8 @@ export type Config = {
   baseUrlConfigured: boolean;
   /** Live (unrevoked) API keys a workspace may hold at once. */
   apiKeysPerWorkspace: number;
+  /** Webhooks a workspace may have: each one turns every change into one more outbound POST. */
+  webhooksPerWorkspace: number;
   /** Deployment event streams (`GET /v1/deployments/events`) one workspace may hold open on a node. */
   eventStreamsPerWorkspace: number;
   /**
@@ -395,6 +398,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     rateLimitPerMinute: values.LECTERN_RATE_LIMIT_PER_MINUTE,
     baseUrlConfigured: values.LECTERN_BASE_URL !== undefined,
     apiKeysPerWorkspace: values.LECTERN_API_KEYS_PER_WORKSPACE,
+    webhooksPerWorkspace: values.LECTERN_WEBHOOKS_PER_WORKSPACE,
     eventStreamsPerWorkspace: values.LECTERN_EVENT_STREAMS_PER_WORKSPACE,
     timeouts: {
       requestMs: values.LECTERN_REQUEST_TIMEOUT_MS,

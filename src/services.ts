@@ -206,6 +206,7 @@ export function createServices(platform: Platform) {
     drains: webhookDrains,
     secretBox,
     guard: createOutboundGuard({ allow: config.outboundAllow, timeoutMs: deliveryTimeoutMs }),
+    webhooksPerWorkspace: config.webhooksPerWorkspace,
     afterCommit: platform.transactions.afterCommit,
   });
   // What a version's templates include is read from the snippets, before the version is saved.

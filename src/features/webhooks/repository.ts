@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { WebhookEventType } from '../../core/wire-values.js';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { newestFirst, totalOf } from '../../platform/database/pages.js';
@@ -46,9 +46,23 @@ export function createWebhookRepository(database: Database) {
     WHERE webhook_id = ${webhookId} AND status = 'pending' ORDER BY sequence LIMIT 1`;
 
   return {
-    async insert(row: typeof webhooks.$inferInsert): Promise<WebhookRow> {
-      const [inserted] = await database.insert(webhooks).values(row).returning();
-      return inserted!;
+    /**
+     * A new webhook unless the workspace has `limit` already: undefined then. Creations of one
+     * workspace take a transaction lock of their own while counting, so two cannot pass it together.
+     */
+    async insertWithin(limit: number, row: typeof webhooks.$inferInsert): Promise<WebhookRow | undefined> {
+      return database.transaction(async (transaction) => {
+        await transaction.execute(
+          sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${row.workspaceId}`}, 0))`,
+        );
+        const [existing] = await transaction
+          .select({ value: count() })
+          .from(webhooks)
+          .where(eq(webhooks.workspaceId, row.workspaceId));
+        if ((existing?.value ?? 0) >= limit) return undefined;
+        const [inserted] = await transaction.insert(webhooks).values(row).returning();
+        return inserted;
+      });
     },
 
     async find(workspaceId: string, id: string): Promise<WebhookRow | undefined> {

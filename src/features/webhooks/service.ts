@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Pagination } from '../../core/pagination.js';
 import type { WebhookEventType } from '../../core/wire-values.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { OutboundGuard } from '../../platform/outbound-guard.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { WebhookDrains } from './delivery-job.js';
@@ -40,6 +40,17 @@ function eventBody(type: string, workspaceId: string, data: EventData): string {
   return JSON.stringify({ type, timestamp: new Date().toISOString(), workspace: workspaceId, data });
 }
 
+/** The workspace has as many webhooks as it may: one more would multiply every change's POSTs again. */
+export class WebhookLimitError extends AppError {
+  constructor(limit: number) {
+    super(
+      409,
+      'webhook_limit',
+      `This workspace has ${limit} webhooks, the most it may have; delete one before creating another`,
+    );
+  }
+}
+
 export function createWebhookService(dependencies: {
   repository: WebhookRepository;
   drains: WebhookDrains;
@@ -52,6 +63,8 @@ export function createWebhookService(dependencies: {
    * minute, resumes the pending ones.
    */
   afterCommit: (callback: () => Promise<unknown>) => Promise<void>;
+  /** `LECTERN_WEBHOOKS_PER_WORKSPACE`: each webhook makes every change one more outbound POST. */
+  webhooksPerWorkspace: number;
 }): WebhookService {
   const { repository, drains, secretBox, afterCommit } = dependencies;
   const added = (workspaceId: string, webhookId: string) =>
@@ -89,7 +102,7 @@ export function createWebhookService(dependencies: {
     async create(workspaceId, input) {
       checkUrl(input.url);
       const secret = newWebhookSecret();
-      const webhook = await repository.insert({
+      const webhook = await repository.insertWithin(dependencies.webhooksPerWorkspace, {
         id: randomUUID(),
         workspaceId,
         url: input.url,
@@ -98,6 +111,7 @@ export function createWebhookService(dependencies: {
         enabled: input.enabled ?? true,
         secretEncrypted: secretBox.encrypt(secret),
       });
+      if (!webhook) throw new WebhookLimitError(dependencies.webhooksPerWorkspace);
       return { webhook, secret };
     },
 
