@@ -35,6 +35,21 @@ export class ConflictError extends AppError {
   }
 }
 
+/** A release gate, named as a person finds it: the Action's slug and the environment. */
+export type GateReference = { action: string; environment: string };
+
+/** A dataset or an evaluator a release gate reads: removing it would leave the gate refusing every deploy. */
+export class UsedByGateError extends AppError {
+  constructor(kind: 'dataset' | 'evaluator', gates: GateReference[]) {
+    const named = gates.map((gate) => `${gate.action} in ${gate.environment}`).join(', ');
+    super(
+      409,
+      'used_by_release_gate',
+      `this ${kind} is read by the release gate of ${named}; change or remove that gate first`,
+    );
+  }
+}
+
 /** A save whose `base_version` is no longer the latest version: nothing was saved. */
 export class VersionConflictError extends AppError {
   constructor(

@@ -179,6 +179,7 @@ export function createServices(platform: Platform) {
       return new Map(found.map((row) => [row.id, { input: row.input, output: row.output }]));
     },
     inTransaction: platform.transactions.run,
+    gatesUsing: (workspaceId, datasetId) => releaseGateRepository.gatesUsing(workspaceId, { datasetId }),
   });
   const comparisons = createComparisonRepository(database);
   const releaseGateRepository = createReleaseGateRepository(database);
@@ -402,6 +403,7 @@ export function createServices(platform: Platform) {
   const evaluators = createEvaluatorService({
     repository: createEvaluatorRepository(database),
     tools: scoringTools,
+    gatesUsing: (workspaceId, evaluatorId) => releaseGateRepository.gatesUsing(workspaceId, { evaluatorId }),
   });
   const evaluationRepository = createEvaluationRepository(database);
   const evaluations = createEvaluationService({

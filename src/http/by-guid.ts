@@ -21,7 +21,12 @@ export function byGuid<Answer extends z.ZodType, Body extends z.ZodType = z.ZodU
   right: Right,
   tags: string[],
   shapes: { response: Answer; body?: Body },
-  answer: (workspaceId: string, guid: string, body: z.output<Body>) => Promise<z.output<Answer>>,
+  answer: (
+    workspaceId: string,
+    guid: string,
+    body: z.output<Body>,
+    request: FastifyRequest,
+  ) => Promise<z.output<Answer>>,
 ) {
   return {
     schema: {
@@ -34,7 +39,7 @@ export function byGuid<Answer extends z.ZodType, Body extends z.ZodType = z.ZodU
     async handler(
       request: FastifyRequest<{ Params: { guid: string }; Body: z.output<Body> }>,
     ): Promise<z.output<Answer>> {
-      return answer(workspaceOf(request).id, request.params.guid, request.body as z.output<Body>);
+      return answer(workspaceOf(request).id, request.params.guid, request.body as z.output<Body>, request);
     },
   };
 }
@@ -43,10 +48,11 @@ export function byGuid<Answer extends z.ZodType, Body extends z.ZodType = z.ZodU
 export function removalByGuid(
   right: Right,
   tags: string[],
-  remove: (workspaceId: string, guid: string) => Promise<unknown>,
+  /** `request` tells who removes, for a removal that depends on it. */
+  remove: (workspaceId: string, guid: string, request: FastifyRequest) => Promise<unknown>,
 ) {
-  return byGuid(right, tags, { response: removedResponse }, async (workspaceId, guid) => {
-    await remove(workspaceId, guid);
+  return byGuid(right, tags, { response: removedResponse }, async (workspaceId, guid, _body, request) => {
+    await remove(workspaceId, guid, request);
     return removed(guid);
   });
 }

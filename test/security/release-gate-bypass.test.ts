@@ -53,6 +53,29 @@ describe('a developer cannot route around a release gate', () => {
     expect(back.status).toBe(200);
   });
 
+  it('needs an admin to delete a gated Action, and keeps the dataset and evaluator a gate reads', async () => {
+    const { client, test } = context;
+    const { action, slug, dataset, scorer } = await gatedAction(client, { type: 'exact_match' });
+    const developer = await signedInPerson(test, client.workspaceGuid, 'developer');
+    const deleted = await developer.client.delete(`/v1/actions/${action}`);
+    expect(deleted.status).toBe(403);
+    expect(deleted.body.message).toMatch(/has a release gate \(production\)/);
+    expect((await client.get(`/v1/actions/${action}`)).status).toBe(200);
+
+    for (const path of [`/v1/datasets/${dataset}`, `/v1/evaluators/${scorer}`]) {
+      const refused = await developer.client.delete(path);
+      expect(refused.status, path).toBe(409);
+      expect(refused.body.error.code).toBe('used_by_release_gate');
+      expect(refused.body.message).toContain(`the release gate of ${slug} in production`);
+      expect((await client.get(path)).status).toBe(200);
+    }
+    // With the gate gone, they go like any other; the admin deletes the gated Action.
+    const admin = await signedInPerson(test, client.workspaceGuid, 'admin');
+    expect((await admin.client.delete(`/v1/actions/${action}`)).status).toBe(200);
+    expect((await developer.client.delete(`/v1/datasets/${dataset}`)).status).toBe(200);
+    expect((await developer.client.delete(`/v1/evaluators/${scorer}`)).status).toBe(200);
+  });
+
   it('reads only evidence scored by the evaluators as the gate pinned them', async () => {
     const { client, test } = context;
     const { action, dataset, scorer } = await gatedAction(client, {

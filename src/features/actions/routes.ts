@@ -134,7 +134,9 @@ export function actionRoutes(
 
     app.delete(
       '/actions/:guid',
-      removalByGuid('write', tags, (workspaceId, guid) => actions.remove(workspaceId, guid)),
+      removalByGuid('write', tags, (workspaceId, guid, request) =>
+        actions.remove(workspaceId, guid, saverOf(request)),
+      ),
     );
 
     app.post(

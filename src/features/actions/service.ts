@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { templateParseError } from '@lectern/prompt-templates';
 import { isGuid } from '../../core/guid.js';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { ConflictError, NotFoundError, ValidationError, VersionConflictError } from '../../errors.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  VersionConflictError,
+} from '../../errors.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { createReadCache } from '../../platform/read-cache.js';
 import type { AppService } from '../apps/index.js';
@@ -115,8 +121,12 @@ export interface ActionService {
   /** The latest version with a draft's fields over it, checked as a save checks them and not saved. */
   resolveDraft(workspaceId: string, guidOrSlug: string, draft: VersionChanges): Promise<ResolvedAction>;
   setDisabled(workspaceId: string, id: string, disabled: boolean): Promise<Action>;
-  /** Soft delete: the Action no longer reads or runs; its generations and feedback stay stored. */
-  remove(workspaceId: string, id: string): Promise<void>;
+  /**
+   * Soft delete: the Action no longer reads or runs; its generations and feedback stay stored. An
+   * Action with a release gate is removed only by a saver who `manages` (403 otherwise): its callers
+   * would get 404s the gate never saw.
+   */
+  remove(workspaceId: string, id: string, saver?: Saver): Promise<void>;
 }
 
 /** Every template must parse when it is saved, not when it first runs. */
@@ -478,8 +488,15 @@ export function createActionService(
       return action;
     },
 
-    async remove(workspaceId, id) {
+    async remove(workspaceId, id, saver = { manages: false }) {
       const before = await repository.findLatest(workspaceId, { id });
+      if (before && !saver.manages) {
+        const gated = await gates.gatedEnvironments(id);
+        if (gated.length > 0)
+          throw new ForbiddenError(
+            `this Action has a release gate (${gated.join(', ')}), and applications call it there; only an admin or an owner deletes it`,
+          );
+      }
       if (!(await repository.setFlags(workspaceId, id, { deletedAt: new Date() })))
         throw new NotFoundError('Action not found');
       changed(workspaceId);

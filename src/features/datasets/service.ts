@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { NotFoundError } from '../../errors.js';
+import { type GateReference, NotFoundError, UsedByGateError } from '../../errors.js';
 import type { DatasetItemRow, DatasetRepository, DatasetRow, NewItemRow } from './repository.js';
 import type { DatasetChange, ItemChange, NewDataset, NewItem } from './schemas.js';
 
@@ -55,8 +55,10 @@ export function createDatasetService(dependencies: {
   generations: GenerationSource;
   /** Runs work in one transaction (joining the request's, when it has one). */
   inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The release gates that read a dataset (the release-gates feature): such a dataset is not removed. */
+  gatesUsing?: (workspaceId: string, id: string) => Promise<GateReference[]>;
 }): DatasetService {
-  const { repository, generations, inTransaction } = dependencies;
+  const { repository, generations, inTransaction, gatesUsing = async () => [] } = dependencies;
 
   async function require(workspaceId: string, id: string): Promise<DatasetRow> {
     const dataset = await repository.find(workspaceId, id);
@@ -141,6 +143,9 @@ export function createDatasetService(dependencies: {
     },
 
     async remove(workspaceId, id) {
+      await require(workspaceId, id);
+      const gates = await gatesUsing(workspaceId, id);
+      if (gates.length > 0) throw new UsedByGateError('dataset', gates);
       if (!(await repository.update(workspaceId, id, { deletedAt: new Date() })))
         throw new NotFoundError('Dataset not found');
     },

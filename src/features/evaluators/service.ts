@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Pagination } from '../../core/pagination.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { type GateReference, NotFoundError, UsedByGateError, ValidationError } from '../../errors.js';
 import {
   type EvaluatorTypeName,
   judgeActionOf,
@@ -62,8 +62,10 @@ async function checkReferences(
 export function createEvaluatorService(dependencies: {
   repository: EvaluatorRepository;
   tools: ScoringTools;
+  /** The release gates that read an evaluator (the release-gates feature): such an evaluator is not removed. */
+  gatesUsing?: (workspaceId: string, id: string) => Promise<GateReference[]>;
 }): EvaluatorService {
-  const { repository, tools } = dependencies;
+  const { repository, tools, gatesUsing = async () => [] } = dependencies;
 
   async function require(workspaceId: string, id: string): Promise<EvaluatorRow> {
     const evaluator = await repository.find(workspaceId, id);
@@ -105,6 +107,9 @@ export function createEvaluatorService(dependencies: {
     },
 
     async remove(workspaceId, id) {
+      await require(workspaceId, id);
+      const gates = await gatesUsing(workspaceId, id);
+      if (gates.length > 0) throw new UsedByGateError('evaluator', gates);
       if (!(await repository.update(workspaceId, id, { deletedAt: new Date() })))
         throw new NotFoundError('Evaluator not found');
     },

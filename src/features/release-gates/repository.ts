@@ -1,7 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
 import { rowsOf } from '../../platform/database/connection.js';
-import { releaseGates, versionApprovals } from '../../platform/database/schema.js';
+import { actions, releaseGates, versionApprovals } from '../../platform/database/schema.js';
 
 export type GateRow = typeof releaseGates.$inferSelect;
 export type ApprovalRow = typeof versionApprovals.$inferSelect;
@@ -32,6 +32,26 @@ export function createReleaseGateRepository(database: Database) {
       const query = database.select().from(releaseGates).where(gateOf(actionId, environment));
       const [row] = lock ? await query.for('update') : await query;
       return row;
+    },
+
+    /**
+     * The gates of live Actions that read a dataset or an evaluator, named by the Action's slug and
+     * the environment: what removing that dataset or evaluator would leave refusing every deploy.
+     */
+    async gatesUsing(
+      workspaceId: string,
+      used: { datasetId: string } | { evaluatorId: string },
+    ): Promise<{ action: string; environment: string }[]> {
+      const reads =
+        'datasetId' in used
+          ? sql`${releaseGates.datasetId} = ${used.datasetId}`
+          : sql`${releaseGates.evaluatorIds} @> ${JSON.stringify([used.evaluatorId])}::jsonb`;
+      return database
+        .select({ action: actions.slug, environment: releaseGates.environment })
+        .from(releaseGates)
+        .innerJoin(actions, eq(actions.id, releaseGates.actionId))
+        .where(and(eq(actions.workspaceId, workspaceId), isNull(actions.deletedAt), reads))
+        .orderBy(asc(actions.slug), asc(releaseGates.environment));
     },
 
     async environmentsOf(actionId: string): Promise<string[]> {
