@@ -1,12 +1,15 @@
 import { parentPort } from 'node:worker_threads';
 import type { SplitterConfig } from '../core/json-columns.js';
 import { storableText } from '../platform/storable-text.js';
+import { lowerThisThreadPriority } from '../platform/thread-priority.js';
 import { extractText, UnsupportedFileError } from './loaders/extract-text.js';
 import type { FileType } from './loaders/file-types.js';
 import { createSplitter } from './splitters.js';
 
 // The CPU-heavy half of indexing a file — extracting its text and splitting it — runs here, in a
-// worker thread, so a large file cannot stall the requests of the process that indexes it.
+// worker thread, so a large file cannot stall the requests of the process that indexes it. It is
+// bulk work: the thread runs below the request and database threads.
+lowerThisThreadPriority();
 
 export type IndexingRequest = {
   id: number;

@@ -84,8 +84,11 @@ describe('large Document writes', () => {
         sql`SELECT count(*)::int AS writes FROM document_writes WHERE context_id = ${library}`,
       ),
     ).toEqual({ writes: 0 });
-    await eventually(async () =>
-      (await client.get(`/v1/contexts/${library}`)).body.processed ? true : undefined,
+    // Embedding 40,000 characters is bulk work, which yields to the other test files' work running
+    // beside it (platform/thread-priority.ts): several seconds on a quiet machine, more on a busy one.
+    await eventually(
+      async () => ((await client.get(`/v1/contexts/${library}`)).body.processed ? true : undefined),
+      25_000,
     );
     const probed = await one<{ chunks: number }>(
       sql`SELECT count(*)::int AS chunks FROM documents WHERE context_id = ${library} AND write_id IS NOT NULL`,

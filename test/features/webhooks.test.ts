@@ -10,6 +10,7 @@ import {
   createAction,
   databaseUrl,
   eventually,
+  newWorkspace,
   openEmptyDatabase,
   startTestApp,
   useTestWorkspace,
@@ -310,7 +311,9 @@ describe('webhooks', () => {
   });
 
   it('words every unreachable receiver alike: a closed port, a silent one, an internal name', async () => {
-    const { client } = context;
+    // A workspace of its own: its failing deliveries retry, and take their turns beside other
+    // workspaces' work, not beside this file's other webhooks.
+    const client = await newWorkspace(context.test);
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
@@ -343,6 +346,8 @@ describe('webhooks', () => {
           last_error: 'the receiver could not be reached',
         });
       }
+      for (const webhook of (await client.get('/v1/webhooks')).body.data)
+        await client.delete(`/v1/webhooks/${webhook.guid}`);
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));

@@ -1,6 +1,12 @@
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { containingPattern, inFolder, newestFirst, totalOf } from '../../platform/database/pages.js';
+import {
+  containingPattern,
+  inFolder,
+  newestFirst,
+  pageWithTotal,
+  totalOf,
+} from '../../platform/database/pages.js';
 import {
   actionDeployments,
   actions,
@@ -83,23 +89,25 @@ export function createActionRepository(database: Database) {
               sql`${actions.slug} ILIKE ${containingPattern(filter.text)}`,
             ),
       );
-      const rows = await database
-        .select({
-          action: actions,
-          version: actionVersions,
-          // One lookup per listed Action on generations (workspace, action, created_at).
-          lastRunAt:
-            sql<Date | null>`(SELECT max(${generations.createdAt}) FROM ${generations} WHERE ${generations.workspaceId} = ${actions.workspaceId} AND ${generations.actionId} = ${actions.id})`.mapWith(
-              (value: string | Date | null) => (value === null ? null : new Date(value)),
-            ),
-        })
-        .from(actions)
-        .innerJoin(actionVersions, latestVersionJoin)
-        .where(scope)
-        .orderBy(...newestFirst(actions))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, actions, scope) };
+      return pageWithTotal(
+        database
+          .select({
+            action: actions,
+            version: actionVersions,
+            // One lookup per listed Action on generations (workspace, action, created_at).
+            lastRunAt:
+              sql<Date | null>`(SELECT max(${generations.createdAt}) FROM ${generations} WHERE ${generations.workspaceId} = ${actions.workspaceId} AND ${generations.actionId} = ${actions.id})`.mapWith(
+                (value: string | Date | null) => (value === null ? null : new Date(value)),
+              ),
+          })
+          .from(actions)
+          .innerJoin(actionVersions, latestVersionJoin)
+          .where(scope)
+          .orderBy(...newestFirst(actions))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, actions, scope),
+      );
     },
 
     /** environment → version, per Action. */
@@ -199,14 +207,16 @@ export function createActionRepository(database: Database) {
     },
 
     async listVersions(actionId: string, skip: number, limit: number) {
-      const rows = await database
-        .select()
-        .from(actionVersions)
-        .where(eq(actionVersions.actionId, actionId))
-        .orderBy(desc(actionVersions.version))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, actionVersions, eq(actionVersions.actionId, actionId)) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(actionVersions)
+          .where(eq(actionVersions.actionId, actionId))
+          .orderBy(desc(actionVersions.version))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, actionVersions, eq(actionVersions.actionId, actionId)),
+      );
     },
 
     async deploy(actionId: string, environment: string, version: number, by?: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { apps } from '../../platform/database/schema.js';
 
 export type AppRow = typeof apps.$inferSelect;
@@ -21,14 +21,16 @@ export function createAppRepository(database: Database) {
       return app;
     },
     async list(workspaceId: string, skip: number, limit: number): Promise<{ rows: AppRow[]; total: number }> {
-      const rows = await database
-        .select()
-        .from(apps)
-        .where(live(workspaceId))
-        .orderBy(...newestFirst(apps))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, apps, live(workspaceId)) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(apps)
+          .where(live(workspaceId))
+          .orderBy(...newestFirst(apps))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, apps, live(workspaceId)),
+      );
     },
     async update(
       workspaceId: string,

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { contexts } from '../../platform/database/schema.js';
 import { everyDocumentEmbedded } from '../documents/index.js';
 
@@ -70,14 +70,16 @@ export function createContextRepository(database: Database) {
 
     async list(workspaceId: string, skip: number, limit: number) {
       const scope = eq(contexts.workspaceId, workspaceId);
-      const rows = await database
-        .select(withState)
-        .from(contexts)
-        .where(scope)
-        .orderBy(...newestFirst(contexts))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, contexts, scope) };
+      return pageWithTotal(
+        database
+          .select(withState)
+          .from(contexts)
+          .where(scope)
+          .orderBy(...newestFirst(contexts))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, contexts, scope),
+      );
     },
 
     async update(

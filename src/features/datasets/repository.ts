@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { datasetItems, datasets } from '../../platform/database/schema.js';
 
 export type DatasetRow = typeof datasets.$inferSelect;
@@ -47,14 +47,16 @@ export function createDatasetRepository(database: Database) {
     },
 
     async list(workspaceId: string, skip: number, limit: number) {
-      const rows = await database
-        .select()
-        .from(datasets)
-        .where(live(workspaceId))
-        .orderBy(...newestFirst(datasets))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, datasets, live(workspaceId)) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(datasets)
+          .where(live(workspaceId))
+          .orderBy(...newestFirst(datasets))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, datasets, live(workspaceId)),
+      );
     },
 
     async update(

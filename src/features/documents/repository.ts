@@ -4,7 +4,7 @@ import { nextTurn } from '../../core/next-turn.js';
 import { slicesOf } from '../../core/slices.js';
 import { asBulkWork } from '../../platform/database/bulk-work.js';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
-import { containingPattern, newestFirst, totalOf } from '../../platform/database/pages.js';
+import { containingPattern, newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { contexts, documents, documentWrites } from '../../platform/database/schema.js';
 import {
   indexDocumentsStatement,
@@ -222,14 +222,16 @@ export function createDocumentRepository(database: Database) {
         publishedDocument('documents'),
         query ? sql`${documents.content} ILIKE ${containingPattern(query)}` : undefined,
       );
-      const rows = await database
-        .select(publicColumns)
-        .from(documents)
-        .where(scope)
-        .orderBy(...newestFirst(documents))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, documents, scope) };
+      return pageWithTotal(
+        database
+          .select(publicColumns)
+          .from(documents)
+          .where(scope)
+          .orderBy(...newestFirst(documents))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, documents, scope),
+      );
     },
 
     /** New content: postings rebuilt, embedding dropped until the embedding job runs again. */

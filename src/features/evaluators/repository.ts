@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { evaluators } from '../../platform/database/schema.js';
 
 export type EvaluatorRow = typeof evaluators.$inferSelect;
@@ -22,14 +22,16 @@ export function createEvaluatorRepository(database: Database) {
       return evaluator;
     },
     async list(workspaceId: string, skip: number, limit: number) {
-      const rows = await database
-        .select()
-        .from(evaluators)
-        .where(live(workspaceId))
-        .orderBy(...newestFirst(evaluators))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, evaluators, live(workspaceId)) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(evaluators)
+          .where(live(workspaceId))
+          .orderBy(...newestFirst(evaluators))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, evaluators, live(workspaceId)),
+      );
     },
     async update(
       workspaceId: string,

@@ -1,6 +1,6 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { experiments, feedback, generations } from '../../platform/database/schema.js';
 
 export type ExperimentRow = typeof experiments.$inferSelect;
@@ -22,14 +22,16 @@ export function createExperimentRepository(database: Database) {
 
     async list(workspaceId: string, skip: number, limit: number) {
       const scope = and(eq(experiments.workspaceId, workspaceId), isNull(experiments.deletedAt));
-      const rows = await database
-        .select()
-        .from(experiments)
-        .where(scope)
-        .orderBy(...newestFirst(experiments))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, experiments, scope) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(experiments)
+          .where(scope)
+          .orderBy(...newestFirst(experiments))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, experiments, scope),
+      );
     },
 
     async update(

@@ -2,7 +2,7 @@ import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Page } from '../../core/pagination.js';
 import type { MemberRole } from '../../core/roles.js';
 import type { Database } from '../../platform/database/connection.js';
-import { totalOf } from '../../platform/database/pages.js';
+import { pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import {
   invitations,
   memberships,
@@ -116,15 +116,17 @@ export function createPeopleRepository(database: Database) {
 
     async listMembers(workspaceId: string, skip: number, limit: number): Promise<Page<MemberRow>> {
       const scope = eq(memberships.workspaceId, workspaceId);
-      const rows = await database
-        .select({ user: users, role: memberships.role, createdAt: memberships.createdAt })
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .where(scope)
-        .orderBy(asc(memberships.createdAt), asc(users.id))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, memberships, scope) };
+      return pageWithTotal(
+        database
+          .select({ user: users, role: memberships.role, createdAt: memberships.createdAt })
+          .from(memberships)
+          .innerJoin(users, eq(users.id, memberships.userId))
+          .where(scope)
+          .orderBy(asc(memberships.createdAt), asc(users.id))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, memberships, scope),
+      );
     },
 
     async countMembers(workspaceId: string): Promise<number> {

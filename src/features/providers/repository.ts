@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ne, or } from 'drizzle-orm';
 import { isProviderKind } from '../../llm/provider-kinds.js';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { models, providers } from '../../platform/database/schema.js';
 
 export type ProviderRow = typeof providers.$inferSelect;
@@ -44,14 +44,16 @@ export function createProviderRepository(database: Database) {
       return row;
     },
     async list(workspaceId: string, skip: number, limit: number) {
-      const rows = await database
-        .select()
-        .from(providers)
-        .where(eq(providers.workspaceId, workspaceId))
-        .orderBy(...newestFirst(providers))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, providers, eq(providers.workspaceId, workspaceId)) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(providers)
+          .where(eq(providers.workspaceId, workspaceId))
+          .orderBy(...newestFirst(providers))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, providers, eq(providers.workspaceId, workspaceId)),
+      );
     },
     /** Providers a `"<prefix>/<model>"` reference can mean: by nickname first, else by kind, default first. */
     async findByPrefix(workspaceId: string, prefix: string): Promise<ProviderRow | undefined> {
@@ -128,15 +130,17 @@ export function createProviderRepository(database: Database) {
       return row;
     },
     async listModels(workspaceId: string, skip: number, limit: number) {
-      const rows = await database
-        .select({ model: models, provider: providers })
-        .from(models)
-        .innerJoin(providers, eq(providers.id, models.providerId))
-        .where(eq(models.workspaceId, workspaceId))
-        .orderBy(...newestFirst(models))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, models, eq(models.workspaceId, workspaceId)) };
+      return pageWithTotal(
+        database
+          .select({ model: models, provider: providers })
+          .from(models)
+          .innerJoin(providers, eq(providers.id, models.providerId))
+          .where(eq(models.workspaceId, workspaceId))
+          .orderBy(...newestFirst(models))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, models, eq(models.workspaceId, workspaceId)),
+      );
     },
     async removeModel(workspaceId: string, id: string): Promise<boolean> {
       const deleted = await database

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { skills } from '../../platform/database/schema.js';
 
 export type SkillRow = typeof skills.$inferSelect;
@@ -28,14 +28,16 @@ export function createSkillRepository(database: Database) {
         .where(and(ofWorkspace(workspaceId), inArray(skills.id, ids)));
     },
     async list(workspaceId: string, skip: number, limit: number) {
-      const rows = await database
-        .select()
-        .from(skills)
-        .where(ofWorkspace(workspaceId))
-        .orderBy(...newestFirst(skills))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, skills, ofWorkspace(workspaceId)) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(skills)
+          .where(ofWorkspace(workspaceId))
+          .orderBy(...newestFirst(skills))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, skills, ofWorkspace(workspaceId)),
+      );
     },
     async rename(workspaceId: string, id: string, name: string): Promise<SkillRow | undefined> {
       const [skill] = await database

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { inFolder, totalOf } from '../../platform/database/pages.js';
+import { inFolder, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import {
   actionDeployments,
   actions,
@@ -92,27 +92,31 @@ export function createSnippetRepository(database: Database) {
         live(workspaceId),
         folder === undefined ? undefined : inFolder(snippets.folder, folder),
       );
-      const rows = await database
-        .select({ snippet: snippets, content: snippetVersions.content })
-        .from(snippets)
-        .innerJoin(snippetVersions, latestVersionJoin)
-        .where(scope)
-        .orderBy(asc(snippets.folder), asc(snippets.name))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, snippets, scope) };
+      return pageWithTotal(
+        database
+          .select({ snippet: snippets, content: snippetVersions.content })
+          .from(snippets)
+          .innerJoin(snippetVersions, latestVersionJoin)
+          .where(scope)
+          .orderBy(asc(snippets.folder), asc(snippets.name))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, snippets, scope),
+      );
     },
 
     async listVersions(snippetId: string, skip: number, limit: number) {
       const scope = eq(snippetVersions.snippetId, snippetId);
-      const rows = await database
-        .select()
-        .from(snippetVersions)
-        .where(scope)
-        .orderBy(desc(snippetVersions.version))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, snippetVersions, scope) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(snippetVersions)
+          .where(scope)
+          .orderBy(desc(snippetVersions.version))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, snippetVersions, scope),
+      );
     },
 
     /**

