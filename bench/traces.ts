@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { startCpuBurners } from '../test/helpers/busy.js';
 import { benchApiKey, startBenchLectern } from './lectern-server.js';
 import { format, measure, measurePair, percentile } from './measure.js';
 
@@ -14,9 +15,11 @@ import { format, measure, measurePair, percentile } from './measure.js';
  * - list: `GET /v1/traces` (newest page, and filtered by name, status and duration) once the
  *   workspace holds `BENCH_LIST_SPANS` spans (default 1,000,000), vs `GET /healthz`;
  * - runs: a sync run with run tracing on vs one with it off (two services, alternating rounds).
- * `BENCH_PARTS=ingest,reads,list,runs` picks parts.
+ * `BENCH_PARTS=ingest,reads,list,runs` picks parts. `BENCH_BURNERS=N` measures another workspace's
+ * sync runs while spans arrive a second time, beside N CPU burners (goal with four: p99 < 500 ms).
  */
 const parts = new Set((process.env.BENCH_PARTS ?? 'ingest,reads,list,runs').split(','));
+const burnerCount = Number(process.env.BENCH_BURNERS ?? 0);
 const ingestSpans = Number(process.env.BENCH_INGEST_SPANS ?? 200_000);
 const listSpans = Number(process.env.BENCH_LIST_SPANS ?? 1_000_000);
 const batchSize = 512;
@@ -218,6 +221,15 @@ async function ingestAndReads(): Promise<void> {
       console.log(
         `another workspace's sync run while spans arrive: p50 ${format(percentile(busy, 0.5))}, p99 ${format(percentile(busy, 0.99))}, worst ${format(Math.max(...busy))} (${busy.length} runs) vs idle p50 ${format(percentile(idle, 0.5))}, p99 ${format(percentile(idle, 0.99))}`,
       );
+      if (burnerCount > 0) {
+        const burners = startCpuBurners(burnerCount);
+        const { latencies: loaded } = await probed(() => sendSpans(url, ingestSpans / 2, 8), runOf).finally(
+          () => burners.stop(),
+        );
+        console.log(
+          `  the same beside ${burnerCount} CPU burners: p50 ${format(percentile(loaded, 0.5))}, p99 ${format(percentile(loaded, 0.99))}, worst ${format(Math.max(...loaded))} (${loaded.length} runs; ${(percentile(loaded, 0.99) / percentile(busy, 0.99)).toFixed(1)}× the quiet p99; goal p99 < 500 ms: ${percentile(loaded, 0.99) < 500 ? 'met' : 'missed'})`,
+        );
+      }
     }
     if (parts.has('reads')) {
       const body = exportBody(1000, 1000, Date.now());
