@@ -74,6 +74,28 @@ async function serve(role: Role): Promise<void> {
   const { createPlatform, buildApp } = await loadService();
   const platform = await createPlatform(config, logger);
   const app = await buildApp(platform, { api: role !== 'worker' });
+  // From here on a SIGTERM stops the service cleanly, also one that arrives while it still starts
+  // (a supervisor that gives up on a slow start): before, the default action killed it mid-start.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // Referenced: the shutdown runs to its end (the database closed, its lock released) or to this
+    // limit, never cut short because the loop emptied while it awaited an unreferenced handle.
+    setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, shutdownLimitMs);
+    // Stops accepting; running requests and open streams finish (their generations are awaited),
+    // then jobs are released (a running one finishes or, past the drain time, is left to lapse).
+    await app.close();
+    await platform.close();
+    await flushLogs(logger);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   const bootstrap = await app.services.workspaces.bootstrap(config.initialApiKey);
   if (bootstrap.created) {
     const shown = config.initialApiKey ? '(the key given in LECTERN_INIT_API_KEY)' : bootstrap.apiKey;
@@ -111,6 +133,8 @@ async function serve(role: Role): Promise<void> {
   }
   // An api node leaves jobs to worker nodes; it still enqueues them.
   const takesJobs = role !== 'api';
+  // A SIGTERM during the start: the stop above closes everything; nothing more is started.
+  if (stopping) return;
   if (takesJobs) {
     platform.jobs.start();
     // Deliveries whose drain was lost with a node (one queued after a commit that a crash
@@ -122,33 +146,13 @@ async function serve(role: Role): Promise<void> {
     void resume();
     setInterval(resume, 60_000).unref();
   }
+  if (stopping) return;
   await app.listen({ port: config.port, host: config.host });
   const startupMs = Math.round(performance.now() - startedAt);
   logger.info(
     { baseUrl: config.baseUrl, storage: platform.database.kind, role, takesJobs, startupMs },
     'Lectern is listening',
   );
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // Referenced: the shutdown runs to its end (the database closed, its lock released) or to this
-    // limit, never cut short because the loop emptied while it awaited an unreferenced handle.
-    setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, shutdownLimitMs);
-    // Stops accepting; running requests and open streams finish (their generations are awaited),
-    // then jobs are released (a running one finishes or, past the drain time, is left to lapse).
-    await app.close();
-    await platform.close();
-    await flushLogs(logger);
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 /** `lectern gateway`: the chat-completions proxy that logs to the service (docs/api.md#how-the-parts-behave). */

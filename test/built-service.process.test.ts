@@ -3,7 +3,13 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatUpstream, startChatUpstream } from './helpers/chat-upstream.js';
-import { keyedCaller, lectern, type ServingProcess, serve } from './helpers/lectern-process.js';
+import {
+  keyedCaller,
+  lectern,
+  type ServingProcess,
+  serve,
+  startGatewayProcess,
+} from './helpers/lectern-process.js';
 import { type Collector, startCollector } from './helpers/otlp-collector.js';
 import { eventually, temporaryDirectory, useProcessEnvironment } from './helpers/test-app.js';
 
@@ -94,34 +100,14 @@ describe('the built service', () => {
   });
 });
 
-/** `lectern gateway` from dist/ in front of `upstream`, logging to `serviceUrl`; resolves once it listens. */
-async function startGateway(serviceUrl: string, upstream: ChatUpstream) {
-  const child = lectern(['gateway'], {
+/** `lectern gateway` from dist/ in front of `upstream`, logging to `serviceUrl`. */
+const startGateway = (serviceUrl: string, upstream: ChatUpstream) =>
+  startGatewayProcess({
     ...processEnvironment.values,
-    GATEWAY_PORT: '0',
     LECTERN_GATEWAY_UPSTREAM: `${upstream.url}/v1`,
     LECTERN_SERVICE_URL: serviceUrl,
     LECTERN_GATEWAY_DATA_DIR: temporaryDirectory(),
   });
-  let output = '';
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const address = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const found = /Gateway listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (found) resolve(found);
-    });
-    child.on('exit', () => reject(new Error(`gateway exited: ${output}`)));
-  });
-  return {
-    address,
-    stop: () => {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
 
 describe('the built gateway in front of the built service', () => {
   let upstream: ChatUpstream;

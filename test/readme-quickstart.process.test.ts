@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ServingProcess, serve } from './helpers/lectern-process.js';
+import { runShellScript } from './helpers/shell-script.js';
 import { temporaryDirectory, useProcessEnvironment } from './helpers/test-app.js';
 
 // The README's Quickstart as a newcomer pastes it, against `npm start`'s build on a new data dir:
@@ -27,24 +27,11 @@ function quickstart(): string {
   return /```sh\n([\s\S]*?)```/.exec(readme.slice(start))![1]!;
 }
 
-function run(script: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script], { cwd: projectRoot });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`exit ${code}:\n${output}`)),
-    );
-  });
-}
-
 it("runs the README's Quickstart as written: every answer is a success", async () => {
   const script = quickstart()
     .replace(/^KEY=lec_\.\.\..*$/m, `KEY=${apiKey}`)
     .replaceAll('http://127.0.0.1:4000', service.baseUrl);
-  const output = await run(`set -e\n${script}`);
+  const output = await runShellScript(`set -e\n${script}`, projectRoot);
   expect(output).not.toMatch(/"error"\s*:/);
   expect(output).toContain('"msg":"Say hello to Ada"');
   // The feedback went onto the sync run's generation, which answers with it.

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ChatUpstream, startChatUpstream } from './helpers/chat-upstream.js';
+import { runShellScript } from './helpers/shell-script.js';
 import { createApp, eventually, listen, useTestWorkspace } from './helpers/test-app.js';
 
 // docs/traces.md as a newcomer follows it: the variables of "Your first trace in five minutes" set
@@ -29,20 +29,6 @@ function blockAfter(heading: string, language: string): string {
   const block = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(text.slice(start));
   expect(block, `${heading}: a ${language} block`).not.toBeNull();
   return block![1]!.replace(/^ {3}/gm, '');
-}
-
-/** Runs a shell script to its end; answers its output, throwing with it when it fails. */
-function run(script: string, environment: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script], { cwd: projectRoot, env: { ...process.env, ...environment } });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`exit ${code}:\n${output}`)),
-    );
-  });
 }
 
 it('follows "Your first trace in five minutes" with the Node app: its call is a generation of the version it names', async () => {
@@ -76,10 +62,14 @@ it('follows "Your first trace in five minutes" with the Node app: its call is a 
   mkdirSync(directory, { recursive: true });
   try {
     writeFileSync(path.join(directory, fileName!), program);
-    await run(`${variables}\nexec node ${JSON.stringify(path.join(directory, fileName!))}`, {
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-      OPENAI_API_KEY: 'sk-walkthrough',
-    });
+    await runShellScript(
+      `${variables}\nexec node ${JSON.stringify(path.join(directory, fileName!))}`,
+      projectRoot,
+      {
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        OPENAI_API_KEY: 'sk-walkthrough',
+      },
+    );
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

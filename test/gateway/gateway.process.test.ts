@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ChatUpstream, startChatUpstream } from '../helpers/chat-upstream.js';
-import { lectern } from '../helpers/lectern-process.js';
+import { startGatewayProcess } from '../helpers/lectern-process.js';
 import {
   createAction,
   eventually,
@@ -18,32 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => upstream.close());
 
-/** `lectern gateway` as a process; resolves with its address once it listens. */
-async function startGateway(environment: Record<string, string>) {
-  const child = lectern(['gateway'], {
+/** `lectern gateway` as a process in front of the local upstream. */
+const startGateway = (environment: Record<string, string>) =>
+  startGatewayProcess({
     ...(process.env as Record<string, string>),
-    GATEWAY_PORT: '0',
-    HOST: '127.0.0.1',
     LECTERN_GATEWAY_UPSTREAM: `${upstream.url}/v1`,
-    LOG_LEVEL: 'info',
     ...environment,
   });
-  let output = '';
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${output}`)), 60_000);
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const found = /Gateway listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (found) {
-        clearTimeout(timer);
-        resolve(found);
-      }
-    });
-    child.on('exit', () => reject(new Error(`gateway exited: ${output}`)));
-  });
-  return { child, address, output: () => output };
-}
 
 const complete = (address: string, content: string, headers: Record<string, string> = {}) =>
   fetch(`${address}/chat/completions`, {

@@ -126,6 +126,50 @@ export async function serve(
   };
 }
 
+export type GatewayProcess = {
+  address: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+};
+
+/** `lectern gateway` (port 0, `environment` over the defaults); resolves once it listens. */
+export async function startGatewayProcess(environment: Record<string, string>): Promise<GatewayProcess> {
+  const child = lectern(['gateway'], {
+    LOG_LEVEL: 'info',
+    ...environment,
+    // Always a free port on loopback: the address is read from what it prints.
+    GATEWAY_PORT: '0',
+    HOST: '127.0.0.1',
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${output}`)), 60_000);
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const found = /Gateway listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    });
+    child.on('exit', () => reject(new Error(`gateway exited: ${output}`)));
+  });
+  return {
+    address,
+    child,
+    output: () => output,
+    stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
 /**
  * How many attempts of the job `name` this process has started, read from its debug log (serve it
  * with LOG_LEVEL=debug): lets a test kill a node while a job is known to be running.
