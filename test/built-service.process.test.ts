@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatUpstream, startChatUpstream } from './helpers/chat-upstream.js';
@@ -79,6 +81,31 @@ describe('the built service', () => {
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code, output).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('prompts');
+  });
+
+  it('serves MCP, whose server module loads on first use: an official client lists and calls a prompt', async () => {
+    const app = await call(service.baseUrl, 'POST', '/v1/apps', { name: 'Agents' });
+    await call(service.baseUrl, 'POST', '/v1/actions/create', {
+      app: app.body.guid,
+      name: 'Built translator',
+      slug: 'built-translator',
+      model: 'mock/echo',
+      prompt: 'Translate: {{text}}',
+    });
+    const mcp = new McpClient({ name: 'built-service-test', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+      }),
+    );
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('built-translator');
+      const result = await mcp.callTool({ name: 'built-translator', arguments: { text: 'Hallo' } });
+      expect((result.content as { text: string }[])[0]!.text).toBe('Translate: Hallo');
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('answers a JSON 404 under /.well-known/, where an MCP client looks for OAuth metadata after a 401', async () => {
