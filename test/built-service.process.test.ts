@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatUpstream, startChatUpstream } from './helpers/chat-upstream.js';
 import {
+  createTextAction,
   keyedCaller,
   lectern,
   type ServingProcess,
@@ -48,15 +49,13 @@ describe('the built service', () => {
   });
 
   it("exports a run's spans to the collector LECTERN_OTEL_EXPORT_ENDPOINT names, a private address", async () => {
-    const app = await call(service.baseUrl, 'POST', '/v1/apps', { name: 'Exported' });
-    const action = await call(service.baseUrl, 'POST', '/v1/actions/create', {
-      app: app.body.guid,
+    const action = await createTextAction(call, service.baseUrl, {
+      app: 'Exported',
       name: 'Exported greeter',
       model: 'mock/echo',
-      prompt: 'Hello {{name}}',
     });
-    const run = await call(service.baseUrl, 'POST', `/v1/actions/${action.body.guid}/prompt`, {
-      input: { name: 'Ada' },
+    const run = await call(service.baseUrl, 'POST', `/v1/actions/${action}/prompt`, {
+      input: { text: 'Ada' },
     });
     expect(run.status).toBe(200);
     const generation = await call(service.baseUrl, 'GET', `/v1/data/${run.body.data_guid}`);
@@ -84,13 +83,10 @@ describe('the built service', () => {
   });
 
   it('serves MCP, whose server module loads on first use: an official client lists and calls a prompt', async () => {
-    const app = await call(service.baseUrl, 'POST', '/v1/apps', { name: 'Agents' });
-    await call(service.baseUrl, 'POST', '/v1/actions/create', {
-      app: app.body.guid,
+    await createTextAction(call, service.baseUrl, {
+      app: 'Agents',
       name: 'Built translator',
-      slug: 'built-translator',
       model: 'mock/echo',
-      prompt: 'Translate: {{text}}',
     });
     const mcp = new McpClient({ name: 'built-service-test', version: '1.0.0' });
     await mcp.connect(
@@ -102,7 +98,7 @@ describe('the built service', () => {
       const { tools } = await mcp.listTools();
       expect(tools.map((tool) => tool.name)).toContain('built-translator');
       const result = await mcp.callTool({ name: 'built-translator', arguments: { text: 'Hallo' } });
-      expect((result.content as { text: string }[])[0]!.text).toBe('Translate: Hallo');
+      expect((result.content as { text: string }[])[0]!.text).toBe('Hallo');
     } finally {
       await mcp.close();
     }

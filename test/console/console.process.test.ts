@@ -125,6 +125,7 @@ it('sets up the first owner from the printed link, then signs in with an e-mail 
   await page.goto(`${harness.server.baseUrl}/setup?token=${token}`);
   await expect(page.getByRole('alert').textContent()).resolves.toContain('Lectern has its owner already');
   await expectAccessible(page, 'setup (used)');
+  await screenshot(page, 'setup-used');
   await page.getByRole('link', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Sign in to Lectern' }).waitFor();
   await page.getByLabel('E-mail address').fill('owner@example.com');
@@ -439,7 +440,7 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   await page.getByRole('heading', { name: 'Generations' }).waitFor();
   const drawer = page.getByRole('dialog', { name: 'Generation' });
   await drawer.getByText('Write a limerick about glaciers in French').first().waitFor();
-  await drawer.getByLabel('Value').fill('1');
+  await drawer.getByLabel('Value').fill('2');
   await drawer.getByRole('button', { name: 'Add feedback' }).click();
   await drawer.getByText('from console').waitFor();
   await expectAccessible(page, 'generation drawer');

@@ -225,6 +225,8 @@ export function createGenerationService(
     workspaceId: string,
     { actionId, sessionId, version, environment, ...fields }: LoggedGeneration,
     prefix = '',
+    /** The Action versions a batch has checked already (`action:version`): each is read once. */
+    knownVersions = new Set<string>(),
   ): Promise<NewGeneration> {
     if (!prefix) await owners.requireAction(workspaceId, actionId);
     if (sessionId) {
@@ -233,12 +235,13 @@ export function createGenerationService(
         throw error;
       });
     }
-    if (version) {
+    if (version && !knownVersions.has(`${actionId}:${version}`)) {
       await owners.requireVersion(workspaceId, actionId, version).catch((error: unknown) => {
         if (error instanceof NotFoundError)
           throw new ValidationError(`${prefix}version`, `the Action has no version ${version}`);
         throw error;
       });
+      knownVersions.add(`${actionId}:${version}`);
     }
     return {
       fullPromptSent: [],
@@ -345,6 +348,7 @@ export function createGenerationService(
     // The gateway ships its log this way. An Action the key cannot see is a 400 naming the record.
     async logMany(workspaceId, inputs) {
       const knownActions = new Set<string>();
+      const knownVersions = new Set<string>();
       const rows: NewGeneration[] = [];
       for (const [index, input] of inputs.entries()) {
         if (!knownActions.has(input.actionId)) {
@@ -355,7 +359,7 @@ export function createGenerationService(
           });
           knownActions.add(input.actionId);
         }
-        rows.push(await loggedRow(workspaceId, input, `records.${index}.`));
+        rows.push(await loggedRow(workspaceId, input, `records.${index}.`, knownVersions));
       }
       for (const row of rows)
         if (row.source === 'gateway') Object.assign(row, gatewayTrace(workspaceId, row));
