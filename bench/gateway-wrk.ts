@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { benchApiKey, settledLogCount, startGatewayBench } from './lectern-server.js';
+import { luaScript, type WrkResult, wrk } from './wrk.js';
 
 /**
  * The gateway against the upstream it proxies, measured with wrk (Debian's `wrk` package) as
@@ -13,60 +9,6 @@ import { benchApiKey, settledLogCount, startGatewayBench } from './lectern-serve
  * gateway's share. BENCH_GATEWAY_SECONDS sets each run's length (8).
  */
 const seconds = Number(process.env.BENCH_GATEWAY_SECONDS ?? 8);
-const run = promisify(execFile);
-
-type WrkResult = { requests: number; requestsPerSecond: number; p50: number; p99: number; errors: number };
-
-/** Milliseconds from wrk's `1.23ms` / `456.00us` / `1.2s`. */
-function milliseconds(text: string): number {
-  const [, value, unit] = /([\d.]+)(us|ms|s)/.exec(text) ?? [];
-  const number = Number(value);
-  return unit === 'us' ? number / 1000 : unit === 's' ? number * 1000 : number;
-}
-
-async function wrk(url: string, script: string, connections: number): Promise<WrkResult> {
-  const { stdout } = await run('wrk', [
-    '-t1',
-    `-c${connections}`,
-    `-d${seconds}s`,
-    '--latency',
-    '-s',
-    script,
-    url,
-  ]);
-  const percentile = (label: string) =>
-    milliseconds(new RegExp(`^\\s+${label}%\\s+(\\S+)`, 'm').exec(stdout)?.[1] ?? '0ms');
-  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
-  const socketErrors = /Socket errors: (.*)/.exec(stdout)?.[1];
-  return {
-    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0),
-    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
-    p50: percentile('50'),
-    p99: percentile('99'),
-    errors:
-      non2xx +
-      (socketErrors
-        ? socketErrors
-            .match(/\d+/g)!
-            .map(Number)
-            .reduce((a, b) => a + b, 0)
-        : 0),
-  };
-}
-
-function luaScript(headers: Record<string, string>, body: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'lectern-wrk-')), 'post.lua');
-  const lines = [
-    'wrk.method = "POST"',
-    `wrk.body = ${JSON.stringify(body)}`,
-    'wrk.headers["Content-Type"] = "application/json"',
-    ...Object.entries(headers).map(
-      ([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
-    ),
-  ];
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
 
 async function main(): Promise<void> {
   const { upstream, service, action, gateway, stop } = await startGatewayBench();
@@ -84,8 +26,8 @@ async function main(): Promise<void> {
     console.log(`gateway-wrk: wrk -t1 -d${seconds}s --latency, POST of a small chat completion, logging on`);
     let sent = 0;
     for (const connections of [1, 32]) {
-      const baseline = await wrk(`${upstream.url}/chat/completions`, direct, connections);
-      const candidate = await wrk(`${gateway.url}/v1/chat/completions`, through, connections);
+      const baseline = await wrk(`${upstream.url}/chat/completions`, direct, connections, seconds);
+      const candidate = await wrk(`${gateway.url}/v1/chat/completions`, through, connections, seconds);
       sent += candidate.requests;
       const row = (name: string, result: WrkResult) =>
         `    ${name.padEnd(8)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(3)} ms  p99 ${result.p99.toFixed(3)} ms  (${result.errors} errors)`;

@@ -23,6 +23,8 @@ async function benchDatabase(): Promise<{ url?: string; drop(): Promise<void> }>
 
 export type BenchLectern = {
   baseUrl: string;
+  /** The service's process: a bench reads its CPU time from /proc. */
+  pid: number;
   /** POST with the bench key; throws unless the answer is 2xx. */
   post<Answer = { guid: string }>(route: string, body: unknown): Promise<Answer>;
   get<Answer>(route: string): Promise<Answer>;
@@ -69,6 +71,7 @@ export async function startBenchLectern(
   };
   return {
     baseUrl: lectern.baseUrl,
+    pid: lectern.child.pid!,
     output: () => lectern.output(),
     async post(route, body) {
       const url = `${lectern.baseUrl}${route}`;
@@ -126,17 +129,23 @@ export async function startBenchLecternWithUpstream(
 export function startGateway(
   upstreamUrl: string,
   serviceUrl: string,
+  /** Another checkout's build (a baseline); this one by default. */
+  root?: string,
 ): Promise<{ url: string; stop(): void }> {
-  const child = lectern(['gateway'], {
-    ...(process.env as Record<string, string>),
-    GATEWAY_PORT: '0',
-    HOST: '127.0.0.1',
-    LECTERN_GATEWAY_UPSTREAM: upstreamUrl,
-    LECTERN_SERVICE_URL: serviceUrl,
-    // The spool of interactions waiting to be logged: a directory of the bench's own.
-    LECTERN_GATEWAY_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectern-bench-gateway-')),
-    LOG_LEVEL: 'warn',
-  });
+  const child = lectern(
+    ['gateway'],
+    {
+      ...(process.env as Record<string, string>),
+      GATEWAY_PORT: '0',
+      HOST: '127.0.0.1',
+      LECTERN_GATEWAY_UPSTREAM: upstreamUrl,
+      LECTERN_SERVICE_URL: serviceUrl,
+      // The spool of interactions waiting to be logged: a directory of the bench's own.
+      LECTERN_GATEWAY_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectern-bench-gateway-')),
+      LOG_LEVEL: 'warn',
+    },
+    root,
+  );
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start: ${output}`)), 60_000);

@@ -17,9 +17,12 @@ import { format, measure, measurePair, percentile } from './measure.js';
  * - runs: a sync run with run tracing on vs one with it off (two services, alternating rounds).
  * `BENCH_PARTS=ingest,reads,list,runs` picks parts. `BENCH_BURNERS=N` measures another workspace's
  * sync runs while spans arrive a second time, beside N CPU burners (goal with four: p99 < 500 ms).
+ * `BENCH_ROOT=DIR` serves another checkout's build for the ingest and reads parts (a baseline).
  */
 const parts = new Set((process.env.BENCH_PARTS ?? 'ingest,reads,list,runs').split(','));
 const burnerCount = Number(process.env.BENCH_BURNERS ?? 0);
+/** `BENCH_ROOT=DIR`: another checkout's build (a baseline) for the ingest and reads parts. */
+const root = process.env.BENCH_ROOT || undefined;
 const ingestSpans = Number(process.env.BENCH_INGEST_SPANS ?? 200_000);
 const listSpans = Number(process.env.BENCH_LIST_SPANS ?? 1_000_000);
 const batchSize = 512;
@@ -194,7 +197,7 @@ async function syncRunOf(baseUrl: string, key: string): Promise<() => Promise<vo
 const adminToken = 'bench-admin-token-0123456789';
 
 async function ingestAndReads(): Promise<void> {
-  const lectern = await startBenchLectern(undefined, { LECTERN_ADMIN_TOKEN: adminToken });
+  const lectern = await startBenchLectern(undefined, { LECTERN_ADMIN_TOKEN: adminToken }, root);
   const bare = await bareServer();
   try {
     const url = `${lectern.baseUrl}/v1/otel/v1/traces`;

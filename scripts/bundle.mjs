@@ -14,6 +14,7 @@ const entries = [
   'platform/database/embedded-worker',
   'platform/payloads/payload-worker',
   'features/evaluators/check-worker',
+  'features/traces/export-decoder-worker',
   'platform/database/write-template',
 ];
 

@@ -251,7 +251,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       );
       await v1.register(snippetRoutes(services.snippets));
       await v1.register(webhookRoutes(services.webhooks));
-      await v1.register(traceRoutes(services.traces, platform.payloads));
+      await v1.register(traceRoutes(services.traces, services.traceExports));
       await v1.register(folderRoutes(services.folders));
       await v1.register(evaluatorRoutes(services.evaluators));
       await v1.register(evaluationRoutes(services.evaluations));

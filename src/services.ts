@@ -101,7 +101,7 @@ import {
   createSnippetRepository,
   createSnippetService,
 } from './features/snippets/index.js';
-import { createTraceRepository, createTraceService } from './features/traces/index.js';
+import { createExportDecoder, createTraceRepository, createTraceService } from './features/traces/index.js';
 import {
   createWebhookDrains,
   createWebhookRepository,
@@ -258,8 +258,13 @@ export function createServices(platform: Platform) {
       requireVersion: actions.savedBy,
     },
     statistics.generationChanged,
-    platform.tracing.recordCall,
     tracedCallCost,
+    {
+      trace: platform.tracing.recordCall,
+      // The traces service is made below: it stores traced calls as generations.
+      statements: (workspaceId, spans) => traces.loggedSpanStatements(workspaceId, spans),
+      stored: platform.tracing.exportEnded,
+    },
   );
   const { baseUrl, fileLimitBytes } = config;
   const files = createFileService({
@@ -451,13 +456,14 @@ export function createServices(platform: Platform) {
   // Traces from applications' OpenTelemetry exporters; their model calls become generations.
   const traces = createTraceService({
     repository: createTraceRepository(database),
-    inTransaction: platform.transactions.run,
     findAction: actions.find,
-    recordGenerations: generations.recordTraced,
+    generationsInsert: generations.tracedInsert,
+    generationsStored: generations.tracedStored,
     attachGenerations: generations.attachTraced,
     priceOf: tracedCallCost,
     retentionDays: config.traceRetentionDays,
   });
+  const traceExports = createExportDecoder();
   // Lectern's own runs are traces of the workspace that ran them.
   platform.tracing.setSink((spans) => traces.recordOwn(spans));
   const evaluationItems = createItemRunner({
@@ -528,9 +534,12 @@ export function createServices(platform: Platform) {
     ),
     idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
-    /** Stops the worker threads (offline embedder, text indexer, checks) and the VACUUM timer. */
+    /** OTLP export bodies, decoded off the request thread when large. */
+    traceExports,
+    /** Stops the worker threads (offline embedder, text indexer, checks, export decoder) and the VACUUM timer. */
     async close() {
       await checks.close();
+      await traceExports.close();
       await shared.close();
     },
   };

@@ -73,6 +73,7 @@ it('builds every service the routes and workers use', () => {
       'snippets',
       'statistics',
       'tools',
+      'traceExports',
       'traces',
       'webhookDrains',
       'webhooks',

@@ -1,14 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import {
   type Attributes,
   type Context,
   context,
+  isSpanContextValid,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   trace,
 } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { hrTimeDuration, millisToHrTime, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { defaultResource, type Resource } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
@@ -57,15 +61,21 @@ export type RecordedCall = {
   error?: string;
 };
 
+/** A logged call's trace: the model call's span, and both ended spans to store. */
+export type CallTrace = { traceId: string; spanId: string; spans: ReadableSpan[] };
+
 export type Tracing = {
   /** Starts a run's trace, joining the caller's when it sent a W3C `traceparent`. */
   startRun(workspaceId: string, traceparent?: string): RunTrace;
   /**
    * A model call made outside a run (one the gateway proxied), as a trace: a root span and the call
-   * under it, with the times given, joining the caller's trace when it sent a `traceparent`. Answers
-   * the call's span, or null when tracing is off.
+   * under it, with the times given, joining the caller's trace when it sent a `traceparent`. The
+   * caller stores the spans with the call's record, then hands them to `exportEnded`. Null when
+   * tracing is off.
    */
-  recordCall(workspaceId: string, call: RecordedCall): { traceId: string; spanId: string } | null;
+  recordCall(call: RecordedCall): CallTrace | null;
+  /** Exports ended spans made outside the tracer (`recordCall`'s) when an export endpoint is set. */
+  exportEnded(spans: ReadableSpan[]): void;
   /** Where ended spans go to be stored (the traces feature sets it once the services exist). */
   setSink(sink: SpanSink): void;
   /** Ends a span as failed with the error's message. */
@@ -201,6 +211,69 @@ const off: RunTrace = {
   traceparent: () => undefined,
 };
 
+const scope = { name: 'lectern' };
+let resource: Resource | undefined;
+
+/**
+ * A logged call's two spans, made as plain ended spans rather than through the SDK's tracer and
+ * processors: a gateway record costs its storage and little else (docs/performance.md).
+ */
+function callTrace(call: RecordedCall): CallTrace {
+  const ids = randomBytes(32).toString('hex');
+  const sent = trace.getSpanContext(parentContext(call.traceparent));
+  const caller = sent && isSpanContextValid(sent) ? sent : undefined;
+  const traceId = caller?.traceId ?? ids.slice(0, 32);
+  const rootId = ids.slice(32, 48);
+  const callId = ids.slice(48, 64);
+  const startTime = millisToHrTime(call.startMs);
+  const endTime = millisToHrTime(call.endMs);
+  const status = call.error
+    ? { code: SpanStatusCode.ERROR, message: call.error }
+    : { code: SpanStatusCode.UNSET };
+  resource ??= defaultResource();
+  const span = (
+    spanId: string,
+    parentSpanId: string | undefined,
+    name: string,
+    kind: SpanKind,
+    attributes: Attributes,
+  ): ReadableSpan => ({
+    name,
+    kind,
+    spanContext: () => ({ traceId, spanId, traceFlags: TraceFlags.SAMPLED }),
+    parentSpanContext: parentSpanId
+      ? { traceId, spanId: parentSpanId, traceFlags: TraceFlags.SAMPLED }
+      : undefined,
+    startTime,
+    endTime,
+    duration: hrTimeDuration(startTime, endTime),
+    status,
+    attributes,
+    links: [],
+    events: [],
+    ended: true,
+    resource: resource!,
+    instrumentationScope: scope,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  });
+  return {
+    traceId,
+    spanId: callId,
+    spans: [
+      span(rootId, caller?.spanId, call.name, SpanKind.SERVER, {}),
+      span(
+        callId,
+        rootId,
+        `chat ${call.attributes['gen_ai.request.model'] ?? ''}`.trim(),
+        SpanKind.CLIENT,
+        call.attributes,
+      ),
+    ],
+  };
+}
+
 export function createTracing(options: {
   enabled: boolean;
   /** `LECTERN_OTEL_EXPORT_ENDPOINT`: a collector's base URL; `/v1/traces` is appended. */
@@ -209,12 +282,18 @@ export function createTracing(options: {
   logger: Logger;
 }): Tracing {
   const sink = sinkProcessor(options.logger);
-  const processors: SpanProcessor[] = [sink.processor];
-  if (options.exportEndpoint) {
-    const url = `${options.exportEndpoint.replace(/\/+$/, '')}/v1/traces`;
-    processors.push(new BatchSpanProcessor(otlpExporter(url, options.fetch, options.logger)));
-  }
-  const provider = new BasicTracerProvider({ spanProcessors: processors });
+  const exporter = options.exportEndpoint
+    ? new BatchSpanProcessor(
+        otlpExporter(
+          `${options.exportEndpoint.replace(/\/+$/, '')}/v1/traces`,
+          options.fetch,
+          options.logger,
+        ),
+      )
+    : undefined;
+  const provider = new BasicTracerProvider({
+    spanProcessors: exporter ? [sink.processor, exporter] : [sink.processor],
+  });
   const tracer = provider.getTracer('lectern');
 
   function startRun(workspaceId: string, traceparent?: string): RunTrace {
@@ -263,30 +342,19 @@ export function createTracing(options: {
     };
   }
 
-  function recordCall(workspaceId: string, call: RecordedCall) {
-    if (!options.enabled) return null;
-    const workspace = { [workspaceAttribute]: workspaceId };
-    const root = tracer.startSpan(
-      call.name,
-      { kind: SpanKind.SERVER, startTime: call.startMs, attributes: workspace },
-      parentContext(call.traceparent),
-    );
-    const model = tracer.startSpan(
-      `chat ${call.attributes['gen_ai.request.model'] ?? ''}`.trim(),
-      { kind: SpanKind.CLIENT, startTime: call.startMs, attributes: { ...call.attributes, ...workspace } },
-      trace.setSpan(context.active(), root),
-    );
-    for (const span of [model, root]) {
-      if (call.error) span.setStatus({ code: SpanStatusCode.ERROR, message: call.error });
-      span.end(call.endMs);
-    }
-    const { traceId, spanId } = model.spanContext();
-    return { traceId, spanId };
+  function recordCall(call: RecordedCall): CallTrace | null {
+    return options.enabled ? callTrace(call) : null;
+  }
+
+  /** Exported as the SDK exports a run's spans, once the caller has stored them. */
+  function exportEnded(spans: ReadableSpan[]): void {
+    if (exporter) for (const span of spans) exporter.onEnd(span);
   }
 
   return {
     startRun,
     recordCall,
+    exportEnded,
     setSink: sink.setSink,
     fail: failed,
     flush: () => provider.forceFlush(),

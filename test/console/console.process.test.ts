@@ -466,12 +466,14 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   expect(exported.trim().split('\n')).toHaveLength(1);
   expect(JSON.parse(exported).output).toBe('Write a limerick about glaciers in French');
 
-  // Dashboard: the run and its feedback are counted.
+  // Dashboard: the run and its feedback are counted, the rating of 2 as good on Klu's scale.
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   const tiles = page.locator('.tiles');
   await tiles.waitFor();
-  await expect(tiles.textContent()).resolves.toMatch(/Runs2.*Errors0.*Feedback rate50%/);
+  await expect(tiles.textContent()).resolves.toMatch(
+    /Runs2.*Errors0.*Feedback rate50%.*Rated good \/ bad1 \/ 0/,
+  );
   await expect(
     page.getByRole('table', { name: 'Latency and feedback per Action' }).textContent(),
   ).resolves.toContain('Haiku writer');

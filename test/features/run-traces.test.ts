@@ -145,4 +145,53 @@ describe("Lectern's own runs as traces", () => {
     expect(exported.map((span) => span.name).sort()).toEqual(['chat echo', `run ${action.slug}`]);
     for (const span of exported) expect(span.attributes['lectern.workspace']).toBeUndefined();
   });
+
+  it("stores a logged gateway call's trace with its record, and exports the same spans", async () => {
+    const { client } = context;
+    const action = await createAction(client, { name: 'Proxied' });
+    const logged = await client.post('/v1/data/batch', {
+      records: [
+        {
+          action: action.guid,
+          input: [{ role: 'user', content: 'proxied' }],
+          output: 'answered',
+          source: 'gateway',
+          model: 'gpt-4o-mini',
+          model_provider: 'openai',
+          num_input_tokens: 12,
+          num_output_tokens: 4,
+          latency_ms: 40,
+          metadata: { status: 200 },
+        },
+      ],
+    });
+    expect(logged.status, JSON.stringify(logged.body)).toBe(201);
+    const generation = (await client.get(`/v1/data/${logged.body.data[0].guid}`)).body;
+    // Written in the batch's transaction: readable once the batch is acknowledged, with no wait.
+    const trace = await client.get(`/v1/traces/${generation.trace_id}`);
+    expect(trace.status).toBe(200);
+    expect(trace.body).toMatchObject({
+      name: 'gateway gpt-4o-mini',
+      span_count: 2,
+      input_tokens: 12,
+      output_tokens: 4,
+      cost: generation.cost.generation,
+    });
+    const [root, call] = trace.body.spans;
+    expect(root).toMatchObject({ kind: 'SERVER', parent_span_id: null });
+    expect(call).toMatchObject({
+      name: 'chat gpt-4o-mini',
+      kind: 'CLIENT',
+      parent_span_id: root.span_id,
+      span_id: generation.span_id,
+      data_guid: generation.guid,
+    });
+    expect(call.duration_ms).toBeCloseTo(40, 0);
+    const exported = await eventually(async () => {
+      const ofCall = collector.spans.filter((span) => span.traceId === generation.trace_id);
+      return ofCall.length >= 2 ? ofCall : undefined;
+    });
+    expect(exported.map((span) => span.spanId).sort()).toEqual([root.span_id, call.span_id].sort());
+    for (const span of exported) expect(span.attributes['lectern.workspace']).toBeUndefined();
+  });
 });

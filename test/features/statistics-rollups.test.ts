@@ -88,7 +88,15 @@ it('answers the same from stored rollups as from the records, and sums a changed
   const again = (await client.get('/v1/statistics')).body;
   expect({ days: again.days, actions: again.actions }).toEqual({ days: first.days, actions: first.actions });
   expect((await client.get(`/v1/statistics?action=${other.guid}`)).body.actions).toEqual([
-    { action: other.guid, runs: 1, latency_p50_ms: 50, latency_p95_ms: 50, feedback_rate: 0 },
+    {
+      action: other.guid,
+      runs: 1,
+      latency_p50_ms: 50,
+      latency_p95_ms: 50,
+      feedback_rate: 0,
+      good_feedback: 0,
+      bad_feedback: 0,
+    },
   ]);
 
   // Feedback on a finished day counts at once.
@@ -105,6 +113,51 @@ it('answers the same from stored rollups as from the records, and sums a changed
   const afterDelete = (await client.get('/v1/statistics')).body;
   expect(afterDelete.days[0]).toMatchObject({ day: daysAgo(3), runs: 1 });
   expect(afterDelete.actions[0]).toMatchObject({ runs: 3, latency_p50_ms: 200 });
+});
+
+it("counts ratings on Klu's scale as good and bad, each run by its latest rating, rolled up or live", async () => {
+  const client = await newWorkspace(context.test);
+  const action = await createAction(client, { name: 'rated' });
+  const database = context.test.platform.database.database;
+  const log = async (ago: number) => {
+    const guid = (await client.post('/v1/data', { action: action.guid, input: 'x', output: 'y' })).body
+      .guid as string;
+    await database.execute(
+      sql`UPDATE generations SET created_at = now() - make_interval(days => ${ago}) WHERE id = ${guid}`,
+    );
+    return guid;
+  };
+  const rate = (guid: string, value: string, type = 'rating') =>
+    client.post(`/v1/feedback/${guid}`, { type, value, source: 'klu-sdk' });
+  // Two days ago (rolled up): a thumbs-up and a thumbs-down as Klu's SDK sends them, and a run rated
+  // down and then up again, which counts once, as good.
+  const [up, down, changed] = [await log(2), await log(2), await log(2)];
+  await rate(up, '2');
+  await rate(down, '1');
+  await rate(changed, '1');
+  await rate(changed, '2');
+  // Today (live): the words, a deleted rating, and feedback that is no rating.
+  const [positive, negative, withdrawn, corrected] = [await log(0), await log(0), await log(0), await log(0)];
+  await rate(positive, 'positive');
+  await rate(negative, 'negative');
+  const deleted = await rate(withdrawn, '2');
+  await client.delete(`/v1/feedback/${deleted.body.guid}`);
+  await rate(corrected, '1', 'correction');
+
+  const { days, actions } = (await client.get('/v1/statistics')).body;
+  expect(days.map((day: Record<string, unknown>) => [day.day, day.good_feedback, day.bad_feedback])).toEqual([
+    [daysAgo(2), 2, 1],
+    [daysAgo(0), 1, 1],
+  ]);
+  expect(actions[0]).toMatchObject({ action: action.guid, runs: 7, good_feedback: 3, bad_feedback: 2 });
+  // Read again, the finished day from its stored rollup: the same counts.
+  expect((await client.get('/v1/statistics')).body.days).toEqual(days);
+  const stored = rowsOf<{ good_feedback: number; bad_feedback: number }>(
+    await database.execute(
+      sql`SELECT good_feedback, bad_feedback FROM generation_days WHERE action_id = ${action.guid}`,
+    ),
+  );
+  expect(stored.map((row) => [Number(row.good_feedback), Number(row.bad_feedback)])).toEqual([[2, 1]]);
 });
 
 it('lets two first readers of the same days compute them at once', async () => {

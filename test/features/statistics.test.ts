@@ -41,12 +41,48 @@ it('sums runs, tokens, cost and feedback per day, and latency percentiles per Ac
   const today = new Date().toISOString().slice(0, 10);
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
   expect(days).toEqual([
-    { day: yesterday, runs: 1, input_tokens: 5, output_tokens: 1, cost: 0, feedback_rate: 0, errors: 0 },
-    { day: today, runs: 4, input_tokens: 40, output_tokens: 4, cost: 0.5, feedback_rate: 0.25, errors: 0 },
+    {
+      day: yesterday,
+      runs: 1,
+      input_tokens: 5,
+      output_tokens: 1,
+      cost: 0,
+      feedback_rate: 0,
+      good_feedback: 0,
+      bad_feedback: 0,
+      errors: 0,
+    },
+    {
+      day: today,
+      runs: 4,
+      input_tokens: 40,
+      output_tokens: 4,
+      cost: 0.5,
+      feedback_rate: 0.25,
+      good_feedback: 1,
+      bad_feedback: 0,
+      errors: 0,
+    },
   ]);
   expect(actions).toEqual([
-    { action: busy.guid, runs: 4, latency_p50_ms: 250, latency_p95_ms: 385, feedback_rate: 0.25 },
-    { action: quiet.guid, runs: 1, latency_p50_ms: 50, latency_p95_ms: 50, feedback_rate: 0 },
+    {
+      action: busy.guid,
+      runs: 4,
+      latency_p50_ms: 250,
+      latency_p95_ms: 385,
+      feedback_rate: 0.25,
+      good_feedback: 1,
+      bad_feedback: 0,
+    },
+    {
+      action: quiet.guid,
+      runs: 1,
+      latency_p50_ms: 50,
+      latency_p95_ms: 50,
+      feedback_rate: 0,
+      good_feedback: 0,
+      bad_feedback: 0,
+    },
   ]);
 
   // One Action, and a span that leaves yesterday out.
@@ -75,7 +111,17 @@ it('counts runs whose model call failed as errors of their day, without storing 
   const today = new Date().toISOString().slice(0, 10);
   const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
   expect(days).toEqual([
-    { day: twoDaysAgo, runs: 0, input_tokens: 0, output_tokens: 0, cost: 0, feedback_rate: null, errors: 1 },
+    {
+      day: twoDaysAgo,
+      runs: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost: 0,
+      feedback_rate: null,
+      good_feedback: 0,
+      bad_feedback: 0,
+      errors: 1,
+    },
     expect.objectContaining({ day: today, runs: 1, errors: 1 }),
   ]);
   expect((await client.get(`/v1/statistics?action=${working.guid}`)).body.days).toEqual([

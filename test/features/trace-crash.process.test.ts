@@ -5,7 +5,8 @@ import { useProcessEnvironment } from '../helpers/test-app.js';
 
 // A 200 from the OTLP receiver means stored (docs/traces.md): exporters send batches while the
 // service is killed with SIGKILL; started again, it holds every span of every acknowledged batch,
-// each trace's totals agree with its spans, and a batch cut off mid-way was stored whole or not at all.
+// each trace's totals agree with its spans, and a batch cut off mid-way holds whole slices, which its
+// retry completes.
 const apiKey = 'lec_trace_crash_key_0123456789abcdefghijkl';
 const processEnvironment = useProcessEnvironment({ LECTERN_INIT_API_KEY: apiKey });
 const call = keyedCaller(apiKey);
@@ -40,8 +41,8 @@ function batch(children: number) {
 
 it('keeps every acknowledged batch across a kill -9 during ingestion, each whole', async () => {
   const first = await serve(processEnvironment.values);
-  const acknowledged: { traceId: string; size: number }[] = [];
-  const sent: { traceId: string; size: number }[] = [];
+  const acknowledged: ReturnType<typeof batch>[] = [];
+  const sent: ReturnType<typeof batch>[] = [];
   let killed = false;
   // Four exporters send until the service dies under them.
   const exporter = async () => {
@@ -69,11 +70,18 @@ it('keeps every acknowledged batch across a kill -9 during ingestion, each whole
       expect(trace.body.spans).toHaveLength(size);
       expect(trace.body.spans.filter((span: { data_guid: string | null }) => span.data_guid)).toHaveLength(1);
     }
-    // A batch in flight at the kill is there whole, or not at all.
-    for (const { traceId, size } of sent.filter((each) => !acknowledged.includes(each))) {
-      const trace = await call(second.baseUrl, 'GET', `/v1/traces/${traceId}`);
-      if (trace.status === 200) expect(trace.body.spans).toHaveLength(size);
-      else expect(trace.status).toBe(404);
+    // A batch in flight at the kill is stored a slice at a time, each slice whole and counted: its
+    // trace's totals agree with the spans it holds. The exporter's retry stores the rest, each span once.
+    for (const { traceId, size, body } of sent.filter((each) => !acknowledged.includes(each))) {
+      const cut = await call(second.baseUrl, 'GET', `/v1/traces/${traceId}`);
+      if (cut.status === 200) expect(cut.body.span_count).toBe(cut.body.spans.length);
+      else expect(cut.status).toBe(404);
+      expect((await call(second.baseUrl, 'POST', '/v1/otel/v1/traces', body)).status).toBe(200);
+      const whole = await call(second.baseUrl, 'GET', `/v1/traces/${traceId}`);
+      expect(whole.body.span_count).toBe(size);
+      expect(whole.body.spans).toHaveLength(size);
+      expect(whole.body.spans.filter((span: { data_guid: string | null }) => span.data_guid)).toHaveLength(1);
+      expect(whole.body.input_tokens).toBe(10);
     }
   } finally {
     await second.stop();

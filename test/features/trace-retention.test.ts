@@ -48,9 +48,9 @@ it('drops the days past the retention with their traces, keeps the rest, and ref
   let now = Date.now();
   const traces = createTraceService({
     repository: createTraceRepository(database),
-    inTransaction: test.platform.transactions.run,
     findAction: async () => undefined,
-    recordGenerations: async () => undefined,
+    generationsInsert: test.app.services.generations.tracedInsert,
+    generationsStored: async () => undefined,
     attachGenerations: async () => undefined,
     priceOf: async () => undefined,
     retentionDays: 3,

@@ -266,7 +266,7 @@ describe('traces over OpenTelemetry', () => {
     expect(JSON.stringify(deepTrace.spans[0].attributes).length).toBeLessThan(2_000);
 
     // OTLP/JSON nested 10,000 deep is a malformed request, not a failure of the service.
-    // Past 1 MB, so that it is parsed on the payload worker, whose answer crosses to the request thread.
+    // Past 1 MB, so that it is decoded on the export decoder's thread, whose answer crosses to the request thread.
     const padding = 'x'.repeat(1024 * 1024);
     const tooDeep = `{"padding":"${padding}","resourceSpans":${'[{"a":'.repeat(10_000)}1${'}]'.repeat(10_000)}}`;
     const refused = await client.request('POST', '/v1/otel/v1/traces', tooDeep);

@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 
-export type CollectedSpan = { name: string; traceId: string; attributes: Record<string, unknown> };
+export type CollectedSpan = {
+  name: string;
+  traceId: string;
+  spanId: string;
+  attributes: Record<string, unknown>;
+};
 
 export type Collector = { url: string; spans: CollectedSpan[]; close(): Promise<void> };
 
@@ -23,6 +28,7 @@ export async function startCollector(): Promise<Collector> {
             spans.push({
               name: span.name,
               traceId: Buffer.from(span.traceId, 'base64').toString('hex'),
+              spanId: Buffer.from(span.spanId, 'base64').toString('hex'),
               attributes: Object.fromEntries(
                 (span.attributes ?? []).map((entry: { key: string; value: Record<string, unknown> }) => [
                   entry.key,

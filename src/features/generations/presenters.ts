@@ -76,6 +76,8 @@ export function presentStatistics(statistics: Statistics): StatisticsResponse {
       output_tokens: day.outputTokens,
       cost: day.cost,
       feedback_rate: rate(day.withFeedback, day.runs),
+      good_feedback: day.goodFeedback,
+      bad_feedback: day.badFeedback,
       errors: day.errors,
     })),
     actions: statistics.actions.map((action) => ({
@@ -84,6 +86,8 @@ export function presentStatistics(statistics: Statistics): StatisticsResponse {
       latency_p50_ms: action.latencyP50Ms,
       latency_p95_ms: action.latencyP95Ms,
       feedback_rate: rate(action.withFeedback, action.runs),
+      good_feedback: action.goodFeedback,
+      bad_feedback: action.badFeedback,
     })),
     scores: statistics.scores.map((score) => ({
       day: score.day,

@@ -54,6 +54,18 @@ export const generationWithFeedbackResponse = generationResponse.extend({
 
 export const loggedBatchResponse = z.strictObject({ data: z.array(z.strictObject({ guid })) });
 
+/** How many runs' latest rating is good and bad, on Klu's scale or in words (statistics-repository.ts). */
+const ratingCounts = {
+  good_feedback: z
+    .number()
+    .int()
+    .describe('Runs whose latest rating is good: Klu’s "2", or "positive" or "good"'),
+  bad_feedback: z
+    .number()
+    .int()
+    .describe('Runs whose latest rating is bad: Klu’s "1", or "negative" or "bad"'),
+};
+
 /** `GET /v1/statistics`: the dashboard's series. */
 export const statisticsResponse = z.strictObject({
   from: timestamp,
@@ -66,6 +78,7 @@ export const statisticsResponse = z.strictObject({
       output_tokens: z.number().int(),
       cost: z.number(),
       feedback_rate: z.number().nullable(),
+      ...ratingCounts,
       errors: z.number().int(),
     }),
   ),
@@ -76,6 +89,7 @@ export const statisticsResponse = z.strictObject({
       latency_p50_ms: z.number().nullable(),
       latency_p95_ms: z.number().nullable(),
       feedback_rate: z.number().nullable(),
+      ...ratingCounts,
     }),
   ),
   scores: z

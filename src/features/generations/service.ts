@@ -3,8 +3,9 @@ import { givenFields } from '../../core/defined.js';
 import type { GenerationCost, PromptMessage } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import type { NamedStatement } from '../../platform/database/statements.js';
 import { storableText } from '../../platform/storable-text.js';
-import type { Tracing } from '../../platform/tracing.js';
+import type { CallTrace, Tracing } from '../../platform/tracing.js';
 import type { Feedback, FeedbackService } from '../feedback/index.js';
 import type { GenerationFilter, GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
 
@@ -24,6 +25,24 @@ export type CallPricer = (
   modelName: string,
   usage: { inputTokens: number; outputTokens: number },
 ) => Promise<GenerationCost | undefined>;
+
+/**
+ * How a logged gateway interaction becomes a trace: platform/tracing.ts makes its spans, the traces
+ * feature writes the statements that store them, and they go with the batch's generations.
+ */
+export type LoggedCallTraces = {
+  trace: Tracing['recordCall'];
+  /** The statements that store the spans, sent with the generations' insert as one statement. */
+  statements(workspaceId: string, spans: CallTrace['spans']): Promise<NamedStatement[]>;
+  /** Told once they are stored: they go to the collector, when there is one. */
+  stored: Tracing['exportEnded'];
+};
+
+const untraced: LoggedCallTraces = {
+  trace: () => null,
+  statements: async () => [],
+  stored: () => undefined,
+};
 
 /**
  * A generation's fields as a client logs or changes them (`POST /v1/data`, `PUT /v1/data/{guid}`):
@@ -134,10 +153,13 @@ export interface GenerationService {
   /** Counts a run that failed at the model call. */
   recordFailure(failure: RunFailureRecord): Promise<void>;
   /**
-   * Stores model calls traced over OpenTelemetry (`source: "otel"`), dated by their spans; a span
-   * stored before is left as it is. A call dated on a finished day makes that day's rollup stale.
+   * The insert of model calls traced over OpenTelemetry (`source: "otel"`), dated by their spans,
+   * for the traces feature to send with the spans (one statement); a span stored before is left as
+   * it is. Once it is stored, `tracedStored` tells the dashboard.
    */
-  recordTraced(rows: TracedGeneration[]): Promise<void>;
+  tracedInsert(rows: TracedGeneration[]): NamedStatement;
+  /** Traced calls were stored: a call dated on a finished day makes that day's rollup stale. */
+  tracedStored(rows: TracedGeneration[]): Promise<void>;
   /** Gives traced generations without an Action the prompt version a span above them names. */
   attachTraced(
     workspaceId: string,
@@ -215,10 +237,10 @@ export function createGenerationService(
   owners: GenerationOwners,
   /** Told after a stored generation is edited or deleted: its day's dashboard rollup is stale. */
   changed: (workspaceId: string, createdAt: Date) => Promise<void>,
-  /** Makes a logged gateway interaction a trace (platform/tracing.ts); answers its model-call span. */
-  traceCall: Tracing['recordCall'] = () => null,
   /** Prices a logged call that names its model and tokens (llm/prices.ts). */
   priceOf: CallPricer = async () => undefined,
+  /** Makes each logged gateway interaction a trace, stored with its generation. */
+  loggedTraces: LoggedCallTraces = untraced,
 ): GenerationService {
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
   async function loggedRow(
@@ -269,10 +291,10 @@ export function createGenerationService(
   }
 
   /** A proxied interaction's trace: it ended as it was logged, and took its latency. */
-  function gatewayTrace(workspaceId: string, row: NewGeneration) {
+  function gatewayTrace(row: NewGeneration) {
     const metadata = row.metadata ?? {};
     const endMs = Date.now();
-    const traced = traceCall(workspaceId, {
+    return loggedTraces.trace({
       name: `gateway ${row.model ?? ''}`.trim(),
       startMs: endMs - (row.latencyMs ?? 0),
       endMs,
@@ -290,7 +312,6 @@ export function createGenerationService(
       traceparent: typeof metadata.traceparent === 'string' ? metadata.traceparent : undefined,
       error: typeof metadata.error === 'string' ? metadata.error : undefined,
     });
-    return traced ? { traceId: traced.traceId, spanId: traced.spanId } : {};
   }
 
   return {
@@ -324,8 +345,9 @@ export function createGenerationService(
       return { generation, feedback: feedbackOfIt, scores };
     },
 
-    async recordTraced(rows) {
-      await repository.insertTraced(rows.map((row) => ({ ...row, source: 'otel' })));
+    tracedInsert: (rows) => repository.tracedInsert(rows.map((row) => ({ ...row, source: 'otel' }))),
+
+    async tracedStored(rows) {
       const days = new Map(
         rows.map((row) => [`${row.workspaceId}/${row.createdAt.toISOString().slice(0, 10)}`, row]),
       );
@@ -361,9 +383,20 @@ export function createGenerationService(
         }
         rows.push(await loggedRow(workspaceId, input, `records.${index}.`, knownVersions));
       }
-      for (const row of rows)
-        if (row.source === 'gateway') Object.assign(row, gatewayTrace(workspaceId, row));
-      await repository.insertMany(rows);
+      const spans: CallTrace['spans'] = [];
+      for (const row of rows) {
+        const traced = row.source === 'gateway' ? gatewayTrace(row) : null;
+        if (!traced) continue;
+        row.traceId = traced.traceId;
+        row.spanId = traced.spanId;
+        spans.push(...traced.spans);
+      }
+      // One statement: a batch and its traces are stored together, in one trip to the database.
+      await repository.insertMany(
+        rows,
+        spans.length === 0 ? [] : await loggedTraces.statements(workspaceId, spans),
+      );
+      loggedTraces.stored(spans);
       return rows.map((row) => row.id);
     },
 

@@ -13,6 +13,9 @@ export type DayTotals = {
   cost: number;
   /** Runs with at least one (non-deleted) feedback. */
   withFeedback: number;
+  /** Runs whose latest rating is good, and bad, on Klu's scale (`ratingValues`). */
+  goodFeedback: number;
+  badFeedback: number;
   /** Runs whose model call failed (not generations: counted from run_failures). */
   errors: number;
 };
@@ -36,6 +39,8 @@ type FiguresRow = {
   output_tokens: Numeric;
   cost: Numeric;
   with_feedback: Numeric;
+  good_feedback: Numeric;
+  bad_feedback: Numeric;
   errors: Numeric;
   latency_values: number[] | null;
   latency_counts: number[] | null;
@@ -51,6 +56,8 @@ function figuresOf(row: FiguresRow): DayActionFigures {
     outputTokens: number(row.output_tokens),
     cost: number(row.cost),
     withFeedback: number(row.with_feedback),
+    goodFeedback: number(row.good_feedback),
+    badFeedback: number(row.bad_feedback),
     errors: number(row.errors),
     latencyValues: (row.latency_values ?? []).map(Number),
     latencyCounts: (row.latency_counts ?? []).map(Number),
@@ -70,6 +77,18 @@ function dayArray(days: string[], type: 'date' | 'text' = 'date'): SQL {
 const dayOf = (column: SQL) => sql`date_trunc('day', ${column} AT TIME ZONE 'UTC')`;
 
 /**
+ * The `rating` values the Dashboard counts as good and as bad: Klu's scale (`"2"` good, `"1"` bad, as
+ * its SDK and migrated data send them) and the words. A run counts by its latest rating.
+ */
+export const ratingValues = { good: ['2', 'positive', 'good'], bad: ['1', 'negative', 'bad'] } as const;
+
+const valueList = (values: readonly string[]) =>
+  sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+
+/**
  * The per-day, per-Action figures of a workspace's generations and failed runs in a time range, in
  * one statement: the source of both the stored rollups and the live part of a span. Generations of
  * source `evaluation` (an evaluation's items, an evaluator's judge) are not production traffic and
@@ -83,14 +102,18 @@ function figuresQuery(workspaceId: string, range: TimeRange, actionId?: string):
     WITH g AS (
       SELECT ${dayOf(sql`g.created_at`)} AS day, g.action_id, g.latency_ms, g.num_input_tokens,
              g.num_output_tokens, (g.cost->>'generation')::float8 AS cost,
-             EXISTS (SELECT 1 FROM feedback f WHERE f.generation_id = g.id AND NOT f.deleted) AS rated
+             EXISTS (SELECT 1 FROM feedback f WHERE f.generation_id = g.id AND NOT f.deleted) AS rated,
+             (SELECT f.value FROM feedback f WHERE f.generation_id = g.id AND NOT f.deleted AND f.type = 'rating'
+              ORDER BY f.created_at DESC LIMIT 1) AS rating
       FROM generations g
       WHERE g.workspace_id = ${workspaceId} AND g.created_at >= ${from} AND g.created_at < ${to}${action(sql`g`)}
         AND g.source <> 'evaluation'
     ), sums AS (
       SELECT day, action_id, count(*) AS runs, coalesce(sum(num_input_tokens), 0) AS input_tokens,
              coalesce(sum(num_output_tokens), 0) AS output_tokens, coalesce(sum(cost), 0) AS cost,
-             count(*) FILTER (WHERE rated) AS with_feedback
+             count(*) FILTER (WHERE rated) AS with_feedback,
+             count(*) FILTER (WHERE rating IN (${valueList(ratingValues.good)})) AS good_feedback,
+             count(*) FILTER (WHERE rating IN (${valueList(ratingValues.bad)})) AS bad_feedback
       FROM g GROUP BY day, action_id
     ), latencies AS (
       SELECT day, action_id, array_agg(latency_ms ORDER BY latency_ms) AS latency_values,
@@ -108,6 +131,7 @@ function figuresQuery(workspaceId: string, range: TimeRange, actionId?: string):
     SELECT to_char(day, 'YYYY-MM-DD') AS day, action_id, coalesce(runs, 0) AS runs,
            coalesce(input_tokens, 0) AS input_tokens, coalesce(output_tokens, 0) AS output_tokens,
            coalesce(cost, 0) AS cost, coalesce(with_feedback, 0) AS with_feedback,
+           coalesce(good_feedback, 0) AS good_feedback, coalesce(bad_feedback, 0) AS bad_feedback,
            coalesce(errors, 0) AS errors, coalesce(latency_values, '{}') AS latency_values,
            coalesce(latency_counts, '{}') AS latency_counts
     FROM sums LEFT JOIN latencies USING (day, action_id) FULL JOIN errors USING (day, action_id)`;
@@ -191,16 +215,17 @@ export function createStatisticsRepository(database: Database) {
           DELETE FROM generation_days WHERE workspace_id = ${workspaceId} AND day = ANY(${dayArray(days)})`);
         await transaction.execute(sql`
           INSERT INTO generation_days (workspace_id, day, action_id, runs, input_tokens, output_tokens, cost,
-            with_feedback, errors, latency_values, latency_counts)
+            with_feedback, good_feedback, bad_feedback, errors, latency_values, latency_counts)
           SELECT ${workspaceId}, figures.day::date, figures.action_id, figures.runs, figures.input_tokens,
-                 figures.output_tokens, figures.cost, figures.with_feedback, figures.errors,
-                 figures.latency_values, figures.latency_counts
+                 figures.output_tokens, figures.cost, figures.with_feedback, figures.good_feedback,
+                 figures.bad_feedback, figures.errors, figures.latency_values, figures.latency_counts
           FROM (${figuresQuery(workspaceId, range)}) AS figures
           WHERE figures.day = ANY(${dayArray(days, 'text')})
           -- Two first readers of a day may compute it at once: the later one's figures stand.
           ON CONFLICT (workspace_id, day, action_id) DO UPDATE SET runs = excluded.runs,
             input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-            cost = excluded.cost, with_feedback = excluded.with_feedback, errors = excluded.errors,
+            cost = excluded.cost, with_feedback = excluded.with_feedback,
+            good_feedback = excluded.good_feedback, bad_feedback = excluded.bad_feedback, errors = excluded.errors,
             latency_values = excluded.latency_values, latency_counts = excluded.latency_counts`);
         await transaction.execute(sql`
           INSERT INTO generation_days_computed (workspace_id, day, computed_at)
@@ -215,7 +240,7 @@ export function createStatisticsRepository(database: Database) {
       const action = actionId ? sql` AND action_id = ${actionId}` : sql``;
       const result = await database.execute(sql`
         SELECT to_char(day, 'YYYY-MM-DD') AS day, action_id, runs, input_tokens, output_tokens, cost,
-               with_feedback, errors, latency_values, latency_counts
+               with_feedback, good_feedback, bad_feedback, errors, latency_values, latency_counts
         FROM generation_days
         WHERE workspace_id = ${workspaceId} AND day = ANY(${dayArray(days)})${action}`);
       return rowsOf<FiguresRow>(result).map(figuresOf);

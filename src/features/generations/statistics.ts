@@ -28,6 +28,8 @@ export type ActionFigures = {
   latencyP50Ms: number | null;
   latencyP95Ms: number | null;
   withFeedback: number;
+  goodFeedback: number;
+  badFeedback: number;
 };
 
 export type Statistics = {
@@ -112,6 +114,8 @@ export function summarise(rows: DayActionFigures[]): Pick<Statistics, 'daily' | 
       outputTokens: 0,
       cost: 0,
       withFeedback: 0,
+      goodFeedback: 0,
+      badFeedback: 0,
       errors: 0,
     };
     day.runs += row.runs;
@@ -119,6 +123,8 @@ export function summarise(rows: DayActionFigures[]): Pick<Statistics, 'daily' | 
     day.outputTokens += row.outputTokens;
     day.cost += row.cost;
     day.withFeedback += row.withFeedback;
+    day.goodFeedback += row.goodFeedback;
+    day.badFeedback += row.badFeedback;
     day.errors += row.errors;
     days.set(row.day, day);
     // A traced model call that names no Action counts in the day, not in any Action's figures.
@@ -133,6 +139,8 @@ export function summarise(rows: DayActionFigures[]): Pick<Statistics, 'daily' | 
         latencyP50Ms: percentileOf(values, counts, 0.5),
         latencyP95Ms: percentileOf(values, counts, 0.95),
         withFeedback: actionRows.reduce((sum, row) => sum + row.withFeedback, 0),
+        goodFeedback: actionRows.reduce((sum, row) => sum + row.goodFeedback, 0),
+        badFeedback: actionRows.reduce((sum, row) => sum + row.badFeedback, 0),
       };
     })
     .filter((action) => action.runs > 0)

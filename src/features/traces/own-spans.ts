@@ -37,31 +37,36 @@ export function ownCalls(spans: ReceivedSpan[]) {
   });
 }
 
+/** An ended span of Lectern's as the receiver's span (`attributes`: what is stored of its own). */
+export function receivedOf(span: ReadableSpan, attributes = span.attributes as Attributes): ReceivedSpan {
+  return {
+    traceId: span.spanContext().traceId,
+    spanId: span.spanContext().spanId,
+    parentSpanId: span.parentSpanContext?.spanId ?? null,
+    name: span.name,
+    kind: kinds[span.kind] ?? 'INTERNAL',
+    startUnixNano: nanos(span.startTime),
+    endUnixNano: nanos(span.endTime),
+    status: statuses[span.status.code] ?? 'UNSET',
+    statusMessage: span.status.message ?? '',
+    attributes,
+    events: span.events.map((event) => ({
+      name: event.name,
+      timeUnixNano: nanos(event.time),
+      attributes: (event.attributes ?? {}) as Attributes,
+    })),
+    serviceName: 'lectern',
+    scopeName: 'lectern',
+  };
+}
+
 /** Ended spans of Lectern's runs, by the workspace each ran in. */
 export function ownSpansByWorkspace(spans: ReadableSpan[]): Map<string, ReceivedSpan[]> {
   const byWorkspace = new Map<string, ReceivedSpan[]>();
   for (const span of spans) {
     const { [workspaceAttribute]: workspaceId, ...attributes } = span.attributes;
     if (typeof workspaceId !== 'string') continue;
-    const received: ReceivedSpan = {
-      traceId: span.spanContext().traceId,
-      spanId: span.spanContext().spanId,
-      parentSpanId: span.parentSpanContext?.spanId ?? null,
-      name: span.name,
-      kind: kinds[span.kind] ?? 'INTERNAL',
-      startUnixNano: nanos(span.startTime),
-      endUnixNano: nanos(span.endTime),
-      status: statuses[span.status.code] ?? 'UNSET',
-      statusMessage: span.status.message ?? '',
-      attributes: attributes as Attributes,
-      events: span.events.map((event) => ({
-        name: event.name,
-        timeUnixNano: nanos(event.time),
-        attributes: (event.attributes ?? {}) as Attributes,
-      })),
-      serviceName: 'lectern',
-      scopeName: 'lectern',
-    };
+    const received = receivedOf(span, attributes as Attributes);
     const ofWorkspace = byWorkspace.get(workspaceId);
     if (ofWorkspace) ofWorkspace.push(received);
     else byWorkspace.set(workspaceId, [received]);

@@ -1,27 +1,13 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { SpanStatusName } from '../../core/wire-values.js';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
 import { totalOf } from '../../platform/database/pages.js';
 import { spans, traces } from '../../platform/database/schema.js';
+import { type NamedStatement, oneStatement } from '../../platform/database/statements.js';
 import { nanosPerDay, partitionName } from './span-partitions.js';
 
 export type SpanRow = typeof spans.$inferSelect;
 export type NewSpan = typeof spans.$inferInsert;
 export type TraceRow = typeof traces.$inferSelect;
-
-/** What one batch adds to a trace: its spans' bounds and counts, and the root's name once it arrives. */
-export type TraceContribution = {
-  traceId: string;
-  startUnixNano: bigint;
-  endUnixNano: bigint;
-  spanCount: number;
-  failed: boolean;
-  root: { name: string; serviceName: string | null; status: SpanStatusName } | null;
-  session: string | null;
-  cost: number;
-  inputTokens: number;
-  outputTokens: number;
-};
 
 /** A stored span's place in its tree, for attaching model calls to the prompt version above them. */
 export type SpanLink = {
@@ -59,16 +45,108 @@ function traceConditions(workspaceId: string, filter: TraceFilter) {
   );
 }
 
+/** A span to store, with what it adds to its trace's totals when it is new. */
+export type SpanToStore = NewSpan & {
+  /** `session.id` or `gen_ai.conversation.id`, when it names one. */
+  session: string | null;
+  /** A model call's tokens and price (USD); zero for other spans. */
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+};
+
+/**
+ * Writes spans and what the new ones add to their traces, as the parts of one statement: the rows
+ * travel as one JSON parameter read by `jsonb_to_recordset` (a 512-span batch is ~12 ms on PGlite,
+ * against ~40 ms as 7,680 bound parameters); a span already stored (an exporter's retry) is left as
+ * it is and adds nothing; the new ones are summed per trace in the same statement (bounds widen,
+ * counts and costs add, the root names it). One statement, not a transaction: on the embedded
+ * database a transaction holds its one thread between its statements while the request thread is
+ * busy, and beside CPU burners that is what another tenant's requests waited for
+ * (docs/performance.md). `new_spans` answers the spans that were new.
+ */
+export function spanWrites(workspaceId: string, rows: SpanToStore[]): NamedStatement[] {
+  const records = JSON.stringify(
+    rows.map((row) => ({
+      trace_id: row.traceId,
+      span_id: row.spanId,
+      parent_span_id: row.parentSpanId ?? null,
+      name: row.name,
+      kind: row.kind,
+      start_unix_nano: String(row.startUnixNano),
+      end_unix_nano: String(row.endUnixNano),
+      status: row.status,
+      status_message: row.statusMessage ?? '',
+      attributes: row.attributes,
+      events: row.events,
+      service_name: row.serviceName ?? null,
+      scope_name: row.scopeName ?? null,
+      generation_id: row.generationId ?? null,
+      session: row.session,
+      input_tokens: row.inputTokens,
+      output_tokens: row.outputTokens,
+      cost: row.cost,
+    })),
+  );
+  const spanInput = sql`
+    SELECT * FROM jsonb_to_recordset(${records}::jsonb) AS row(trace_id text, span_id text,
+      parent_span_id text, name text, kind text, start_unix_nano bigint, end_unix_nano bigint,
+      status text, status_message text, attributes jsonb, events jsonb, service_name text,
+      scope_name text, generation_id uuid, session text, input_tokens bigint, output_tokens bigint,
+      cost double precision)`;
+  const newSpans = sql`
+    INSERT INTO ${spans} (workspace_id, trace_id, span_id, parent_span_id, name, kind, start_unix_nano,
+      end_unix_nano, status, status_message, attributes, events, service_name, scope_name, generation_id)
+    SELECT ${workspaceId}::uuid, trace_id, span_id, parent_span_id, name, kind, start_unix_nano,
+      end_unix_nano, status, status_message, attributes, events, service_name, scope_name, generation_id
+    FROM span_input
+    ON CONFLICT DO NOTHING
+    RETURNING trace_id, span_id`;
+  const traceRows = sql`
+    INSERT INTO ${traces} AS trace (workspace_id, trace_id, name, service_name, root_status,
+      start_unix_nano, end_unix_nano, span_count, failed, session, cost, input_tokens, output_tokens)
+    SELECT ${workspaceId}::uuid, trace_id,
+      (array_agg(name) FILTER (WHERE parent_span_id IS NULL))[1],
+      (array_agg(service_name) FILTER (WHERE parent_span_id IS NULL))[1],
+      (array_agg(status) FILTER (WHERE parent_span_id IS NULL))[1],
+      min(start_unix_nano), max(end_unix_nano), count(*), bool_or(status = 'ERROR'),
+      (array_agg(session) FILTER (WHERE session IS NOT NULL))[1],
+      sum(cost), sum(input_tokens), sum(output_tokens)
+    FROM span_input JOIN new_spans USING (trace_id, span_id)
+    GROUP BY trace_id
+    ON CONFLICT (workspace_id, trace_id) DO UPDATE SET
+      name = coalesce(excluded.name, trace.name),
+      service_name = coalesce(excluded.service_name, trace.service_name),
+      root_status = coalesce(excluded.root_status, trace.root_status),
+      start_unix_nano = least(excluded.start_unix_nano, trace.start_unix_nano),
+      end_unix_nano = greatest(excluded.end_unix_nano, trace.end_unix_nano),
+      span_count = trace.span_count + excluded.span_count,
+      failed = trace.failed OR excluded.failed,
+      session = coalesce(trace.session, excluded.session),
+      cost = trace.cost + excluded.cost,
+      input_tokens = trace.input_tokens + excluded.input_tokens,
+      output_tokens = trace.output_tokens + excluded.output_tokens`;
+  return [
+    { name: 'span_input', statement: spanInput },
+    { name: 'new_spans', statement: newSpans },
+    { name: 'trace_rows', statement: traceRows },
+  ];
+}
+
 export function createTraceRepository(database: Database) {
   return {
     /** Makes the day partitions of `spans` that these days need, if they are missing. */
     async ensurePartitions(days: number[]): Promise<void> {
       for (const day of days) {
         const from = BigInt(day) * nanosPerDay;
+        // Its own transaction, or a savepoint inside the caller's: a refused CREATE leaves the caller's
+        // transaction usable for the check below.
         await database
-          .execute(
-            sql.raw(
-              `CREATE TABLE IF NOT EXISTS "${partitionName(day)}" PARTITION OF "spans" FOR VALUES FROM (${from}) TO (${from + nanosPerDay})`,
+          .transaction((transaction) =>
+            transaction.execute(
+              sql.raw(
+                `CREATE TABLE IF NOT EXISTS "${partitionName(day)}" PARTITION OF "spans" FOR VALUES FROM (${from}) TO (${from + nanosPerDay})`,
+              ),
             ),
           )
           .catch(async (error: unknown) => {
@@ -109,85 +187,25 @@ export function createTraceRepository(database: Database) {
     },
 
     /**
-     * Inserts spans; one already stored (an exporter's retry sends a batch again) is left as it is.
-     * Answers the ids of the spans that were new. The rows travel as one JSON parameter read by
-     * `jsonb_to_recordset`: a 512-span batch is ~12 ms on PGlite, against ~40 ms as 7,680 bound
-     * parameters, and that is how long the batch holds the embedded database (docs/performance.md).
+     * Stores spans, what the new ones add to their traces, and what goes `before` them (the model
+     * calls' generations), in one statement. Answers the spans that were new.
      */
-    async insertSpans(rows: NewSpan[]): Promise<{ traceId: string; spanId: string }[]> {
+    async storeSpans(
+      workspaceId: string,
+      rows: SpanToStore[],
+      before: NamedStatement[] = [],
+    ): Promise<{ traceId: string; spanId: string }[]> {
       if (rows.length === 0) return [];
-      const records = JSON.stringify(
-        rows.map((row) => ({
-          workspace_id: row.workspaceId,
-          trace_id: row.traceId,
-          span_id: row.spanId,
-          parent_span_id: row.parentSpanId ?? null,
-          name: row.name,
-          kind: row.kind,
-          start_unix_nano: String(row.startUnixNano),
-          end_unix_nano: String(row.endUnixNano),
-          status: row.status,
-          status_message: row.statusMessage ?? '',
-          attributes: row.attributes,
-          events: row.events,
-          service_name: row.serviceName ?? null,
-          scope_name: row.scopeName ?? null,
-          generation_id: row.generationId ?? null,
-        })),
+      const stored = await database.execute(
+        oneStatement(
+          [...before, ...spanWrites(workspaceId, rows)],
+          sql`SELECT trace_id, span_id FROM new_spans`,
+        ),
       );
-      const inserted = await database.execute(sql`
-        INSERT INTO ${spans} (workspace_id, trace_id, span_id, parent_span_id, name, kind, start_unix_nano,
-          end_unix_nano, status, status_message, attributes, events, service_name, scope_name, generation_id)
-        SELECT * FROM jsonb_to_recordset(${records}::jsonb) AS row(workspace_id uuid, trace_id text,
-          span_id text, parent_span_id text, name text, kind text, start_unix_nano bigint,
-          end_unix_nano bigint, status text, status_message text, attributes jsonb, events jsonb,
-          service_name text, scope_name text, generation_id uuid)
-        ON CONFLICT DO NOTHING
-        RETURNING trace_id, span_id`);
-      return rowsOf<{ trace_id: string; span_id: string }>(inserted).map((row) => ({
+      return rowsOf<{ trace_id: string; span_id: string }>(stored).map((row) => ({
         traceId: row.trace_id,
         spanId: row.span_id,
       }));
-    },
-
-    /** Adds each batch's part to its trace: bounds widen, counts and costs add, the root names it. */
-    async addToTraces(workspaceId: string, contributions: TraceContribution[]): Promise<void> {
-      if (contributions.length === 0) return;
-      await database
-        .insert(traces)
-        .values(
-          contributions.map((part) => ({
-            workspaceId,
-            traceId: part.traceId,
-            name: part.root?.name ?? null,
-            serviceName: part.root?.serviceName ?? null,
-            rootStatus: part.root?.status ?? null,
-            startUnixNano: part.startUnixNano,
-            endUnixNano: part.endUnixNano,
-            spanCount: part.spanCount,
-            failed: part.failed,
-            session: part.session,
-            cost: part.cost,
-            inputTokens: part.inputTokens,
-            outputTokens: part.outputTokens,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [traces.workspaceId, traces.traceId],
-          set: {
-            name: sql`coalesce(excluded.name, ${traces.name})`,
-            serviceName: sql`coalesce(excluded.service_name, ${traces.serviceName})`,
-            rootStatus: sql`coalesce(excluded.root_status, ${traces.rootStatus})`,
-            startUnixNano: sql`least(excluded.start_unix_nano, ${traces.startUnixNano})`,
-            endUnixNano: sql`greatest(excluded.end_unix_nano, ${traces.endUnixNano})`,
-            spanCount: sql`${traces.spanCount} + excluded.span_count`,
-            failed: sql`${traces.failed} OR excluded.failed`,
-            session: sql`coalesce(${traces.session}, excluded.session)`,
-            cost: sql`${traces.cost} + excluded.cost`,
-            inputTokens: sql`${traces.inputTokens} + excluded.input_tokens`,
-            outputTokens: sql`${traces.outputTokens} + excluded.output_tokens`,
-          },
-        });
     },
 
     async listTraces(workspaceId: string, filter: TraceFilter, skip: number, limit: number) {

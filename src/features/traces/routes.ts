@@ -6,11 +6,10 @@ import { listEnvelope } from '../../core/pagination.js';
 import { listResponse } from '../../core/wire.js';
 import { AppError, ValidationError } from '../../errors.js';
 import { workspaceOf } from '../../http/authentication.js';
-import type { PayloadDecoder } from '../../platform/payloads/payload-decoder.js';
-import type { ExportTraceServiceRequestMessage } from './otlp-messages.js';
+import type { ExportDecoder } from './export-decoder.js';
 import { traceServiceMessages } from './otlp-messages.js';
 import { presentTrace, presentTraceWithSpans } from './presenters.js';
-import { receivedSpans } from './received-spans.js';
+import type { ReceivedBatch } from './received-spans.js';
 import { exportAnswer, traceResponse, traceWithSpansResponse } from './responses.js';
 import { traceIdParams, traceListQuery } from './schemas.js';
 import type { TraceService } from './service.js';
@@ -56,46 +55,24 @@ async function bodyBytes(request: FastifyRequest): Promise<Buffer> {
 }
 
 /**
- * The export request in either encoding. JSON goes through the payload decoder (a large body is
- * parsed on its worker thread, as every JSON body is), so one tenant's 60 MB export never holds the
- * request thread that others' requests wait on.
+ * The export's spans in either encoding. A large body is decoded on the export decoder's thread, at
+ * bulk priority (export-decoder.ts), so one tenant's exports never hold the request thread that
+ * others' requests wait on.
  */
 async function decoded(
   request: FastifyRequest,
   bytes: Buffer,
-  payloads: PayloadDecoder,
-): Promise<ExportTraceServiceRequestMessage> {
-  if (bytes.length === 0) return {};
-  if (isProtobuf(request)) {
-    try {
-      return traceServiceMessages().ExportTraceServiceRequest.decode(bytes);
-    } catch (error) {
-      throw new AppError(
-        400,
-        'invalid_protobuf',
-        `The body is not an ExportTraceServiceRequest: ${(error as Error).message}`,
-      );
-    }
-  }
-  let parsed: unknown;
-  try {
-    parsed = await payloads.parseJson(bytes);
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    throw new AppError(400, 'invalid_json', 'Malformed JSON body');
-  }
-  const resourceSpans = (parsed as { resourceSpans?: unknown } | null)?.resourceSpans;
-  if (
-    typeof parsed !== 'object' ||
-    parsed === null ||
-    (resourceSpans !== undefined && !Array.isArray(resourceSpans))
-  )
-    throw new ValidationError('resourceSpans', 'must be a list of ResourceSpans');
-  return parsed as ExportTraceServiceRequestMessage;
+  decoder: ExportDecoder,
+): Promise<ReceivedBatch> {
+  const answer = await decoder.decode(bytes, isProtobuf(request));
+  if ('batch' in answer) return answer.batch;
+  const { code, message } = answer.refusal;
+  if (code === 'invalid_resource_spans') throw new ValidationError('resourceSpans', message);
+  throw new AppError(400, code, message);
 }
 
 /** The OTLP/HTTP traces receiver: protobuf or JSON, gzip or not, answered in the request's own encoding. */
-function otlpReceiver(traces: TraceService, payloads: PayloadDecoder): FastifyPluginAsyncZod {
+function otlpReceiver(traces: TraceService, decoder: ExportDecoder): FastifyPluginAsyncZod {
   return async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
@@ -116,7 +93,7 @@ function otlpReceiver(traces: TraceService, payloads: PayloadDecoder): FastifyPl
         },
       },
       async (request, reply) => {
-        const batch = receivedSpans(await decoded(request, await bodyBytes(request), payloads));
+        const batch = await decoded(request, await bodyBytes(request), decoder);
         const answer = await traces.ingest(workspaceOf(request).id, batch);
         const partialSuccess =
           answer.rejected > 0 || answer.message !== ''
@@ -134,10 +111,10 @@ function otlpReceiver(traces: TraceService, payloads: PayloadDecoder): FastifyPl
   };
 }
 
-export function traceRoutes(traces: TraceService, payloads: PayloadDecoder): FastifyPluginAsyncZod {
+export function traceRoutes(traces: TraceService, decoder: ExportDecoder): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['traces'];
-    await app.register(otlpReceiver(traces, payloads));
+    await app.register(otlpReceiver(traces, decoder));
 
     app.get(
       '/traces',

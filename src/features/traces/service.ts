@@ -4,29 +4,31 @@ import type { GenerationCost } from '../../core/json-columns.js';
 import type { Page, Pagination } from '../../core/pagination.js';
 import { NotFoundError } from '../../errors.js';
 import { asBulkWork } from '../../platform/database/bulk-work.js';
+import type { NamedStatement } from '../../platform/database/statements.js';
 import type { TracedGeneration } from '../generations/index.js';
 import { lecternMarks, sessionOf, type TracedCall, tracedCall } from './genai-mapping.js';
 import { createIngestTurns } from './ingest-turns.js';
-import { ownCalls, ownGeneration, ownSpansByWorkspace } from './own-spans.js';
+import { ownCalls, ownGeneration, ownSpansByWorkspace, receivedOf } from './own-spans.js';
 import type { ReceivedBatch, ReceivedSpan } from './received-spans.js';
-import type {
-  NewSpan,
-  SpanRow,
-  TraceContribution,
-  TraceFilter,
-  TraceRepository,
-  TraceRow,
+import {
+  type NewSpan,
+  type SpanRow,
+  type SpanToStore,
+  spanWrites,
+  type TraceFilter,
+  type TraceRepository,
+  type TraceRow,
 } from './repository.js';
 import { acceptedDays, dayOf } from './span-partitions.js';
 
 export type TraceDependencies = {
   repository: TraceRepository;
-  /** Runs `work` in one transaction: a batch's spans, generations and trace totals are stored together. */
-  inTransaction<Result>(work: () => Promise<Result>): Promise<Result>;
   /** The Action a `lectern.action` names (a GUID or slug) in the workspace, if there is one. */
   findAction(workspaceId: string, guidOrSlug: string): Promise<{ guid: string } | undefined>;
-  /** Stores model-call spans as generations (one already stored is left as it is). */
-  recordGenerations(rows: TracedGeneration[]): Promise<void>;
+  /** The insert of model-call spans' generations, sent with the spans (one already stored is left as it is). */
+  generationsInsert(rows: TracedGeneration[]): NamedStatement;
+  /** Told once they are stored (the dashboard's days). */
+  generationsStored(rows: TracedGeneration[]): Promise<void>;
   /** Gives stored traced generations that have no Action yet the prompt version a span above them names. */
   attachGenerations(
     workspaceId: string,
@@ -43,6 +45,9 @@ export type TraceDependencies = {
 };
 
 export type IngestAnswer = { rejected: number; message: string };
+
+/** Spans a statement stores: a slice of a batch, short enough for others' statements to go between. */
+const spansPerStatement = 64;
 
 export type TraceWithSpans = { trace: TraceRow; spans: SpanRow[] };
 
@@ -149,7 +154,7 @@ export function createTraceService(dependencies: TraceDependencies) {
   const service = {
     /**
      * Stores a batch: its spans, a generation for each model call, and each trace's totals, in one
-     * transaction, so what the answer acknowledges is stored and nothing is half stored. Its
+     * statement, so what the answer acknowledges is stored and nothing is half stored. Its
      * statements are bulk work: on the embedded database they wait behind interactive requests'.
      *
      * `own`: spans of Lectern's own runs, whose generations are stored already (each model-call
@@ -174,7 +179,7 @@ export function createTraceService(dependencies: TraceDependencies) {
           asBulkWork(async () => {
             await ensureDays(accepted.map((span) => dayOf(span.startUnixNano)));
             const calls = own ? [] : await modelCalls(workspaceId, accepted);
-            await dependencies.inTransaction(() => store(workspaceId, accepted, calls, own));
+            await store(workspaceId, accepted, calls, own);
           }),
         );
       }
@@ -184,6 +189,21 @@ export function createTraceService(dependencies: TraceDependencies) {
           problems.slice(0, 20).join('; ') +
           (problems.length > 20 ? ` (and ${problems.length - 20} more)` : ''),
       };
+    },
+
+    /**
+     * The statements that store the spans of model calls logged outside a run (the gateway's), for
+     * the caller to send with the generations that name them: one statement, one commit, and no turn
+     * of their own (the logged batch is the request's own work). Makes the day's partition first.
+     */
+    async loggedSpanStatements(workspaceId: string, spans: ReadableSpan[]): Promise<NamedStatement[]> {
+      const received = spans.map((span) => receivedOf(span));
+      await ensureDays(received.map((span) => dayOf(span.startUnixNano)));
+      const totals = totalsOf(ownCalls(received));
+      return spanWrites(
+        workspaceId,
+        received.map((span) => spanToStore(workspaceId, span, ownGeneration(span), totals)),
+      );
     },
 
     /** Stores the ended spans of Lectern's own runs, each in the workspace that ran it. */
@@ -231,58 +251,57 @@ export function createTraceService(dependencies: TraceDependencies) {
     const generationOf = new Map(calls.map((entry) => [`${entry.span.traceId}/${entry.span.spanId}`, entry]));
     const generationIdOf = (span: ReceivedSpan) =>
       generationOf.get(`${span.traceId}/${span.spanId}`)?.generationId ?? (own ? ownGeneration(span) : null);
-    const inserted = await repository.insertSpans(
-      accepted.map(
-        (span): NewSpan => ({
+    const generations = calls.map(({ span, call, generationId, actionId, cost }) => ({
+      id: generationId,
+      workspaceId,
+      actionId,
+      traceId: span.traceId,
+      spanId: span.spanId,
+      input: { messages: call.input },
+      output: call.output,
+      fullPromptSent: call.input,
+      model: call.model,
+      modelProvider: call.provider,
+      numInputTokens: call.inputTokens,
+      numOutputTokens: call.outputTokens,
+      latencyMs: Number((span.endUnixNano - span.startUnixNano) / 1_000_000n),
+      cost: cost ?? null,
+      version: actionId ? call.version : null,
+      metadata: {
+        ...(span.serviceName && { service_name: span.serviceName }),
+        ...(call.session && { session_id: call.session }),
+        ...(call.error && { error: call.error }),
+        ...(call.action && !actionId && { unknown_action: call.action }),
+      },
+      createdAt: new Date(Number(span.startUnixNano / 1_000_000n)),
+    }));
+    const totals = totalsOf(own ? ownCalls(accepted) : calls);
+    const generationOfSpan = new Map(generations.map((row) => [`${row.traceId}/${row.spanId}`, row]));
+    // A statement a slice of spans: the spans, their model calls' generations and what the new spans
+    // add to their traces. Each slice is whole on its own, so a stop between two leaves the batch's
+    // first slices stored and counted, and the exporter's retry stores the rest (a span sent again is
+    // counted once, its generation stored once). Between slices, other requests' statements take
+    // their turns on the embedded database: one statement of a whole 512-span batch held it ~4 times
+    // as long, and beside CPU burners another workspace's runs waited for it (docs/performance.md).
+    const inserted: { traceId: string; spanId: string }[] = [];
+    for (let start = 0; start < accepted.length; start += spansPerStatement) {
+      const slice = accepted.slice(start, start + spansPerStatement);
+      const sliceGenerations = slice.flatMap((span) => {
+        const row = generationOfSpan.get(`${span.traceId}/${span.spanId}`);
+        return row ? [row] : [];
+      });
+      inserted.push(
+        ...(await repository.storeSpans(
           workspaceId,
-          traceId: span.traceId,
-          spanId: span.spanId,
-          parentSpanId: span.parentSpanId,
-          name: span.name,
-          kind: span.kind,
-          startUnixNano: span.startUnixNano,
-          endUnixNano: span.endUnixNano,
-          status: span.status,
-          statusMessage: span.statusMessage,
-          attributes: span.attributes,
-          events: span.events.map((event) => ({ ...event, timeUnixNano: event.timeUnixNano.toString() })),
-          serviceName: span.serviceName,
-          scopeName: span.scopeName,
-          generationId: generationIdOf(span),
-        }),
-      ),
-    );
-    // A span sent again (an exporter's retry) is already counted: only new spans add to a trace.
+          slice.map((span) => spanToStore(workspaceId, span, generationIdOf(span), totals)),
+          sliceGenerations.length > 0 ? [dependencies.generationsInsert(sliceGenerations)] : [],
+        )),
+      );
+    }
     const isNew = new Set(inserted.map((row) => `${row.traceId}/${row.spanId}`));
-    const newSpans = accepted.filter((span) => isNew.has(`${span.traceId}/${span.spanId}`));
-    const newCalls = calls.filter((entry) => isNew.has(`${entry.span.traceId}/${entry.span.spanId}`));
-    await dependencies.recordGenerations(
-      newCalls.map(({ span, call, generationId, actionId, cost }) => ({
-        id: generationId,
-        workspaceId,
-        actionId,
-        traceId: span.traceId,
-        spanId: span.spanId,
-        input: { messages: call.input },
-        output: call.output,
-        fullPromptSent: call.input,
-        model: call.model,
-        modelProvider: call.provider,
-        numInputTokens: call.inputTokens,
-        numOutputTokens: call.outputTokens,
-        latencyMs: Number((span.endUnixNano - span.startUnixNano) / 1_000_000n),
-        cost: cost ?? null,
-        version: actionId ? call.version : null,
-        metadata: {
-          ...(span.serviceName && { service_name: span.serviceName }),
-          ...(call.session && { session_id: call.session }),
-          ...(call.error && { error: call.error }),
-          ...(call.action && !actionId && { unknown_action: call.action }),
-        },
-        createdAt: new Date(Number(span.startUnixNano / 1_000_000n)),
-      })),
+    await dependencies.generationsStored(
+      generations.filter((row) => isNew.has(`${row.traceId}/${row.spanId}`)),
     );
-    await repository.addToTraces(workspaceId, contributions(newSpans, own ? ownCalls(newSpans) : newCalls));
     // The stored tree is read only where it can tell more than the batch did: a trace whose batch
     // names a prompt version (calls stored earlier may sit under it), or one whose unnamed call has
     // an ancestor outside the batch (it may have come earlier). A whole trace in one batch needs none.
@@ -295,9 +314,11 @@ export function createTraceService(dependencies: TraceDependencies) {
       }
       return false;
     };
+    // Every span of the batch, not only the new ones: attaching is idempotent, and a batch sent again
+    // after a stop between its statement and this attach gets it done.
     const unsettled = [
-      ...newSpans.filter((span) => lecternMarks(span.attributes).action !== null),
-      ...newCalls
+      ...accepted.filter((span) => lecternMarks(span.attributes).action !== null),
+      ...calls
         .filter((entry) => entry.actionId === null && reachesOutside(entry.span))
         .map((entry) => entry.span),
     ];
@@ -307,42 +328,58 @@ export function createTraceService(dependencies: TraceDependencies) {
   }
 }
 
-/** What each trace of a batch's new spans adds to its row. */
-function contributions(
-  spans: ReceivedSpan[],
+function spanRow(workspaceId: string, span: ReceivedSpan, generationId: string | null): NewSpan {
+  return {
+    workspaceId,
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    name: span.name,
+    kind: span.kind,
+    startUnixNano: span.startUnixNano,
+    endUnixNano: span.endUnixNano,
+    status: span.status,
+    statusMessage: span.statusMessage,
+    attributes: span.attributes,
+    events: span.events.map((event) => ({ ...event, timeUnixNano: event.timeUnixNano.toString() })),
+    serviceName: span.serviceName,
+    scopeName: span.scopeName,
+    generationId,
+  };
+}
+
+/** What each model-call span adds to its trace's totals when it is new: tokens and price, by span. */
+type CallTotals = Map<string, { inputTokens: number; outputTokens: number; cost: number }>;
+
+function totalsOf(
   calls: { span: ReceivedSpan; call: TracedCall; cost: GenerationCost | undefined }[],
-): TraceContribution[] {
-  const byTrace = new Map<string, TraceContribution>();
-  for (const span of spans) {
-    const part = byTrace.get(span.traceId) ?? {
-      traceId: span.traceId,
-      startUnixNano: span.startUnixNano,
-      endUnixNano: span.endUnixNano,
-      spanCount: 0,
-      failed: false,
-      root: null,
-      session: null,
-      cost: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-    };
-    part.spanCount += 1;
-    if (span.startUnixNano < part.startUnixNano) part.startUnixNano = span.startUnixNano;
-    if (span.endUnixNano > part.endUnixNano) part.endUnixNano = span.endUnixNano;
-    part.failed ||= span.status === 'ERROR';
-    if (span.parentSpanId === null)
-      part.root = { name: span.name, serviceName: span.serviceName, status: span.status };
-    part.session ??= sessionOf(span);
-    byTrace.set(span.traceId, part);
-  }
-  for (const { span, call, cost } of calls) {
-    const part = byTrace.get(span.traceId);
-    if (!part) continue;
-    part.cost += cost?.generation ?? 0;
-    part.inputTokens += call.inputTokens ?? 0;
-    part.outputTokens += call.outputTokens ?? 0;
-  }
-  return [...byTrace.values()];
+): CallTotals {
+  return new Map(
+    calls.map(({ span, call, cost }) => [
+      `${span.traceId}/${span.spanId}`,
+      {
+        inputTokens: call.inputTokens ?? 0,
+        outputTokens: call.outputTokens ?? 0,
+        cost: cost?.generation ?? 0,
+      },
+    ]),
+  );
+}
+
+function spanToStore(
+  workspaceId: string,
+  span: ReceivedSpan,
+  generationId: string | null,
+  totals: CallTotals,
+): SpanToStore {
+  const total = totals.get(`${span.traceId}/${span.spanId}`);
+  return {
+    ...spanRow(workspaceId, span, generationId),
+    session: sessionOf(span),
+    inputTokens: total?.inputTokens ?? 0,
+    outputTokens: total?.outputTokens ?? 0,
+    cost: total?.cost ?? 0,
+  };
 }
 
 export type TraceService = ReturnType<typeof createTraceService>;

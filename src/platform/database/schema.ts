@@ -617,6 +617,9 @@ export const generationDays = pgTable(
     outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
     cost: doublePrecision('cost').notNull(),
     withFeedback: integer('with_feedback').notNull(),
+    /** Runs whose latest rating is good and bad (Klu's "2" and "1", or the words: statistics-repository.ts). */
+    goodFeedback: integer('good_feedback').notNull().default(0),
+    badFeedback: integer('bad_feedback').notNull().default(0),
     errors: integer('errors').notNull(),
     latencyValues: integer('latency_values').array().notNull(),
     latencyCounts: integer('latency_counts').array().notNull(),

@@ -1,6 +1,5 @@
-import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../module-worker.js';
-import { createWorkerCalls, type Unnumbered, type WorkerCalls } from '../worker-calls.js';
+import { lazyModuleWorker } from '../module-worker.js';
+import type { Unnumbered } from '../worker-calls.js';
 import { type Base64Decoding, decodeBase64 } from './base64.js';
 import { parseJsonText } from './json-text.js';
 import type { PayloadAnswer, PayloadRequest } from './protocol.js';
@@ -18,30 +17,14 @@ export type PayloadDecoder = {
   close(): Promise<void>;
 };
 
-type Started = { worker: Worker; calls: WorkerCalls<PayloadRequest, PayloadAnswer> };
-
 export function createPayloadDecoder({ offThreadBytes = 1024 * 1024 } = {}): PayloadDecoder {
   /** Started on the first large payload; started again after it fails. */
-  let current: Started | undefined;
-
-  function start(): Started {
-    const worker = startModuleWorker('platform/payloads/payload-worker');
-    const calls = createWorkerCalls<PayloadRequest, PayloadAnswer>(worker);
-    const started = { worker, calls };
-    const stopped = (error: Error) => {
-      if (current === started) current = undefined;
-      calls.stop(error);
-    };
-    worker.on('message', (answer: PayloadAnswer) => calls.settle(answer));
-    worker.on('error', stopped);
-    worker.on('exit', (code) => stopped(new Error(`the payload worker stopped (exit code ${code})`)));
-    return started;
-  }
-
-  function call(request: Unnumbered<PayloadRequest>, transfer?: ArrayBuffer[]): Promise<PayloadAnswer> {
-    current ??= start();
-    return current.calls.call(request, transfer);
-  }
+  const worker = lazyModuleWorker<PayloadRequest, PayloadAnswer>(
+    'platform/payloads/payload-worker',
+    'payload worker',
+  );
+  const call = (request: Unnumbered<PayloadRequest>, transfer?: ArrayBuffer[]) =>
+    worker.call(request, transfer);
 
   return {
     async parseJson(body) {
@@ -62,12 +45,6 @@ export function createPayloadDecoder({ offThreadBytes = 1024 * 1024 } = {}): Pay
       const { buffer, byteOffset, byteLength } = decoding.bytes;
       return { bytes: Buffer.from(buffer, byteOffset, byteLength) };
     },
-    async close() {
-      const closing = current;
-      if (!closing) return;
-      current = undefined;
-      closing.calls.stop(new Error('the payload decoder is closed'));
-      await closing.worker.terminate();
-    },
+    close: () => worker.close(),
   };
 }

@@ -2307,6 +2307,10 @@ export interface Routes {
         output_tokens: number;
         cost: number;
         feedback_rate: number | null;
+        /** Runs whose latest rating is good: Klu’s "2", or "positive" or "good" */
+        good_feedback: number;
+        /** Runs whose latest rating is bad: Klu’s "1", or "negative" or "bad" */
+        bad_feedback: number;
         errors: number;
       }>;
       actions: Array<{
@@ -2315,6 +2319,10 @@ export interface Routes {
         latency_p50_ms: number | null;
         latency_p95_ms: number | null;
         feedback_rate: number | null;
+        /** Runs whose latest rating is good: Klu’s "2", or "positive" or "good" */
+        good_feedback: number;
+        /** Runs whose latest rating is bad: Klu’s "1", or "negative" or "bad" */
+        bad_feedback: number;
       }>;
       /** Monitors’ daily mean score per evaluator */
       scores: Array<{

@@ -66,6 +66,10 @@ export default function DashboardPage() {
       feedback: [
         { label: 'Feedback rate', values: series((day) => day.feedback_rate, null), color: '#8a3ab9' },
       ],
+      ratings: [
+        { label: 'Good', values: series((day) => day.good_feedback), color: '#1b8a5a' },
+        { label: 'Bad', values: series((day) => day.bad_feedback), color: '#b3261e' },
+      ],
     };
   }, [statistics.data]);
 
@@ -75,9 +79,11 @@ export default function DashboardPage() {
       tokens: sum.tokens + day.input_tokens + day.output_tokens,
       cost: sum.cost + day.cost,
       withFeedback: sum.withFeedback + (day.feedback_rate ?? 0) * day.runs,
+      good: sum.good + day.good_feedback,
+      bad: sum.bad + day.bad_feedback,
       errors: sum.errors + day.errors,
     }),
-    { runs: 0, tokens: 0, cost: 0, withFeedback: 0, errors: 0 },
+    { runs: 0, tokens: 0, cost: 0, withFeedback: 0, good: 0, bad: 0, errors: 0 },
   );
 
   return (
@@ -130,6 +136,12 @@ export default function DashboardPage() {
               <dt>Feedback rate</dt>
               <dd>{percent(totals!.runs ? totals!.withFeedback / totals!.runs : null)}</dd>
             </div>
+            <div>
+              <dt>Rated good / bad</dt>
+              <dd>
+                {integer(totals!.good)} / {integer(totals!.bad)}
+              </dd>
+            </div>
           </dl>
           <div className="chart-grid">
             <DailyChart
@@ -154,7 +166,18 @@ export default function DashboardPage() {
               format={percent}
               range={rateRange}
             />
+            <DailyChart
+              title="Ratings: good and bad"
+              days={charts!.days}
+              series={charts!.ratings}
+              format={integer}
+              integers
+            />
           </div>
+          <p className="hint">
+            A run counts by its latest rating: Klu’s scale, <code>2</code> good and <code>1</code> bad, or the
+            words <code>positive</code> / <code>good</code> and <code>negative</code> / <code>bad</code>.
+          </p>
           <h2 className="section-title">Monitor scores</h2>
           <MonitorScores days={charts!.days} scores={statistics.data.scores} />
           <h2 className="section-title">Per Action</h2>
@@ -172,6 +195,8 @@ export default function DashboardPage() {
               { header: 'Latency p50', numeric: true, cell: (row) => milliseconds(row.latency_p50_ms) },
               { header: 'Latency p95', numeric: true, cell: (row) => milliseconds(row.latency_p95_ms) },
               { header: 'Feedback rate', numeric: true, cell: (row) => percent(row.feedback_rate) },
+              { header: 'Rated good', numeric: true, cell: (row) => integer(row.good_feedback) },
+              { header: 'Rated bad', numeric: true, cell: (row) => integer(row.bad_feedback) },
             ]}
           />
         </>
