@@ -8,12 +8,14 @@ import path from 'node:path';
  * a first start (from the build's database template) and a restart on the same data directory, for
  * each size of PGlite's buffer cache (`LECTERN_PGLITE_SHARED_BUFFERS`; `default` is the service's
  * own, 32MB). Baseline measured in the same run: a bare Node process that only waits.
+ * `BENCH_ROOT=DIR` measures another checkout's build the same way.
  */
 const sizes = (process.env.BENCH_MEMORY_SIZES ?? '128MB,default,16MB').split(',');
 const settleMs = Number(process.env.BENCH_MEMORY_SETTLE_MS ?? 3_000);
 /** A second reading, once V8's memory reducer has run on the idle process (it shrinks the young generation). */
 const laterMs = Number(process.env.BENCH_MEMORY_LATER_MS ?? 10_000);
-const projectRoot = new URL('..', import.meta.url).pathname;
+/** `BENCH_ROOT=DIR`: another checkout's build (a baseline) instead of this one. */
+const projectRoot = process.env.BENCH_ROOT || new URL('..', import.meta.url).pathname;
 
 /** Resident memory of a process in MB, from /proc (Linux). */
 function residentMb(pid: number): number {
