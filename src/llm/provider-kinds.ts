@@ -1,4 +1,5 @@
 import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
+import { isProviderKind, type ProviderKind, providerKinds } from '../core/provider-kind-names.js';
 import { ValidationError } from '../errors.js';
 import { isMockModelName, MockLanguageModel, mockModelNames } from './mock-model.js';
 
@@ -53,7 +54,7 @@ function requireUrl(baseUrl: string | undefined): string {
 // Each provider's SDK is imported the first time a model of its kind is resolved (~20 MB and ~70 ms
 // each): a service that only uses one provider, or the mock, never loads the others.
 
-/** Provider kinds of docs/api.md#models-and-providers, in the order the console lists them. */
+/** Provider kinds of docs/api.md#models-and-providers, one record for each name of core/provider-kind-names.ts. */
 export const providerKindSpecs = {
   openai: {
     label: 'OpenAI',
@@ -167,15 +168,10 @@ export const providerKindSpecs = {
       return new MockLanguageModel(modelName);
     },
   },
-} satisfies Record<string, ProviderKindSpec>;
+} satisfies Record<ProviderKind, ProviderKindSpec>;
 
-export type ProviderKind = keyof typeof providerKindSpecs;
-
-export const providerKinds = Object.keys(providerKindSpecs) as [ProviderKind, ...ProviderKind[]];
-
-export function isProviderKind(value: string): value is ProviderKind {
-  return Object.hasOwn(providerKindSpecs, value);
-}
+// The names themselves live in core/, below every layer that names a kind.
+export { isProviderKind, type ProviderKind, providerKinds };
 
 export function providerKindSpec(kind: ProviderKind): ProviderKindSpec {
   return providerKindSpecs[kind];

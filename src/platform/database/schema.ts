@@ -37,9 +37,9 @@ import type {
   WorkflowRunStatus,
   WorkspaceSettings,
 } from '../../core/json-columns.js';
+import type { ProviderKind } from '../../core/provider-kind-names.js';
 import type { AuditActorType, KeyRole, MemberRole } from '../../core/roles.js';
 import type { SpanKindName, SpanStatusName, WebhookDeliveryStatus } from '../../core/wire-values.js';
-import type { ProviderKind } from '../../llm/provider-kinds.js';
 
 // Every tenant-owned table carries workspace_id; repositories filter on it in every query.
 
