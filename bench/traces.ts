@@ -17,11 +17,11 @@ import { format, measure, measurePair, percentile } from './measure.js';
  * - runs: a sync run with run tracing on vs one with it off (two services, alternating rounds).
  * `BENCH_PARTS=ingest,reads,list,runs` picks parts. `BENCH_BURNERS=N` measures another workspace's
  * sync runs while spans arrive a second time, beside N CPU burners (goal with four: p99 < 500 ms).
- * `BENCH_ROOT=DIR` serves another checkout's build for the ingest and reads parts (a baseline).
+ * `BENCH_ROOT=DIR` serves another checkout's build for the ingest, reads and runs parts (a baseline).
  */
 const parts = new Set((process.env.BENCH_PARTS ?? 'ingest,reads,list,runs').split(','));
 const burnerCount = Number(process.env.BENCH_BURNERS ?? 0);
-/** `BENCH_ROOT=DIR`: another checkout's build (a baseline) for the ingest and reads parts. */
+/** `BENCH_ROOT=DIR`: another checkout's build (a baseline) for the ingest, reads and runs parts. */
 const root = process.env.BENCH_ROOT || undefined;
 const ingestSpans = Number(process.env.BENCH_INGEST_SPANS ?? 200_000);
 const listSpans = Number(process.env.BENCH_LIST_SPANS ?? 1_000_000);
@@ -307,8 +307,8 @@ async function list(): Promise<void> {
 }
 
 async function runs(): Promise<void> {
-  const traced = await startBenchLectern(undefined, { LECTERN_RUN_TRACES: 'true' });
-  const untraced = await startBenchLectern(undefined, { LECTERN_RUN_TRACES: 'false' });
+  const traced = await startBenchLectern(undefined, { LECTERN_RUN_TRACES: 'true' }, root);
+  const untraced = await startBenchLectern(undefined, { LECTERN_RUN_TRACES: 'false' }, root);
   try {
     const actionOf = async (lectern: typeof traced) => {
       const app = await lectern.post('/v1/apps', { name: 'bench' });
@@ -336,7 +336,7 @@ async function runs(): Promise<void> {
       rounds: 10,
     });
     console.log(
-      `sync run, tracing off vs on: p50 ${format(percentile(pair.baseline, 0.5))} vs ${format(percentile(pair.candidate, 0.5))}, overhead p50 ${format(percentile(pair.candidate, 0.5) - percentile(pair.baseline, 0.5))}; median of ${pair.roundOverheads.length} rounds ${format(percentile(pair.roundOverheads, 0.5))}`,
+      `sync run, tracing off vs on: p50 ${format(percentile(pair.baseline, 0.5))} vs ${format(percentile(pair.candidate, 0.5))}, overhead p50 ${format(percentile(pair.candidate, 0.5) - percentile(pair.baseline, 0.5))}; median of ${pair.roundOverheads.length} rounds ${format(percentile(pair.roundOverheads, 0.5))}; p99 ${format(percentile(pair.baseline, 0.99))} vs ${format(percentile(pair.candidate, 0.99))}`,
     );
   } finally {
     await Promise.all([traced.stop(), untraced.stop()]);
