@@ -466,6 +466,17 @@ it('creates an Action, edits and versions it, diffs, deploys, runs it streaming,
   expect(exported.trim().split('\n')).toHaveLength(1);
   expect(JSON.parse(exported).output).toBe('Write a limerick about glaciers in French');
 
+  // The sidebar groups the areas as a team works: build, observe, improve; Settings below them.
+  const areas = page.getByRole('navigation', { name: 'Areas' });
+  await expect(areas.getByRole('heading').allTextContents()).resolves.toEqual([
+    'Build',
+    'Observe',
+    'Improve',
+  ]);
+  await expect(
+    areas.getByRole('region', { name: 'Observe' }).getByRole('link').allTextContents(),
+  ).resolves.toEqual(['Generations', 'Traces', 'Sessions', 'Dashboard']);
+
   // Dashboard: the run and its feedback are counted, the rating of 2 as good on Klu's scale.
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();

@@ -37,6 +37,41 @@ const EvaluationPage = lazy(() => import('./pages/evaluations/EvaluationPage'));
 const ComparePage = lazy(() => import('./pages/evaluations/ComparePage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 
+/**
+ * The sidebar's areas grouped as a team works: build the prompts and what they use, observe what they
+ * do in production, improve them. Settings stand apart, below the groups.
+ */
+const areaGroups: { name: string; areas: [path: string, label: string][] }[] = [
+  {
+    name: 'Build',
+    areas: [
+      ['/actions', 'Actions'],
+      ['/snippets', 'Snippets'],
+      ['/contexts', 'Contexts'],
+      ['/skills', 'Skills'],
+      ['/workflows', 'Workflows'],
+    ],
+  },
+  {
+    name: 'Observe',
+    areas: [
+      ['/generations', 'Generations'],
+      ['/traces', 'Traces'],
+      ['/sessions', 'Sessions'],
+      ['/dashboard', 'Dashboard'],
+    ],
+  },
+  {
+    name: 'Improve',
+    areas: [
+      ['/datasets', 'Datasets'],
+      ['/evaluators', 'Evaluators'],
+      ['/evaluations', 'Evaluations'],
+      ['/experiments', 'Experiments'],
+    ],
+  },
+];
+
 /** The signed-in workspace, or null when there is no session (a 401 is an answer here, not an error). */
 function useSession() {
   return useQuery({
@@ -93,19 +128,16 @@ export function App() {
           {session.data.user ? session.data.user.name || session.data.user.email : 'API key'} ·{' '}
           {session.data.role}
         </div>
-        <NavLink to="/actions">Actions</NavLink>
-        <NavLink to="/snippets">Snippets</NavLink>
-        <NavLink to="/generations">Generations</NavLink>
-        <NavLink to="/traces">Traces</NavLink>
-        <NavLink to="/dashboard">Dashboard</NavLink>
-        <NavLink to="/contexts">Contexts</NavLink>
-        <NavLink to="/experiments">Experiments</NavLink>
-        <NavLink to="/workflows">Workflows</NavLink>
-        <NavLink to="/skills">Skills</NavLink>
-        <NavLink to="/datasets">Datasets</NavLink>
-        <NavLink to="/evaluators">Evaluators</NavLink>
-        <NavLink to="/evaluations">Evaluations</NavLink>
-        <NavLink to="/sessions">Sessions</NavLink>
+        {areaGroups.map((group) => (
+          <section key={group.name} className="area-group" aria-labelledby={`areas-${group.name}`}>
+            <h2 id={`areas-${group.name}`}>{group.name}</h2>
+            {group.areas.map(([path, label]) => (
+              <NavLink key={path} to={path}>
+                {label}
+              </NavLink>
+            ))}
+          </section>
+        ))}
         <NavLink to="/settings">Settings</NavLink>
         <button type="button" className="link-button" onClick={() => signOut.mutate()}>
           Sign out
