@@ -4,37 +4,37 @@ import { Navigate, NavLink, Route, Routes } from 'react-router';
 import { ApiError, api, forgetSignIn, mayBeSignedIn } from './api';
 import { Loading } from './components/states';
 import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
-import { ActionsPage } from './pages/actions/ActionsList';
+import { ActionsPage } from './pages/build/actions/ActionsList';
 import { LinkPage, linkPageOf } from './pages/LinkPages';
 import { SignInPage } from './pages/SignIn';
 import { keys } from './queries/keys';
 
 // The editor (CodeMirror, Liquid) and the charts (uPlot) load when first opened, not with the sign-in.
-const NewActionPage = lazy(() => import('./pages/actions/NewAction'));
-const ActionPage = lazy(() => import('./pages/actions/ActionPage'));
-const GenerationsPage = lazy(() => import('./pages/generations/GenerationsPage'));
-const TracesPage = lazy(() => import('./pages/traces/TracesPage'));
-const TracePage = lazy(() => import('./pages/traces/TracePage'));
-const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
-const ContextsList = lazy(() => import('./pages/contexts/ContextsList'));
-const ContextPage = lazy(() => import('./pages/contexts/ContextPage'));
-const ExperimentsList = lazy(() => import('./pages/experiments/ExperimentsList'));
-const ExperimentPage = lazy(() => import('./pages/experiments/ExperimentPage'));
-const SessionsPage = lazy(() => import('./pages/sessions/SessionsPage'));
+const NewActionPage = lazy(() => import('./pages/build/actions/NewAction'));
+const ActionPage = lazy(() => import('./pages/build/actions/ActionPage'));
+const GenerationsPage = lazy(() => import('./pages/observe/generations/GenerationsPage'));
+const TracesPage = lazy(() => import('./pages/observe/traces/TracesPage'));
+const TracePage = lazy(() => import('./pages/observe/traces/TracePage'));
+const DashboardPage = lazy(() => import('./pages/observe/dashboard/DashboardPage'));
+const ContextsList = lazy(() => import('./pages/build/contexts/ContextsList'));
+const ContextPage = lazy(() => import('./pages/build/contexts/ContextPage'));
+const ExperimentsList = lazy(() => import('./pages/improve/experiments/ExperimentsList'));
+const ExperimentPage = lazy(() => import('./pages/improve/experiments/ExperimentPage'));
+const SessionsPage = lazy(() => import('./pages/observe/sessions/SessionsPage'));
 const SessionPage = lazy(() =>
-  import('./pages/sessions/SessionsPage').then((module) => ({ default: module.SessionPage })),
+  import('./pages/observe/sessions/SessionsPage').then((module) => ({ default: module.SessionPage })),
 );
-const WorkflowsList = lazy(() => import('./pages/workflows/WorkflowsList'));
-const WorkflowPage = lazy(() => import('./pages/workflows/WorkflowPage'));
-const SkillsPage = lazy(() => import('./pages/skills/SkillsPage'));
-const DatasetsList = lazy(() => import('./pages/datasets/DatasetsList'));
-const SnippetsList = lazy(() => import('./pages/snippets/SnippetsList'));
-const SnippetPage = lazy(() => import('./pages/snippets/SnippetPage'));
-const DatasetPage = lazy(() => import('./pages/datasets/DatasetPage'));
-const EvaluatorsPage = lazy(() => import('./pages/evaluators/EvaluatorsPage'));
-const EvaluationsList = lazy(() => import('./pages/evaluations/EvaluationsList'));
-const EvaluationPage = lazy(() => import('./pages/evaluations/EvaluationPage'));
-const ComparePage = lazy(() => import('./pages/evaluations/ComparePage'));
+const WorkflowsList = lazy(() => import('./pages/build/workflows/WorkflowsList'));
+const WorkflowPage = lazy(() => import('./pages/build/workflows/WorkflowPage'));
+const SkillsPage = lazy(() => import('./pages/build/skills/SkillsPage'));
+const DatasetsList = lazy(() => import('./pages/improve/datasets/DatasetsList'));
+const SnippetsList = lazy(() => import('./pages/build/snippets/SnippetsList'));
+const SnippetPage = lazy(() => import('./pages/build/snippets/SnippetPage'));
+const DatasetPage = lazy(() => import('./pages/improve/datasets/DatasetPage'));
+const EvaluatorsPage = lazy(() => import('./pages/improve/evaluators/EvaluatorsPage'));
+const EvaluationsList = lazy(() => import('./pages/improve/evaluations/EvaluationsList'));
+const EvaluationPage = lazy(() => import('./pages/improve/evaluations/EvaluationPage'));
+const ComparePage = lazy(() => import('./pages/improve/evaluations/ComparePage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 
 /**
