@@ -5,6 +5,7 @@ import {
   inFolder,
   newestFirst,
   pageWithTotal,
+  tablePage,
   totalOf,
 } from '../../platform/database/pages.js';
 import {
@@ -207,15 +208,13 @@ export function createActionRepository(database: Database) {
     },
 
     async listVersions(actionId: string, skip: number, limit: number) {
-      return pageWithTotal(
-        database
-          .select()
-          .from(actionVersions)
-          .where(eq(actionVersions.actionId, actionId))
-          .orderBy(desc(actionVersions.version))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, actionVersions, eq(actionVersions.actionId, actionId)),
+      return tablePage(
+        database,
+        actionVersions,
+        eq(actionVersions.actionId, actionId),
+        [desc(actionVersions.version)],
+        skip,
+        limit,
       );
     },
 

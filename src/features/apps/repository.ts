@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage } from '../../platform/database/pages.js';
 import { apps } from '../../platform/database/schema.js';
 
 export type AppRow = typeof apps.$inferSelect;
@@ -21,16 +21,7 @@ export function createAppRepository(database: Database) {
       return app;
     },
     async list(workspaceId: string, skip: number, limit: number): Promise<{ rows: AppRow[]; total: number }> {
-      return pageWithTotal(
-        database
-          .select()
-          .from(apps)
-          .where(live(workspaceId))
-          .orderBy(...newestFirst(apps))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, apps, live(workspaceId)),
-      );
+      return tablePage(database, apps, live(workspaceId), newestFirst(apps), skip, limit);
     },
     async update(
       workspaceId: string,

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage, totalOf } from '../../platform/database/pages.js';
 import { datasetItems, datasets } from '../../platform/database/schema.js';
 
 export type DatasetRow = typeof datasets.$inferSelect;
@@ -47,16 +47,7 @@ export function createDatasetRepository(database: Database) {
     },
 
     async list(workspaceId: string, skip: number, limit: number) {
-      return pageWithTotal(
-        database
-          .select()
-          .from(datasets)
-          .where(live(workspaceId))
-          .orderBy(...newestFirst(datasets))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, datasets, live(workspaceId)),
-      );
+      return tablePage(database, datasets, live(workspaceId), newestFirst(datasets), skip, limit);
     },
 
     async update(

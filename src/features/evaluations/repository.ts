@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { EvaluationStatus } from '../../core/wire-values.js';
 import type { Database } from '../../platform/database/connection.js';
 import { rowsOf } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage, totalOf } from '../../platform/database/pages.js';
 import { datasetItems, evaluationResults, evaluations, generations } from '../../platform/database/schema.js';
 
 export type EvaluationRow = typeof evaluations.$inferSelect;
@@ -86,16 +86,7 @@ export function createEvaluationRepository(database: Database) {
         eq(evaluations.workspaceId, workspaceId),
         filter.actionId ? eq(evaluations.actionId, filter.actionId) : undefined,
       );
-      return pageWithTotal(
-        database
-          .select()
-          .from(evaluations)
-          .where(where)
-          .orderBy(...newestFirst(evaluations))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, evaluations, where),
-      );
+      return tablePage(database, evaluations, where, newestFirst(evaluations), skip, limit);
     },
 
     /** Finished and failed items of each evaluation, in one statement. */

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage } from '../../platform/database/pages.js';
 import { evaluators } from '../../platform/database/schema.js';
 
 export type EvaluatorRow = typeof evaluators.$inferSelect;
@@ -22,16 +22,7 @@ export function createEvaluatorRepository(database: Database) {
       return evaluator;
     },
     async list(workspaceId: string, skip: number, limit: number) {
-      return pageWithTotal(
-        database
-          .select()
-          .from(evaluators)
-          .where(live(workspaceId))
-          .orderBy(...newestFirst(evaluators))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, evaluators, live(workspaceId)),
-      );
+      return tablePage(database, evaluators, live(workspaceId), newestFirst(evaluators), skip, limit);
     },
     async update(
       workspaceId: string,

@@ -1,6 +1,6 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage } from '../../platform/database/pages.js';
 import { experiments, feedback, generations } from '../../platform/database/schema.js';
 
 export type ExperimentRow = typeof experiments.$inferSelect;
@@ -22,16 +22,7 @@ export function createExperimentRepository(database: Database) {
 
     async list(workspaceId: string, skip: number, limit: number) {
       const scope = and(eq(experiments.workspaceId, workspaceId), isNull(experiments.deletedAt));
-      return pageWithTotal(
-        database
-          .select()
-          .from(experiments)
-          .where(scope)
-          .orderBy(...newestFirst(experiments))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, experiments, scope),
-      );
+      return tablePage(database, experiments, scope, newestFirst(experiments), skip, limit);
     },
 
     async update(

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
-import { containingPattern, newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { containingPattern, newestFirst, tablePage } from '../../platform/database/pages.js';
 import {
   actions,
   feedback,
@@ -164,16 +164,7 @@ export function createGenerationRepository(database: Database) {
     .prepare('insert_generation');
 
   async function page(where: ReturnType<typeof and>, skip: number, limit: number) {
-    return pageWithTotal(
-      database
-        .select()
-        .from(generations)
-        .where(where)
-        .orderBy(...newestFirst(generations))
-        .offset(skip)
-        .limit(limit),
-      totalOf(database, generations, where),
-    );
+    return tablePage(database, generations, where, newestFirst(generations), skip, limit);
   }
 
   return {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage } from '../../platform/database/pages.js';
 import { generationScores, generations, monitors } from '../../platform/database/schema.js';
 
 export type MonitorRow = typeof monitors.$inferSelect;
@@ -34,16 +34,7 @@ export function createMonitorRepository(database: Database) {
 
     async list(workspaceId: string, skip: number, limit: number, actionId?: string) {
       const where = and(live(workspaceId), actionId ? eq(monitors.actionId, actionId) : undefined);
-      return pageWithTotal(
-        database
-          .select()
-          .from(monitors)
-          .where(where)
-          .orderBy(...newestFirst(monitors))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, monitors, where),
-      );
+      return tablePage(database, monitors, where, newestFirst(monitors), skip, limit);
     },
 
     async update(

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ne, or } from 'drizzle-orm';
 import { isProviderKind } from '../../llm/provider-kinds.js';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, pageWithTotal, tablePage, totalOf } from '../../platform/database/pages.js';
 import { models, providers } from '../../platform/database/schema.js';
 
 export type ProviderRow = typeof providers.$inferSelect;
@@ -44,15 +44,13 @@ export function createProviderRepository(database: Database) {
       return row;
     },
     async list(workspaceId: string, skip: number, limit: number) {
-      return pageWithTotal(
-        database
-          .select()
-          .from(providers)
-          .where(eq(providers.workspaceId, workspaceId))
-          .orderBy(...newestFirst(providers))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, providers, eq(providers.workspaceId, workspaceId)),
+      return tablePage(
+        database,
+        providers,
+        eq(providers.workspaceId, workspaceId),
+        newestFirst(providers),
+        skip,
+        limit,
       );
     },
     /** Providers a `"<prefix>/<model>"` reference can mean: by nickname first, else by kind, default first. */

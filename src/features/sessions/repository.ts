@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage } from '../../platform/database/pages.js';
 import { sessions } from '../../platform/database/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -26,16 +26,7 @@ export function createSessionRepository(database: Database) {
         isNull(sessions.deletedAt),
         extUserId === undefined ? undefined : eq(sessions.extUserId, extUserId),
       );
-      return pageWithTotal(
-        database
-          .select()
-          .from(sessions)
-          .where(scope)
-          .orderBy(...newestFirst(sessions))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, sessions, scope),
-      );
+      return tablePage(database, sessions, scope, newestFirst(sessions), skip, limit);
     },
 
     async update(

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage } from '../../platform/database/pages.js';
 import { skills } from '../../platform/database/schema.js';
 
 export type SkillRow = typeof skills.$inferSelect;
@@ -28,16 +28,7 @@ export function createSkillRepository(database: Database) {
         .where(and(ofWorkspace(workspaceId), inArray(skills.id, ids)));
     },
     async list(workspaceId: string, skip: number, limit: number) {
-      return pageWithTotal(
-        database
-          .select()
-          .from(skills)
-          .where(ofWorkspace(workspaceId))
-          .orderBy(...newestFirst(skills))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, skills, ofWorkspace(workspaceId)),
-      );
+      return tablePage(database, skills, ofWorkspace(workspaceId), newestFirst(skills), skip, limit);
     },
     async rename(workspaceId: string, id: string, name: string): Promise<SkillRow | undefined> {
       const [skill] = await database

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { inFolder, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { inFolder, pageWithTotal, tablePage, totalOf } from '../../platform/database/pages.js';
 import {
   actionDeployments,
   actions,
@@ -107,16 +107,7 @@ export function createSnippetRepository(database: Database) {
 
     async listVersions(snippetId: string, skip: number, limit: number) {
       const scope = eq(snippetVersions.snippetId, snippetId);
-      return pageWithTotal(
-        database
-          .select()
-          .from(snippetVersions)
-          .where(scope)
-          .orderBy(desc(snippetVersions.version))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, snippetVersions, scope),
-      );
+      return tablePage(database, snippetVersions, scope, [desc(snippetVersions.version)], skip, limit);
     },
 
     /**

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { WebhookEventType } from '../../core/wire-values.js';
 import { type Database, rowsOf } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage } from '../../platform/database/pages.js';
 import { webhookDeliveries, webhooks } from '../../platform/database/schema.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -72,16 +72,7 @@ export function createWebhookRepository(database: Database) {
 
     async list(workspaceId: string, skip: number, limit: number) {
       const scope = eq(webhooks.workspaceId, workspaceId);
-      return pageWithTotal(
-        database
-          .select()
-          .from(webhooks)
-          .where(scope)
-          .orderBy(...newestFirst(webhooks))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, webhooks, scope),
-      );
+      return tablePage(database, webhooks, scope, newestFirst(webhooks), skip, limit);
     },
 
     async update(workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRow | undefined> {
@@ -232,16 +223,7 @@ export function createWebhookRepository(database: Database) {
         eq(webhookDeliveries.workspaceId, workspaceId),
         eq(webhookDeliveries.webhookId, webhookId),
       );
-      return pageWithTotal(
-        database
-          .select()
-          .from(webhookDeliveries)
-          .where(scope)
-          .orderBy(desc(webhookDeliveries.sequence))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, webhookDeliveries, scope),
-      );
+      return tablePage(database, webhookDeliveries, scope, [desc(webhookDeliveries.sequence)], skip, limit);
     },
 
     async findDelivery(workspaceId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage } from '../../platform/database/pages.js';
 import { actions, workflowBlocks, workflows } from '../../platform/database/schema.js';
 import { freeSlug } from '../../platform/database/slugs.js';
 
@@ -29,16 +29,7 @@ export function createWorkflowRepository(database: Database) {
 
     async list(workspaceId: string, skip: number, limit: number, appId?: string) {
       const scope = appId ? and(live(workspaceId), eq(workflows.appId, appId)) : live(workspaceId);
-      return pageWithTotal(
-        database
-          .select()
-          .from(workflows)
-          .where(scope)
-          .orderBy(...newestFirst(workflows))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, workflows, scope),
-      );
+      return tablePage(database, workflows, scope, newestFirst(workflows), skip, limit);
     },
 
     /** A slug from the name that no Workflow of the workspace has yet. */

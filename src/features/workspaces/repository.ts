@@ -2,7 +2,7 @@ import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Page } from '../../core/pagination.js';
 import type { MemberRole } from '../../core/roles.js';
 import type { Database } from '../../platform/database/connection.js';
-import { newestFirst, pageWithTotal, totalOf } from '../../platform/database/pages.js';
+import { newestFirst, tablePage, totalOf } from '../../platform/database/pages.js';
 import { apiKeys, memberships, users, workspaces } from '../../platform/database/schema.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -100,15 +100,7 @@ export function createWorkspaceRepository(database: Database) {
     },
 
     async listWorkspaces(skip: number, limit: number): Promise<{ rows: WorkspaceRow[]; total: number }> {
-      return pageWithTotal(
-        database
-          .select()
-          .from(workspaces)
-          .orderBy(...newestFirst(workspaces))
-          .offset(skip)
-          .limit(limit),
-        totalOf(database, workspaces),
-      );
+      return tablePage(database, workspaces, undefined, newestFirst(workspaces), skip, limit);
     },
 
     /**

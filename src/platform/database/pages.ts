@@ -21,6 +21,32 @@ export async function pageWithTotal<Row>(
   return { rows: page, total: count };
 }
 
+/**
+ * A page of a table's rows in `scope`, in `order`, with the total in scope: the list of most
+ * repositories, its two statements asked together (`pageWithTotal`).
+ */
+export function tablePage<Table extends PgTable>(
+  database: Database,
+  table: Table,
+  scope: SQL | undefined,
+  order: readonly SQL[],
+  skip: number,
+  limit: number,
+): Promise<{ rows: Table['$inferSelect'][]; total: number }> {
+  const rows = database
+    .select()
+    .from(table as PgTable)
+    .where(scope)
+    .orderBy(...order)
+    .offset(skip)
+    .limit(limit);
+  // drizzle types a select from a generic table loosely: its rows are the table's own.
+  return pageWithTotal(
+    rows as unknown as PromiseLike<Table['$inferSelect'][]>,
+    totalOf(database, table, scope),
+  );
+}
+
 /** The order of every list: newest first, ties broken by id so pages never overlap. */
 export function newestFirst(table: { createdAt: PgColumn; id: PgColumn }) {
   return [desc(table.createdAt), desc(table.id)] as const;
