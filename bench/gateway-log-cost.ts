@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { startCpuBurners } from '../test/helpers/busy.js';
 import { benchApiKey, startBenchLectern, startGateway, startUpstream } from './lectern-server.js';
 import { luaScript, wrk } from './wrk.js';
 
@@ -13,10 +14,12 @@ import { luaScript, wrk } from './wrk.js';
  *
  * Builds, alternating within each of BENCH_ROUNDS (2) rounds: `--baseline DIR` (another checkout's
  * build, such as the one before gateway traces), this build with `LECTERN_RUN_TRACES=false`, and this
- * build as it ships. Needs Debian's `wrk`.
+ * build as it ships. `BENCH_BURNERS=N` runs every load beside N CPU burners (processes that spin, as
+ * a build beside the service would). Needs Debian's `wrk`.
  */
 const seconds = Number(process.env.BENCH_GATEWAY_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const burnerCount = Number(process.env.BENCH_BURNERS ?? 0);
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
 /** User and system CPU seconds of a process (all its threads) or of one thread. */
@@ -56,9 +59,12 @@ async function measure(build: Build, upstreamUrl: string) {
       { authorization: 'Bearer sk-bench', 'x-svc-api-key': benchApiKey, 'x-svc-action-guid': action.guid },
       JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }] }),
     );
+    const burners = burnerCount > 0 ? startCpuBurners(burnerCount) : undefined;
     const cpuBefore = cpuNow(service.pid);
     const started = performance.now();
-    const load = await wrk(`${gateway.url}/v1/chat/completions`, script, 32, seconds);
+    const load = await wrk(`${gateway.url}/v1/chat/completions`, script, 32, seconds).finally(() =>
+      burners?.stop(),
+    );
     // The log drains behind the load: read its count each half second until it stops growing for 2 s.
     let stored = await storedCount(service.baseUrl, action.guid);
     let lastGrowth = performance.now();
@@ -99,7 +105,9 @@ async function main(): Promise<void> {
   ];
   const upstream = await startUpstream();
   const results = new Map<string, Awaited<ReturnType<typeof measure>>[]>();
-  console.log(`gateway-log-cost: wrk -t1 -c32 -d${seconds}s through the gateway, ${rounds} rounds`);
+  console.log(
+    `gateway-log-cost: wrk -t1 -c32 -d${seconds}s through the gateway, ${rounds} rounds${burnerCount ? `, beside ${burnerCount} CPU burners` : ''}`,
+  );
   try {
     for (let round = 0; round < rounds; round += 1) {
       // Alternate the order, so neither build always runs on a warmer machine.
