@@ -19,7 +19,7 @@ const git = (...args: string[]) => execFileSync('git', args, { cwd: projectRoot,
 function baselineBuild(): string {
   const revision =
     process.env.BENCH_BASELINE_REV ??
-    `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/features/people/accounts.ts').split('\n').at(-1)}~1`;
+    `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/features/identity/people/accounts.ts').split('\n').at(-1)}~1`;
   const directory = mkdtempSync(path.join(tmpdir(), 'lectern-baseline-'));
   git('worktree', 'add', '--detach', directory, revision);
   symlinkSync(path.join(projectRoot, 'node_modules'), path.join(directory, 'node_modules'));

@@ -13,8 +13,8 @@ const entries = [
   'gateway/log-worker',
   'platform/database/embedded-worker',
   'platform/payloads/payload-worker',
-  'features/evaluators/check-worker',
-  'features/traces/export-decoder-worker',
+  'features/quality/evaluators/check-worker',
+  'features/observability/traces/export-decoder-worker',
   'platform/database/write-template',
 ];
 

@@ -8,43 +8,47 @@ import Fastify, {
 } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actionRoutes } from './features/actions/routes.js';
-import { adminRoutes } from './features/admin/routes.js';
-import { appRoutes } from './features/apps/routes.js';
-import { auditRoutes } from './features/audit/routes.js';
-import { consoleSessionRoutes } from './features/console-sessions/routes.js';
-import { contextSourceRoutes } from './features/context-sources/routes.js';
-import { contextRoutes, unversionedContextSearchRoute } from './features/contexts/routes.js';
-import { singularContextRoutes } from './features/contexts/singular-routes.js';
-import { datasetRoutes } from './features/datasets/routes.js';
-import { documentRoutes } from './features/documents/routes.js';
-import { evaluationRoutes } from './features/evaluations/routes.js';
-import { evaluatorRoutes } from './features/evaluators/routes.js';
-import { experimentRoutes } from './features/experiments/routes.js';
-import { feedbackRoutes } from './features/feedback/routes.js';
-import { fileUploadRoutes, signedFileRoutes } from './features/files/routes.js';
-import { fineTuneRoutes } from './features/fine-tunes/routes.js';
-import { folderRoutes } from './features/folders/routes.js';
-import { generationRoutes } from './features/generations/routes.js';
-import { mcpRoutes } from './features/mcp/routes.js';
-import { monitorRoutes } from './features/monitors/routes.js';
-import { consolePeopleRoutes } from './features/people/console-routes.js';
-import { peopleRoutes } from './features/people/routes.js';
-import { createSingleSignOn } from './features/people/single-sign-on.js';
-import { singleSignOnRoutes } from './features/people/single-sign-on-routes.js';
-import { promptRoutes } from './features/prompts/routes.js';
-import { providerRoutes } from './features/providers/routes.js';
-import { releaseGateRoutes } from './features/release-gates/routes.js';
-import { runRoutes } from './features/runs/routes.js';
-import { streamRoutes } from './features/runs/stream-routes.js';
-import { sessionRoutes } from './features/sessions/routes.js';
-import { skillRoutes } from './features/skills/routes.js';
-import { snippetRoutes } from './features/snippets/routes.js';
-import { traceRoutes } from './features/traces/routes.js';
-import { webhookRoutes } from './features/webhooks/routes.js';
-import { workflowRoutes } from './features/workflows/routes.js';
-import { apiKeyRoutes } from './features/workspaces/keys-routes.js';
-import { workspaceRoutes } from './features/workspaces/routes.js';
+import { actionRoutes } from './features/authoring/actions/routes.js';
+import { appRoutes, workspaceAppListRoute } from './features/authoring/apps/routes.js';
+import { folderRoutes } from './features/authoring/folders/routes.js';
+import { promptRoutes } from './features/authoring/prompts/routes.js';
+import { skillRoutes } from './features/authoring/skills/routes.js';
+import { snippetRoutes } from './features/authoring/snippets/routes.js';
+import { adminRoutes } from './features/edges/admin/routes.js';
+import { fineTuneRoutes } from './features/edges/fine-tunes/routes.js';
+import { mcpRoutes } from './features/edges/mcp/routes.js';
+import { webhookRoutes } from './features/edges/webhooks/routes.js';
+import { auditRoutes } from './features/identity/audit/routes.js';
+import { consoleSessionRoutes } from './features/identity/console-sessions/routes.js';
+import { consolePeopleRoutes } from './features/identity/people/console-routes.js';
+import { peopleRoutes } from './features/identity/people/routes.js';
+import { createSingleSignOn } from './features/identity/people/single-sign-on.js';
+import { singleSignOnRoutes } from './features/identity/people/single-sign-on-routes.js';
+import { apiKeyRoutes } from './features/identity/workspaces/keys-routes.js';
+import { workspaceKeyRoutes, workspaceRoutes } from './features/identity/workspaces/routes.js';
+import { contextSourceRoutes } from './features/knowledge/context-sources/routes.js';
+import {
+  contextRoutes,
+  unversionedContextSearchRoute,
+  workspaceContextListRoute,
+} from './features/knowledge/contexts/routes.js';
+import { singularContextRoutes } from './features/knowledge/contexts/singular-routes.js';
+import { documentRoutes } from './features/knowledge/documents/routes.js';
+import { fileUploadRoutes, signedFileRoutes } from './features/knowledge/files/routes.js';
+import { providerRoutes, workspaceModelListRoute } from './features/models/providers/routes.js';
+import { traceRoutes } from './features/observability/traces/routes.js';
+import { datasetRoutes } from './features/quality/datasets/routes.js';
+import { evaluationRoutes } from './features/quality/evaluations/routes.js';
+import { evaluatorRoutes } from './features/quality/evaluators/routes.js';
+import { monitorRoutes } from './features/quality/monitors/routes.js';
+import { releaseGateRoutes } from './features/quality/release-gates/routes.js';
+import { experimentRoutes } from './features/runtime/experiments/routes.js';
+import { feedbackRoutes } from './features/runtime/feedback/routes.js';
+import { generationRoutes } from './features/runtime/generations/routes.js';
+import { runRoutes } from './features/runtime/runs/routes.js';
+import { streamRoutes } from './features/runtime/runs/stream-routes.js';
+import { sessionRoutes } from './features/runtime/sessions/routes.js';
+import { workflowRoutes } from './features/runtime/workflows/routes.js';
 import { requireWorkspaceKey } from './http/authentication.js';
 import { registerAuthorization } from './http/authorization.js';
 import { registerConsole } from './http/console-assets.js';
@@ -257,9 +261,11 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       await v1.register(evaluationRoutes(services.evaluations));
       await v1.register(releaseGateRoutes(services.releaseGates, services.actions));
       await v1.register(monitorRoutes(services.monitors));
-      await v1.register(
-        workspaceRoutes(services.workspaces, services.apps, services.contexts, services.providers),
-      );
+      await v1.register(workspaceRoutes(services.workspaces));
+      await v1.register(workspaceAppListRoute(services.apps));
+      await v1.register(workspaceContextListRoute(services.contexts));
+      await v1.register(workspaceModelListRoute(services.providers));
+      await v1.register(workspaceKeyRoutes(services.workspaces));
     },
     { prefix: '/v1' },
   );

@@ -2,9 +2,9 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { type ProviderKind, providerKindEnvironment, providerKinds } from './core/provider-kind-names.js';
 import type { MemberRole } from './core/roles.js';
 import { memberRoles } from './core/roles.js';
-import { type ProviderKind, providerKindSpec, providerKinds } from './llm/provider-kinds.js';
 
 // The one place that reads process.env. Everything else receives a Config.
 
@@ -169,7 +169,7 @@ export type Config = {
   /** Largest uploaded or fetched file. */
   fileLimitBytes: number;
   fetchTimeoutMs: number;
-  /** The first wait of a webhook's retry schedule; the later ones scale with it (features/webhooks/retry-schedule.ts). */
+  /** The first wait of a webhook's retry schedule; the later ones scale with it (features/edges/webhooks/retry-schedule.ts). */
   webhookRetryBaseMs: number;
   /** Days spans and traces are kept (docs/traces.md#retention). */
   traceRetentionDays: number;
@@ -305,7 +305,7 @@ function environmentProviders(environment: NodeJS.ProcessEnv) {
   const fallbacks: ProviderFallbacks = {};
   const urls: ProviderUrls = {};
   for (const kind of providerKinds) {
-    const variables = providerKindSpec(kind).environment;
+    const variables = providerKindEnvironment[kind];
     if (!variables) continue;
     const key = optionalText.parse(environment[variables.key]);
     const url = variables.url ? optionalText.parse(environment[variables.url]) : undefined;

@@ -1,10 +1,10 @@
-import { processContextSourceJob } from './features/context-sources/index.js';
-import { embedDocumentsJob } from './features/documents/index.js';
-import { evaluationItemJob } from './features/evaluations/index.js';
-import { monitorSweepJob } from './features/monitors/index.js';
-import { asyncRunJob } from './features/runs/index.js';
-import { webhookDeliveryJob } from './features/webhooks/index.js';
-import { workflowBlockJob } from './features/workflows/index.js';
+import { webhookDeliveryJob } from './features/edges/webhooks/index.js';
+import { processContextSourceJob } from './features/knowledge/context-sources/index.js';
+import { embedDocumentsJob } from './features/knowledge/documents/index.js';
+import { evaluationItemJob } from './features/quality/evaluations/index.js';
+import { monitorSweepJob } from './features/quality/monitors/index.js';
+import { asyncRunJob } from './features/runtime/runs/index.js';
+import { workflowBlockJob } from './features/runtime/workflows/index.js';
 import {
   type JobDefinition,
   type JobHandler,

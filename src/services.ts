@@ -3,17 +3,45 @@ import {
   createActionService,
   createAttachmentValidator,
   createDeployedVersionRepository,
-} from './features/actions/index.js';
-import { createAppRepository, createAppService } from './features/apps/index.js';
-import { createAuditRepository, createAuditService } from './features/audit/index.js';
+} from './features/authoring/actions/index.js';
+import { createAppRepository, createAppService } from './features/authoring/apps/index.js';
+import { createFolderRepository, createFolderService } from './features/authoring/folders/index.js';
+import { createPromptService } from './features/authoring/prompts/index.js';
+import {
+  createContextSearcher,
+  createSkillRepository,
+  createSkillService,
+  createSkillTypes,
+  skillToolSource,
+} from './features/authoring/skills/index.js';
+import {
+  createSnippetLibrary,
+  createSnippetRepository,
+  createSnippetService,
+} from './features/authoring/snippets/index.js';
+import { contextFinder, type McpDependencies } from './features/edges/mcp/index.js';
+import {
+  createWebhookDrains,
+  createWebhookRepository,
+  createWebhookService,
+  deliveryTimeoutMs,
+} from './features/edges/webhooks/index.js';
+import { createAuditRepository, createAuditService } from './features/identity/audit/index.js';
 import {
   createConsoleSessionRepository,
   createConsoleSessionService,
-} from './features/console-sessions/index.js';
+} from './features/identity/console-sessions/index.js';
+import {
+  createAccountService,
+  createMemberService,
+  createPeopleRepository,
+  memberPrincipal,
+} from './features/identity/people/index.js';
+import { createWorkspaceRepository, createWorkspaceService } from './features/identity/workspaces/index.js';
 import {
   createContextSourceRepository,
   createContextSourceService,
-} from './features/context-sources/index.js';
+} from './features/knowledge/context-sources/index.js';
 import {
   contextRequirer,
   createContextPrompt,
@@ -23,19 +51,30 @@ import {
   createContextService,
   createContextTexts,
   createEmbedderResolver,
-} from './features/contexts/index.js';
-import { createDatasetRepository, createDatasetService } from './features/datasets/index.js';
+} from './features/knowledge/contexts/index.js';
 import {
   createDocumentRepository,
   createDocumentSearchRepository,
   createDocumentService,
-} from './features/documents/index.js';
+} from './features/knowledge/documents/index.js';
+import { createFileRepository, createFileService } from './features/knowledge/files/index.js';
+import {
+  createModelResolver,
+  createProviderRepository,
+  createProviderService,
+} from './features/models/providers/index.js';
+import {
+  createExportDecoder,
+  createTraceRepository,
+  createTraceService,
+} from './features/observability/traces/index.js';
+import { createDatasetRepository, createDatasetService } from './features/quality/datasets/index.js';
 import {
   createComparisonRepository,
   createEvaluationRepository,
   createEvaluationService,
   createItemRunner,
-} from './features/evaluations/index.js';
+} from './features/quality/evaluations/index.js';
 import {
   actionJudge,
   createCheckRunner,
@@ -43,42 +82,30 @@ import {
   createEvaluatorService,
   type EvaluatorTypeName,
   embeddingSimilarity,
-} from './features/evaluators/index.js';
-import { createExperimentRepository, createExperimentService } from './features/experiments/index.js';
-import { createFeedbackRepository, createFeedbackService } from './features/feedback/index.js';
-import { createFileRepository, createFileService } from './features/files/index.js';
-import { createFolderRepository, createFolderService } from './features/folders/index.js';
-import {
-  createGenerationRepository,
-  createGenerationService,
-  createStatisticsRepository,
-  createStatisticsService,
-} from './features/generations/index.js';
-import { contextFinder, type McpDependencies } from './features/mcp/index.js';
+} from './features/quality/evaluators/index.js';
 import {
   createMonitorRepository,
   createMonitorService,
   createSweepRunner,
   defaultSweepPace,
-} from './features/monitors/index.js';
-import {
-  createAccountService,
-  createMemberService,
-  createPeopleRepository,
-  memberPrincipal,
-} from './features/people/index.js';
-import { createPromptService } from './features/prompts/index.js';
-import {
-  createModelResolver,
-  createProviderRepository,
-  createProviderService,
-} from './features/providers/index.js';
+} from './features/quality/monitors/index.js';
 import {
   createGateReader,
   createReleaseGateRepository,
   createReleaseGateService,
-} from './features/release-gates/index.js';
+} from './features/quality/release-gates/index.js';
+import { createExperimentRepository, createExperimentService } from './features/runtime/experiments/index.js';
+import { createFeedbackRepository, createFeedbackService } from './features/runtime/feedback/index.js';
 import {
+  createGenerationRepository,
+  createGenerationService,
+  createScoreRepository,
+  createStatisticsRepository,
+  createStatisticsService,
+  lastGenerationAt,
+} from './features/runtime/generations/index.js';
+import {
+  createActionRunner,
   createAsyncRunRepository,
   createDurableRuns,
   createIdempotentRequestRepository,
@@ -86,35 +113,14 @@ import {
   createRunEngine,
   createRunService,
   type Retriever,
-} from './features/runs/index.js';
-import { createSessionRepository, createSessionService } from './features/sessions/index.js';
-import {
-  createActionRunner,
-  createContextSearcher,
-  createSkillRepository,
-  createSkillService,
-  createSkillTypes,
-  skillToolSource,
-} from './features/skills/index.js';
-import {
-  createSnippetLibrary,
-  createSnippetRepository,
-  createSnippetService,
-} from './features/snippets/index.js';
-import { createExportDecoder, createTraceRepository, createTraceService } from './features/traces/index.js';
-import {
-  createWebhookDrains,
-  createWebhookRepository,
-  createWebhookService,
-  deliveryTimeoutMs,
-} from './features/webhooks/index.js';
+} from './features/runtime/runs/index.js';
+import { createSessionRepository, createSessionService } from './features/runtime/sessions/index.js';
 import {
   createWorkflowRepository,
   createWorkflowRunner,
   createWorkflowRunRepository,
   createWorkflowService,
-} from './features/workflows/index.js';
-import { createWorkspaceRepository, createWorkspaceService } from './features/workspaces/index.js';
+} from './features/runtime/workflows/index.js';
 import { tracedCallCost } from './llm/prices.js';
 import { createToolRegistry } from './llm/tool-registry.js';
 import { createOutboundGuard } from './platform/outbound-guard.js';
@@ -219,7 +225,7 @@ export function createServices(platform: Platform) {
   const folders = createFolderService(createFolderRepository(database));
   // Once a deploy is committed, every node pushes it to the clients connected to it.
   const actions = createActionService(
-    createActionRepository(database),
+    createActionRepository(database, lastGenerationAt),
     apps,
     models,
     attachments,
@@ -444,6 +450,7 @@ export function createServices(platform: Platform) {
   });
   const monitorSweeps = createSweepRunner({
     repository: monitorRepository,
+    scores: createScoreRepository(database),
     jobs,
     tools: scoringTools,
     async evaluator(workspaceId, id) {

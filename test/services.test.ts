@@ -3,9 +3,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { feedbackBody } from '../src/features/feedback/schemas.js';
-import { createDurableRuns } from '../src/features/runs/index.js';
-import { runBody } from '../src/features/runs/schemas.js';
+import { feedbackBody } from '../src/features/runtime/feedback/schemas.js';
+import { createDurableRuns } from '../src/features/runtime/runs/index.js';
+import { runBody } from '../src/features/runtime/runs/schemas.js';
 import { jobRegistrations } from '../src/jobs.js';
 import type { JobDefinition } from '../src/platform/jobs/job-queue.js';
 import { createPlatform, type Platform } from '../src/platform/platform.js';
@@ -131,11 +131,17 @@ it('wires every job a feature exports to one handler, each kind once', async () 
   // The jobs the features define, found in what their index.ts exports: a job kind added to a
   // feature and left out of src/jobs.ts's catalogue fails here.
   const exported = new Set<string>();
-  for (const entry of readdirSync(new URL('../src/features/', import.meta.url), { withFileTypes: true })) {
-    const index = new URL(`../src/features/${entry.name}/index.ts`, import.meta.url).pathname;
-    if (!entry.isDirectory() || !existsSync(index)) continue;
-    const feature: Record<string, unknown> = await import(index);
-    for (const value of Object.values(feature)) {
+  const features = readdirSync(new URL('../src/features/', import.meta.url), { withFileTypes: true }).flatMap(
+    (wing) =>
+      readdirSync(new URL(`../src/features/${wing.name}/`, import.meta.url)).map(
+        (name) => `${wing.name}/${name}`,
+      ),
+  );
+  for (const feature of features) {
+    const index = new URL(`../src/features/${feature}/index.ts`, import.meta.url).pathname;
+    if (!existsSync(index)) continue;
+    const exports: Record<string, unknown> = await import(index);
+    for (const value of Object.values(exports)) {
       const job = value as Partial<JobDefinition<unknown>> | null;
       if (
         typeof job === 'object' &&

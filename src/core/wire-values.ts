@@ -23,7 +23,7 @@ export type EvaluationStatus = (typeof evaluationStatuses)[number];
 export const evaluationItemStatuses = ['pending', 'done', 'failed'] as const;
 export type EvaluationItemStatus = (typeof evaluationItemStatuses)[number];
 
-/** The kinds of evaluator (features/evaluators/evaluator-types.ts holds what each computes). */
+/** The kinds of evaluator (features/quality/evaluators/evaluator-types.ts holds what each computes). */
 export const evaluatorTypeNames = [
   'exact_match',
   'contains',

@@ -1,13 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { creatorIdOf, type Principal } from '../core/roles.js';
-import { UnauthorizedError } from '../errors.js';
-import type { ConsoleSessionService } from '../features/console-sessions/index.js';
-import type {
-  AuthenticatedWorkspace,
-  SignedRequest,
-  WorkspaceService,
-} from '../features/workspaces/index.js';
+import type { AuthenticatedWorkspace, SignedRequest } from '../core/signed-request.js';
+import { NotFoundError, UnauthorizedError } from '../errors.js';
 import { assertSameOrigin, sessionCookies, sessionTokenOf } from './session-cookie.js';
 
 declare module 'fastify' {
@@ -30,13 +25,28 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/** What authentication asks of the workspaces feature: the request a key (or a key's id) signs. */
+export type KeyCheck = {
+  authenticate(apiKey: string): Promise<SignedRequest | undefined>;
+  authenticateKeyId(keyId: string): Promise<SignedRequest | undefined>;
+};
+
+/**
+ * What it asks of the console's sessions: the request a session token signs, and whether its idle
+ * clock was just reset (the cookie is then sent again).
+ */
+export type SessionTokenCheck = {
+  authenticate(token: string): Promise<(SignedRequest & { renewed: boolean }) | undefined>;
+  readonly idleMs: number;
+};
+
 /**
  * The console's sign-ins, whether their cookie must be Secure (the service is reached over HTTPS),
  * and the service's public origin (from LECTERN_BASE_URL), which its pages are served from:
  * undefined when LECTERN_BASE_URL is not set (session-cookie.ts says what is accepted then).
  */
-export type ConsoleSignIns = {
-  sessions: ConsoleSessionService;
+export type ConsoleSignIns<Sessions extends SessionTokenCheck = SessionTokenCheck> = {
+  sessions: Sessions;
   secureCookie: boolean;
   publicOrigin: string | undefined;
 };
@@ -48,7 +58,7 @@ export type ConsoleSignIns = {
  */
 export function requireWorkspaceKey(
   app: FastifyInstance,
-  workspaces: WorkspaceService,
+  workspaces: KeyCheck,
   signIns?: ConsoleSignIns,
 ): void {
   app.decorateRequest('workspace', undefined);
@@ -94,6 +104,16 @@ export function stillSignedIn(request: FastifyRequest): Promise<boolean> {
 export function workspaceOf(request: FastifyRequest): AuthenticatedWorkspace {
   if (!request.workspace) throw new UnauthorizedError();
   return request.workspace;
+}
+
+/**
+ * The caller's workspace id when a `/workspace/:guid/...` path names it: a key reaches only its own
+ * workspace, and any other GUID is 404, as for every resource.
+ */
+export function workspaceInPath(request: FastifyRequest<{ Params: { guid: string } }>): string {
+  const caller = workspaceOf(request);
+  if (request.params.guid !== caller.id) throw new NotFoundError('Workspace not found');
+  return caller.id;
 }
 
 /** Who asks, for a request behind requireWorkspaceKey. */

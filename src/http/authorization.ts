@@ -1,7 +1,8 @@
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { type AuditActor, type AuditEntry, actorOf } from '../core/audit-entry.js';
 import { type Right, rights } from '../core/roles.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import { type AuditActor, type AuditEntry, type AuditService, actorOf } from '../features/audit/index.js';
 import type { TransactionScope } from '../platform/database/transaction-scope.js';
 
 declare module 'fastify' {
@@ -22,6 +23,15 @@ declare module 'fastify' {
 // of /openapi.json as `x-right`), one hook refuses a principal without it (403) before the route's
 // handler or body validation runs, and the configuration changes are recorded in the audit log in
 // the transaction that makes them (docs/security.md#people-and-roles).
+
+/**
+ * What authorization asks of the audit log: a record appended now, or the statement that appends it
+ * as the last of the change's own transaction.
+ */
+export type AuditTrail = {
+  append(entry: AuditEntry): Promise<void>;
+  appendStatement(entry: AuditEntry): SQL;
+};
 
 const configuringRights: ReadonlySet<Right> = new Set([
   'write',
@@ -83,7 +93,7 @@ declare module 'fastify' {
  * sign-out, a single-use link used): the same action, status and request fields as a change's.
  */
 export function recordConsoleEvent(
-  audit: AuditService,
+  audit: AuditTrail,
   request: FastifyRequest,
   event: {
     status: number;
@@ -149,7 +159,7 @@ export function recordChangeOf(
 }
 
 /** Gives an `in-handler` audited route its `request.recordChange`. */
-function auditedInHandler(route: RouteOptions, transactions: TransactionScope, audit: AuditService): void {
+function auditedInHandler(route: RouteOptions, transactions: TransactionScope, audit: AuditTrail): void {
   route.onRequest = [
     ...[route.onRequest ?? []].flat(),
     async (request: FastifyRequest, reply: FastifyReply) => {
@@ -170,7 +180,7 @@ function auditedInHandler(route: RouteOptions, transactions: TransactionScope, a
  * says the handler is done, the record is appended and the transaction commits, and only then does
  * onSend let the answer go.
  */
-function audited(route: RouteOptions, transactions: TransactionScope, audit: AuditService): void {
+function audited(route: RouteOptions, transactions: TransactionScope, audit: AuditTrail): void {
   const handler = route.handler;
   route.preSerialization = [
     ...[route.preSerialization ?? []].flat(),
@@ -225,7 +235,7 @@ function audited(route: RouteOptions, transactions: TransactionScope, audit: Aud
  */
 export function registerAuthorization(
   app: FastifyInstance,
-  { transactions, audit }: { transactions: TransactionScope; audit: AuditService },
+  { transactions, audit }: { transactions: TransactionScope; audit: AuditTrail },
 ): void {
   app.addHook('onRoute', (route) => {
     const schema = route.schema;

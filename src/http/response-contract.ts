@@ -69,15 +69,18 @@ export function registerResponseContract(app: FastifyInstance, check: boolean): 
 /**
  * The OpenAPI document's named records (Action, Generation, Error…: the wire schemas with an `id`)
  * as components. The zod transform writes each twice, as read and as written (`ActionInput`); the
- * answers are only ever read, so a written form no route refers to is left out.
+ * answers are only ever read, so a written form no route refers to is left out. They are listed by
+ * name: the order the modules load in (where their files are) is no part of the API.
  */
 export const namedComponents: typeof jsonSchemaTransformObject = (input) => {
   const document = jsonSchemaTransformObject(input);
   if (!('components' in document) || !document.components?.schemas) return document;
   const schemas: Record<string, unknown> = document.components.schemas;
   const referenced = JSON.stringify(document.paths ?? {});
-  for (const name of Object.keys(schemas)) {
-    if (name.endsWith('Input') && !referenced.includes(`#/components/schemas/${name}"`)) delete schemas[name];
-  }
+  const named = Object.keys(schemas)
+    .filter((name) => !name.endsWith('Input') || referenced.includes(`#/components/schemas/${name}"`))
+    .sort()
+    .map((name) => [name, schemas[name]]);
+  document.components.schemas = Object.fromEntries(named) as typeof document.components.schemas;
   return document;
 };

@@ -31,8 +31,6 @@ export type ProviderKindSpec = {
   urlRequired: boolean;
   /** False for the mock: there is nothing to connect to, so any key is valid. */
   connects: boolean;
-  /** The operator's environment variables that serve this kind when a workspace has no provider record. */
-  environment?: { key: string; url?: string };
   /** How a request carries the key. */
   authenticationHeaders(key: string): Record<string, string>;
   price: PriceSource;
@@ -62,7 +60,6 @@ export const providerKindSpecs = {
     keyRequired: true,
     urlRequired: false,
     connects: true,
-    environment: { key: 'OPENAI_API_KEY', url: 'OPENAI_BASE_URL' },
     authenticationHeaders: bearer,
     price: { table: 'openai' },
     suggestedModels: [],
@@ -78,7 +75,6 @@ export const providerKindSpecs = {
     keyRequired: true,
     urlRequired: false,
     connects: true,
-    environment: { key: 'ANTHROPIC_API_KEY' },
     authenticationHeaders: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
     price: { table: 'anthropic' },
     suggestedModels: [],
@@ -91,7 +87,6 @@ export const providerKindSpecs = {
     keyRequired: true,
     urlRequired: false,
     connects: true,
-    environment: { key: 'GOOGLE_GENERATIVE_AI_API_KEY' },
     authenticationHeaders: (key) => ({ 'x-goog-api-key': key }),
     price: { table: 'google' },
     suggestedModels: [],

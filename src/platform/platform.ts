@@ -54,7 +54,7 @@ export type Platform = {
   blobs: BlobStore;
   signer: Signer;
   secretBox: SecretBox;
-  /** Keys the audit log's hash chain (features/audit): derived from the secret, never stored. */
+  /** Keys the audit log's hash chain (features/identity/audit): derived from the secret, never stored. */
   auditChainKey: Buffer;
   /** Attempts per key and window (sign-in throttling), counted by every node together with Redis. */
   attempts: AttemptCounter;

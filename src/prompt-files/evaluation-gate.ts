@@ -1,6 +1,6 @@
-import type { ActionResponse } from '../features/actions/responses.js';
-import type { EvaluationResponse } from '../features/evaluations/responses.js';
-import type { GateCheckResponse, GateResponse } from '../features/release-gates/responses.js';
+import type { ActionResponse } from '../features/authoring/actions/responses.js';
+import type { EvaluationResponse } from '../features/quality/evaluations/responses.js';
+import type { GateCheckResponse, GateResponse } from '../features/quality/release-gates/responses.js';
 import { type ServiceClient, ServiceError } from './service-client.js';
 
 /** `lectern eval --gate` exits 0 when a deploy would pass, 2 when the gate says no, 1 on any other error. */

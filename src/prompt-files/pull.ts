@@ -1,5 +1,5 @@
-import type { ActionResponse } from '../features/actions/responses.js';
-import type { SnippetResponse } from '../features/snippets/responses.js';
+import type { ActionResponse } from '../features/authoring/actions/responses.js';
+import type { SnippetResponse } from '../features/authoring/snippets/responses.js';
 import {
   type ActionFile,
   contentHash,

@@ -1,6 +1,6 @@
 import { Klu } from '@lectern/client/klu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventSpacingMs } from '../../src/features/runs/stream-delivery.js';
+import { eventSpacingMs } from '../../src/features/runtime/runs/stream-delivery.js';
 import { sdkStreamingClient, spin, startCpuBurners, watchEventLoop } from '../helpers/busy.js';
 import { freePort } from '../helpers/klu-sdk.js';
 import { createTextAction, keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateArithmetic, formatNumber } from '../../src/features/skills/types/arithmetic.js';
+import { evaluateArithmetic, formatNumber } from '../../src/features/authoring/skills/types/arithmetic.js';
 
 describe('calculator arithmetic', () => {
   it('follows precedence, associativity and the functions it lists', () => {

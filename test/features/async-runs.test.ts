@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { asyncRuns } from '../../src/platform/database/schema.js';
+import { asyncRuns } from '../../src/features/runtime/runs/tables.js';
 import {
   createAction,
   eventually,

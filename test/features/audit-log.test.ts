@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createAuditRepository, createAuditService } from '../../src/features/audit/index.js';
-import { type AuditRecord, chainHash } from '../../src/features/audit/record.js';
+import { createAuditRepository, createAuditService } from '../../src/features/identity/audit/index.js';
+import { type AuditRecord, chainHash } from '../../src/features/identity/audit/record.js';
+import { auditLog } from '../../src/features/identity/audit/tables.js';
 import { rowsOf } from '../../src/platform/database/connection.js';
-import { auditLog } from '../../src/platform/database/schema.js';
 import { ownAddressPerSignIn, sameOrigin, signedInPerson, signIn } from '../helpers/people.js';
 import { createAction, openEmptyDatabase, request, useTestWorkspace } from '../helpers/test-app.js';
 

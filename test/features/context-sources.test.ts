@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextSources, documents } from '../../src/platform/database/schema.js';
+import { contextSources } from '../../src/features/knowledge/context-sources/tables.js';
+import { documents } from '../../src/features/knowledge/documents/tables.js';
 import { buildDocx, buildPdf } from '../helpers/documents.js';
 import { eventually, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 

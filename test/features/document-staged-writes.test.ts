@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentRepository } from '../../src/features/documents/repository.js';
+import { createDocumentRepository } from '../../src/features/knowledge/documents/repository.js';
 import { rowsOf } from '../../src/platform/database/connection.js';
 import { prose } from '../helpers/documents.js';
 import { eventually, useTestWorkspace } from '../helpers/test-app.js';

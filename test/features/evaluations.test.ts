@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemJobKey } from '../../src/features/evaluations/index.js';
+import { itemJobKey } from '../../src/features/quality/evaluations/index.js';
 import { signedInPerson } from '../helpers/people.js';
 import {
   type Client,

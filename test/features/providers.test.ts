@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { providers } from '../../src/platform/database/schema.js';
+import { providers } from '../../src/features/models/providers/tables.js';
 import { createAction, createApp, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
 const canary = 'sk-canary-7f3e9c1d2b4a-do-not-leak';

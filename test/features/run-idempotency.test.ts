@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createIdempotentRequests } from '../../src/features/runs/idempotency.js';
-import { createIdempotentRequestRepository } from '../../src/features/runs/idempotent-request-repository.js';
+import { createIdempotentRequests } from '../../src/features/runtime/runs/idempotency.js';
+import { createIdempotentRequestRepository } from '../../src/features/runtime/runs/idempotent-request-repository.js';
 import { rowsOf } from '../../src/platform/database/connection.js';
 import { createAction, eventually, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { skills } from '../../src/platform/database/schema.js';
+import { skills } from '../../src/features/authoring/skills/tables.js';
 import { createAction, newWorkspace, unknownGuid, useTestWorkspace } from '../helpers/test-app.js';
 
 // The endpoint stands for a public host on 127.0.0.4, the one private address this app may call.

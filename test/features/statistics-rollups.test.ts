@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { percentileOf, splitSpan } from '../../src/features/generations/statistics.js';
+import { percentileOf, splitSpan } from '../../src/features/runtime/generations/statistics.js';
 import { rowsOf } from '../../src/platform/database/connection.js';
 import { createAction, newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 

@@ -4,7 +4,7 @@ import {
   deliverEvents,
   endPauseMs,
   eventSpacingMs,
-} from '../../src/features/runs/stream-delivery.js';
+} from '../../src/features/runtime/runs/stream-delivery.js';
 import type { NumberedEvent, StreamEvent } from '../../src/platform/streams/stream-bus.js';
 
 /** A stream bus reader the test feeds by hand, numbering events as the bus does. */

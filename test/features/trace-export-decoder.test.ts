@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createExportDecoder } from '../../src/features/traces/export-decoder.js';
+import { createExportDecoder } from '../../src/features/observability/traces/export-decoder.js';
 import { bulkWorkNice } from '../../src/platform/thread-priority.js';
 
 // OTLP export bodies decoded on the request thread (small ones) and on the export decoder's thread

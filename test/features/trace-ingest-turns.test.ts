@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createIngestTurns } from '../../src/features/traces/ingest-turns.js';
+import { createIngestTurns } from '../../src/features/observability/traces/ingest-turns.js';
 
 // Trace batches take turns by workspace (docs/operations.md#traces): one workspace's flood of
 // exports does not hold back another's, and past the waiting line an export is told to retry.

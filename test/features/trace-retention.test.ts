@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { createTraceRepository, createTraceService } from '../../src/features/traces/index.js';
-import { receivedSpans } from '../../src/features/traces/received-spans.js';
+import { createTraceRepository, createTraceService } from '../../src/features/observability/traces/index.js';
+import { receivedSpans } from '../../src/features/observability/traces/received-spans.js';
 import { rowsOf } from '../../src/platform/database/connection.js';
 import { newWorkspace, useTestWorkspace } from '../helpers/test-app.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextAttemptAt, retryDelayMs } from '../../src/features/webhooks/retry-schedule.js';
+import { nextAttemptAt, retryDelayMs } from '../../src/features/edges/webhooks/retry-schedule.js';
 
 // The retry schedule of docs/webhooks.md#delivery: within 10 s, within 60 s of that, then doubling
 // up to hourly, for 24 hours.

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { workflowRunBlocks, workflowRuns, workflows } from '../../src/platform/database/schema.js';
+import { workflowRunBlocks, workflowRuns, workflows } from '../../src/features/runtime/workflows/tables.js';
 import {
   type Client,
   createAction,

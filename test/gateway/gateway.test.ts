@@ -6,8 +6,8 @@ import { generateText } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../../src/config.js';
+import { generations } from '../../src/features/runtime/generations/tables.js';
 import { createGateway, type Gateway } from '../../src/gateway/gateway.js';
-import { generations } from '../../src/platform/database/schema.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { type ChatUpstream, startChatUpstream } from '../helpers/chat-upstream.js';
 import {

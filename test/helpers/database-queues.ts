@@ -4,12 +4,12 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseHandle } from '../../src/platform/database/connection.js';
-import { jobs } from '../../src/platform/database/schema.js';
 import {
   createDatabaseJobQueue,
   type DatabaseJobQueueOptions,
 } from '../../src/platform/jobs/database-job-queue.js';
 import { defineJob, type JobQueue } from '../../src/platform/jobs/job-queue.js';
+import { jobs } from '../../src/platform/jobs/tables.js';
 import { openTestDatabase } from './test-app.js';
 
 /**

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { providerKindEnvironment } from '../../src/core/provider-kind-names.js';
 import { generationCost } from '../../src/llm/prices.js';
 import {
   createEmbeddingModel,
   createLanguageModel,
   offersEmbeddings,
-  providerKindSpec,
   providerKinds,
 } from '../../src/llm/provider-kinds.js';
 import { useTestWorkspace } from '../helpers/test-app.js';
@@ -55,7 +55,7 @@ describe('provider kind records', () => {
       anthropic: { key: 'sk-ant-operator' },
     });
     expect(config.providerUrls).toEqual({ openai: 'http://proxy.internal/v1' });
-    expect(providerKindSpec('google').environment?.key).toBe('GOOGLE_GENERATIVE_AI_API_KEY');
+    expect(providerKindEnvironment.google?.key).toBe('GOOGLE_GENERATIVE_AI_API_KEY');
   });
 });
 

@@ -3,10 +3,10 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { jobs } from '../../src/platform/database/schema.js';
 import { createBullmqJobQueue } from '../../src/platform/jobs/bullmq-job-queue.js';
 import { createDatabaseJobQueue } from '../../src/platform/jobs/database-job-queue.js';
 import { defineJob, type JobQueue } from '../../src/platform/jobs/job-queue.js';
+import { jobs } from '../../src/platform/jobs/tables.js';
 import { uniqueJob, useDatabaseQueues } from '../helpers/database-queues.js';
 
 type NodeOptions = { drainTimeoutMs?: number };

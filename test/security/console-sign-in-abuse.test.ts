@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleSessions } from '../../src/platform/database/schema.js';
+import { consoleSessions } from '../../src/features/identity/console-sessions/tables.js';
 import { request, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 // The probe's finding: 20,000 console sign-ins in 14 s grew the data directory 41 → 64 MB, and a

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { jobs } from '../../src/platform/database/schema.js';
+import { jobs } from '../../src/platform/jobs/tables.js';
 import { uniqueJob as uniqueJobOf, useDatabaseQueues } from '../helpers/database-queues.js';
 import { eventually } from '../helpers/test-app.js';
 

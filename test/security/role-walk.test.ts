@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../src/core/roles.js';
-import { auditLog } from '../../src/platform/database/schema.js';
+import { auditLog } from '../../src/features/identity/audit/tables.js';
 import { ownAddressPerSignIn, signedInPerson } from '../helpers/people.js';
 import {
   createResources,

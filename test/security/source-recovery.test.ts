@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { contextSources } from '../../src/platform/database/schema.js';
+import { contextSources } from '../../src/features/knowledge/context-sources/tables.js';
 import { eventually, useTestWorkspace } from '../helpers/test-app.js';
 
 // Finding 7, the other half: a Context Source left PROCESSING after its job is done or gone (a node

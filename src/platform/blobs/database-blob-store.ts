@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../database/connection.js';
-import { blobs } from '../database/schema.js';
 import { assertBlobKey, type BlobStore } from './blob-store.js';
+import { blobs } from './tables.js';
 
 /**
  * Blobs as `bytea` rows (docs/architecture.md#platform-parts): with `DATABASE_URL` and no bucket, a file uploaded through one

@@ -8,10 +8,10 @@ import { restrictToOwner } from '../data-directory.js';
 import { type DataDirectoryLock, lockDataDirectory } from '../data-directory-lock.js';
 import { packagePath } from '../install-paths.js';
 import { type EmbeddedClient, startEmbeddedClient } from './embedded-client.js';
-import * as schema from './schema.js';
 import { copyDatabaseTemplate, databaseTemplateDirectory } from './template.js';
 
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The tables are each feature's (its tables.ts); queries name them, so the handle carries none. */
+export type Database = PgDatabase<PgQueryResultHKT>;
 
 /** Rows of a raw `execute()`: pg and PGlite both answer `{ rows }`. */
 export function rowsOf<Row>(result: unknown): Row[] {
@@ -145,7 +145,7 @@ async function openLockedPglite(
   await client.exec(iterativeScan);
   await client.exec(realisticCastCost);
   // drizzle's PGlite driver calls only `query` and `transaction`, which the worker's client answers.
-  const database = drizzlePglite({ client: client as never, schema }) as unknown as Database;
+  const database = drizzlePglite({ client: client as never }) as unknown as Database;
   await migratePglite(database as never, { migrationsFolder });
   return {
     kind: 'pglite',
@@ -198,12 +198,12 @@ async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise
         'PostgreSQL has no pgvector extension: vector search falls back to exact cosine over real[] (slower on large Contexts).',
       );
     }
-    await migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder });
+    await migrateNodePostgres(drizzleNodePostgres(client), { migrationsFolder });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => undefined);
     client.release();
   }
-  const database = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+  const database = drizzleNodePostgres(pool) as unknown as Database;
   await database.execute(sql`select 1`);
   return { kind: 'postgres', database, hasVectorExtension, close: once(() => pool.end()) };
 }

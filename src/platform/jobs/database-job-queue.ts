@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type Database, rowsOf } from '../database/connection.js';
-import { jobs } from '../database/schema.js';
 import { storableText } from '../storable-text.js';
 import {
   backoffDelay,
@@ -20,6 +19,7 @@ import {
   runAttempt,
   toRegistration,
 } from './job-queue.js';
+import { jobs } from './tables.js';
 
 /**
  * A claim holds a job this long; a running job renews it every third of that (the heartbeat), so a

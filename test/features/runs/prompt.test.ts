@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/errors.js';
-import { buildPrompt } from '../../../src/features/runs/prompt.js';
+import { buildPrompt } from '../../../src/features/runtime/runs/prompt.js';
 
 const version = (fields: {
   prompt?: string;

@@ -1,0 +1,35 @@
+import { rightsOf } from '../../../core/roles.js';
+import type { SignedRequest } from '../workspaces/index.js';
+import type { Membership } from './repository.js';
+
+export {
+  type AccountService,
+  createAccountService,
+  type PersonCredentials,
+  wrongSignInMessage,
+} from './accounts.js';
+export { createMemberService, type MemberService } from './members.js';
+export { maximumPasswordLength } from './passwords.js';
+export { presentMember, presentPerson } from './presenters.js';
+export { recordInWorkspacesOf, statusOf } from './refused-attempts.js';
+export {
+  createPeopleRepository,
+  type Membership,
+  type PeopleRepository,
+  type PersonRow,
+} from './repository.js';
+export { memberBody, newPersonBody, personChangesBody } from './schemas.js';
+
+/** A signed-in person's principal: their membership's role and its rights. */
+export function memberPrincipal({ user, workspace, role }: Membership): SignedRequest {
+  return {
+    workspace,
+    principal: {
+      type: 'person',
+      role,
+      rights: rightsOf(role),
+      person: { id: user.id, email: user.email, name: user.name },
+      key: undefined,
+    },
+  };
+}
