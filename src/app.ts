@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { ErrorCode } from './core/error-codes.js';
 import { actionRoutes } from './features/authoring/actions/routes.js';
 import { appRoutes, workspaceAppListRoute } from './features/authoring/apps/routes.js';
 import { folderRoutes } from './features/authoring/folders/routes.js';
@@ -103,7 +104,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     // documented error body too, not Fastify's own shape.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode === 414 ? 414 : 400;
-      const [code, message] =
+      const [code, message]: [ErrorCode, string] =
         status === 414
           ? ['uri_too_long', `A path parameter is longer than ${maximumParameterLength} characters`]
           : ['invalid_url', 'The URL is malformed (a bad percent-encoding?)'];

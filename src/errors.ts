@@ -1,9 +1,11 @@
+import type { ErrorCode } from './core/error-codes.js';
+
 // One error hierarchy for services; src/http/error-handler.ts maps it to the docs/api.md#errors body.
 
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     /** What the answer says beyond its message: a refused deploy's unmet conditions, a conflict's latest version. */
     readonly details?: Record<string, unknown>[] | Record<string, unknown>,
@@ -69,7 +71,7 @@ export class VersionConflictError extends AppError {
 /** Too many attempts of something: answered 429 with `Retry-After`. */
 export class TooManyRequestsError extends AppError {
   constructor(
-    code: string,
+    code: ErrorCode,
     message: string,
     readonly retryAfterSeconds: number,
   ) {
@@ -115,7 +117,7 @@ export class NotSupportedError extends AppError {
 
 /** A part the request needs (the job queue's Redis or database) does not answer; try again later. */
 export class ServiceUnavailableError extends AppError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(503, code, message);
   }
 }

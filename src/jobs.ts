@@ -14,38 +14,50 @@ import {
 } from './platform/jobs/job-queue.js';
 import type { Services } from './services.js';
 
-/** One job kind: its definition and the service's handler that runs it (their payloads must agree). */
-type CatalogueEntry = (services: Services) => JobRegistration;
+/** Every job kind the features define (a feature exports its definition from its index.ts). */
+const jobDefinitions = [
+  asyncRunJob,
+  workflowBlockJob,
+  embedDocumentsJob,
+  processContextSourceJob,
+  evaluationItemJob,
+  monitorSweepJob,
+  webhookDeliveryJob,
+] as const;
 
-function entry<Payload>(
-  definition: JobDefinition<Payload>,
-  handlerOf: (services: Services) => JobHandler<Payload>,
-): CatalogueEntry {
-  return (services) => {
-    const handler = handlerOf(services);
-    return toRegistration(definition, handler.process, handler.onFinalFailure);
-  };
-}
+type Definition = (typeof jobDefinitions)[number];
+export type JobName = Definition['name'];
+type PayloadOf<Name extends JobName> =
+  Extract<Definition, { name: Name }> extends JobDefinition<infer Payload, Name> ? Payload : never;
 
 /**
- * Every job kind, one entry each: a feature defines its job (name, lane, payload, attempts) and
- * offers the handler; this catalogue is what any worker node runs. `tsc` checks that an entry's
- * handler takes its job's payload, and test/services.test.ts that every job a feature exports has
- * its entry (docs/architecture.md#jobs).
+ * The handler of every job kind, keyed by its name: a definition without a handler, or a handler of
+ * another payload, does not compile. test/services.test.ts checks that every job a feature exports
+ * is in `jobDefinitions` (docs/architecture.md#jobs); any worker node runs this catalogue.
  */
-export const jobCatalogue: CatalogueEntry[] = [
-  entry(asyncRunJob, (services) => services.runs.asyncRunHandler),
-  entry(workflowBlockJob, (services) => services.workflowRunner.blockHandler),
-  entry(embedDocumentsJob, (services) => services.documents.embeddingHandler),
-  entry(processContextSourceJob, (services) => services.contextSources.processingHandler),
-  entry(evaluationItemJob, (services) => services.evaluationItems),
-  entry(monitorSweepJob, (services) => services.monitorSweeps),
-  entry(webhookDeliveryJob, (services) => services.webhookDrains.handler),
-];
+const jobHandlers: { [Name in JobName]: (services: Services) => JobHandler<PayloadOf<Name>> } = {
+  'run-action': (services) => services.runs.asyncRunHandler,
+  'run-workflow-block': (services) => services.workflowRunner.blockHandler,
+  'embed-documents': (services) => services.documents.embeddingHandler,
+  'process-context-source': (services) => services.contextSources.processingHandler,
+  'evaluate-item': (services) => services.evaluationItems,
+  'monitor-sweep': (services) => services.monitorSweeps,
+  'webhook-delivery': (services) => services.webhookDrains.handler,
+};
+
+function registration<Name extends JobName>(
+  definition: JobDefinition<PayloadOf<Name>, Name>,
+  services: Services,
+): JobRegistration {
+  const handler = jobHandlers[definition.name](services);
+  return toRegistration(definition, handler.process, handler.onFinalFailure);
+}
 
 /** The catalogue's job kinds, each with its handler from these services. */
 export function jobRegistrations(services: Services): JobRegistration[] {
-  return jobCatalogue.map((wire) => wire(services));
+  return jobDefinitions.map((definition) =>
+    registration(definition as JobDefinition<PayloadOf<JobName>, JobName>, services),
+  );
 }
 
 export function registerJobs(jobs: JobQueue, registrations: JobRegistration[]): void {

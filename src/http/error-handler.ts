@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorCode } from '../core/error-codes.js';
 import type { ErrorResponse } from '../core/wire.js';
 import { AppError, TooManyRequestsError, ValidationError } from '../errors.js';
 
 /** The body of every error answer (docs/api.md#errors); `field` names the input a validation error is about. */
 export function errorBody(
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   field?: string,
   details?: Record<string, unknown>[] | Record<string, unknown>,
@@ -50,7 +51,7 @@ function describeValidation(
 }
 
 // Fastify's own client errors, answered with our codes. Wrong content type is a 400 (not 415) by issue #2.
-const fastifyClientErrors: Record<string, { status: number; code: string }> = {
+const fastifyClientErrors: Record<string, { status: number; code: ErrorCode }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, code: 'unsupported_content_type' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json' },

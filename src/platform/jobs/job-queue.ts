@@ -19,8 +19,8 @@ export type JobSlots = Record<JobLane, number>;
 export const defaultJobSlots: JobSlots = { interactive: 4, bulk: 2, evaluation: 8 };
 
 /** A catalogue entry: what a job is called, what it carries, how often and how long it may run. */
-export type JobDefinition<Payload> = {
-  name: string;
+export type JobDefinition<Payload, Name extends string = string> = {
+  name: Name;
   lane: JobLane;
   payload: z.ZodType<Payload>;
   /** Total attempts, the first included. */
@@ -80,7 +80,10 @@ export type JobQueue = {
   stop(): Promise<void>;
 };
 
-export function defineJob<Payload>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
+/** A job kind; its name stays a literal type, so the catalogue (src/jobs.ts) is keyed by it. */
+export function defineJob<Payload, const Name extends string>(
+  definition: JobDefinition<Payload, Name>,
+): JobDefinition<Payload, Name> {
   return definition;
 }
 

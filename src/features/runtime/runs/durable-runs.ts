@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../../core/error-codes.js';
 import { publicMessage } from '../../../errors.js';
 import type { JobDefinition, JobQueue } from '../../../platform/jobs/job-queue.js';
 import type { GenerationService } from '../generations/index.js';
@@ -8,7 +9,7 @@ import type { RunRequest } from './schemas.js';
 export type DurableGeneration = { output: string; latencyMs: number | null; costUsd: number | null };
 
 /** Why a queued run ended without an answer, as its result says it. */
-export type RunFailure = { status: number; code: string; message: string };
+export type RunFailure = { status: number; code: ErrorCode; message: string };
 
 /**
  * What every run carried by a job needs (an async run, a workflow block): a run is never left

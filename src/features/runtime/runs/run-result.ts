@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../../core/error-codes.js';
 import { AppError } from '../../../errors.js';
 import type { RunResultResponse } from './responses.js';
 
@@ -7,7 +8,7 @@ export type RunState = {
   output: string | null;
   generationId: string | null;
   errorStatus: number | null;
-  errorCode: string | null;
+  errorCode: ErrorCode | null;
   error: string | null;
 };
 

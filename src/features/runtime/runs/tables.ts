@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import type { ErrorCode } from '../../../core/error-codes.js';
 import type { WebhookDeliveryStatus } from '../../../core/wire-values.js';
 import { createdAt, updatedAt } from '../../../platform/database/columns.js';
 import { actions } from '../../authoring/actions/tables.js';
@@ -38,7 +39,7 @@ export const asyncRuns = pgTable('async_runs', {
   status: text('status').$type<WebhookDeliveryStatus>().notNull(),
   output: text('output'),
   errorStatus: integer('error_status'),
-  errorCode: text('error_code'),
+  errorCode: text('error_code').$type<ErrorCode>(),
   error: text('error'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

@@ -9,6 +9,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { ErrorCode } from '../../../core/error-codes.js';
 import type {
   WorkflowBlockType,
   WorkflowRunBlockStatus,
@@ -96,7 +97,7 @@ export const workflowRunBlocks = pgTable(
     status: text('status').$type<WorkflowRunBlockStatus>().notNull(),
     output: text('output'),
     errorStatus: integer('error_status'),
-    errorCode: text('error_code'),
+    errorCode: text('error_code').$type<ErrorCode>(),
     error: text('error'),
     updatedAt: updatedAt(),
   },
