@@ -265,12 +265,8 @@ export function createServices(platform: Platform) {
     },
     statistics.generationChanged,
     tracedCallCost,
-    {
-      trace: platform.tracing.recordCall,
-      // The traces service is made below: it stores traced calls as generations.
-      statements: (workspaceId, spans) => traces.loggedSpanStatements(workspaceId, spans),
-      stored: platform.tracing.exportEnded,
-    },
+    // The traces service is made below: it stores traced calls as generations.
+    (workspaceId, calls) => traces.loggedCallTraces(workspaceId, calls),
   );
   const { baseUrl, fileLimitBytes } = config;
   const files = createFileService({
@@ -463,6 +459,7 @@ export function createServices(platform: Platform) {
   // Traces from applications' OpenTelemetry exporters; their model calls become generations.
   const traces = createTraceService({
     repository: createTraceRepository(database),
+    tracing: platform.tracing,
     findAction: actions.find,
     generationsInsert: generations.tracedInsert,
     generationsStored: generations.tracedStored,

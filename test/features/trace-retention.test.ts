@@ -48,6 +48,7 @@ it('drops the days past the retention with their traces, keeps the rest, and ref
   let now = Date.now();
   const traces = createTraceService({
     repository: createTraceRepository(database),
+    tracing: test.platform.tracing,
     findAction: async () => undefined,
     generationsInsert: test.app.services.generations.tracedInsert,
     generationsStored: async () => undefined,

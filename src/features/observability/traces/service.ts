@@ -5,7 +5,8 @@ import type { Page, Pagination } from '../../../core/pagination.js';
 import { NotFoundError } from '../../../errors.js';
 import { asBulkWork } from '../../../platform/database/bulk-work.js';
 import type { NamedStatement } from '../../../platform/database/statements.js';
-import type { TracedGeneration } from '../../runtime/generations/index.js';
+import type { RecordedCall, Tracing } from '../../../platform/tracing.js';
+import type { LoggedCall, TracedGeneration } from '../../runtime/generations/index.js';
 import { lecternMarks, sessionOf, type TracedCall, tracedCall } from './genai-mapping.js';
 import { createIngestTurns } from './ingest-turns.js';
 import { ownCalls, ownGeneration, ownSpansByWorkspace, receivedOf } from './own-spans.js';
@@ -23,6 +24,8 @@ import { acceptedDays, dayOf } from './span-partitions.js';
 
 export type TraceDependencies = {
   repository: TraceRepository;
+  /** Makes the gateway's logged calls into ended spans, and exports them once stored. */
+  tracing: Pick<Tracing, 'recordCall' | 'exportEnded'>;
   /** The Action a `lectern.action` names (a GUID or slug) in the workspace, if there is one. */
   findAction(workspaceId: string, guidOrSlug: string): Promise<{ guid: string } | undefined>;
   /** The insert of model-call spans' generations, sent with the spans (one already stored is left as it is). */
@@ -45,6 +48,52 @@ export type TraceDependencies = {
 };
 
 export type IngestAnswer = { rejected: number; message: string };
+
+/**
+ * Where a batch of spans comes from: an application's OpenTelemetry exporter (`otlp`), Lectern's own
+ * runs (`own`) or the calls its gateway logged (`gateway`). One pipeline stores them all; the source
+ * decides only what their model calls are (`prepare`).
+ */
+export type SpanSource = 'otlp' | 'own' | 'gateway';
+
+/** A batch ready to store: each span as stored, the generations its model calls become, the traces to settle after. */
+type PreparedBatch = {
+  spans: SpanToStore[];
+  generations: TracedGeneration[];
+  /** Traces whose calls may take an Action from a marked ancestor once the batch is in. */
+  unsettledTraces: string[];
+};
+
+/** A logged call's trace, for the generation that names it, with the statements that store it. */
+export type LoggedCallTraces = {
+  spanOf: Map<string, { traceId: string; spanId: string }>;
+  statements: NamedStatement[];
+  /** Called once they are stored: the spans go to the collector, when there is one. */
+  stored(): void;
+};
+
+/** A proxied interaction's trace: it ended as it was logged, and took its latency. */
+function recordedCall(call: LoggedCall): RecordedCall {
+  const endMs = Date.now();
+  return {
+    name: `gateway ${call.model ?? ''}`.trim(),
+    startMs: endMs - (call.latencyMs ?? 0),
+    endMs,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      ...(call.modelProvider && { 'server.address': call.modelProvider }),
+      ...(call.model && { 'gen_ai.request.model': call.model }),
+      ...(call.inputTokens != null && { 'gen_ai.usage.input_tokens': call.inputTokens }),
+      ...(call.outputTokens != null && { 'gen_ai.usage.output_tokens': call.outputTokens }),
+      'lectern.generation': call.generationId,
+      ...(call.actionId && { 'lectern.action': call.actionId }),
+      ...(call.version && { 'lectern.version': call.version }),
+      ...(call.cost && { 'lectern.cost_usd': call.cost.generation }),
+    },
+    traceparent: call.traceparent,
+    error: call.error,
+  };
+}
 
 /** Spans a statement stores: a slice of a batch, short enough for others' statements to go between. */
 const spansPerStatement = 64;
@@ -152,64 +201,37 @@ export function createTraceService(dependencies: TraceDependencies) {
   }
 
   const service = {
-    /**
-     * Stores a batch: its spans, a generation for each model call, and each trace's totals, in one
-     * statement, so what the answer acknowledges is stored and nothing is half stored. Its
-     * statements are bulk work: on the embedded database they wait behind interactive requests'.
-     *
-     * `own`: spans of Lectern's own runs, whose generations are stored already (each model-call
-     * span names its own in `lectern.generation`): nothing is mapped, and nothing an application
-     * sends can name a generation that way.
-     */
-    async ingest(workspaceId: string, batch: ReceivedBatch, own = false): Promise<IngestAnswer> {
-      const window = acceptedDays(now(), dependencies.retentionDays);
-      const problems = [...batch.problems];
-      let rejected = batch.rejected;
-      const accepted = batch.spans.filter((span) => {
-        const day = dayOf(span.startUnixNano);
-        if (day >= window.first && day <= window.last) return true;
-        rejected += 1;
-        problems.push(
-          `span ${span.spanId} refused: it starts ${day < window.first ? `before the ${dependencies.retentionDays} days traces are kept` : 'more than a day from now'}`,
-        );
-        return false;
-      });
-      if (accepted.length > 0) {
-        await turns.take(workspaceId, () =>
-          asBulkWork(async () => {
-            await ensureDays(accepted.map((span) => dayOf(span.startUnixNano)));
-            const calls = own ? [] : await modelCalls(workspaceId, accepted);
-            await store(workspaceId, accepted, calls, own);
-          }),
-        );
-      }
-      return {
-        rejected,
-        message:
-          problems.slice(0, 20).join('; ') +
-          (problems.length > 20 ? ` (and ${problems.length - 20} more)` : ''),
-      };
+    /** Stores a batch an application's exporter sent (OTLP). */
+    ingest(workspaceId: string, batch: ReceivedBatch): Promise<IngestAnswer> {
+      return receive(workspaceId, batch, 'otlp');
     },
 
     /**
-     * The statements that store the spans of model calls logged outside a run (the gateway's), for
-     * the caller to send with the generations that name them: one statement, one commit, and no turn
-     * of their own (the logged batch is the request's own work). Makes the day's partition first.
+     * The gateway's logged calls as traces (a root span and the model call under it, each with the
+     * call's times, joining the caller's trace when it sent a `traceparent`): the statements that
+     * store them, for the caller to send with the generations' insert (one statement, one commit, and
+     * no turn of their own: the logged batch is the request's own work), and what to do once stored.
      */
-    async loggedSpanStatements(workspaceId: string, spans: ReadableSpan[]): Promise<NamedStatement[]> {
-      const received = spans.map((span) => receivedOf(span));
+    async loggedCallTraces(workspaceId: string, calls: LoggedCall[]): Promise<LoggedCallTraces> {
+      const traced = calls.flatMap((call) => {
+        const trace = dependencies.tracing.recordCall(recordedCall(call));
+        return trace ? [{ generationId: call.generationId, trace }] : [];
+      });
+      const ended = traced.flatMap(({ trace }) => trace.spans);
+      const received = ended.map((span) => receivedOf(span));
       await ensureDays(received.map((span) => dayOf(span.startUnixNano)));
-      const totals = totalsOf(ownCalls(received));
-      return spanWrites(
-        workspaceId,
-        received.map((span) => spanToStore(workspaceId, span, ownGeneration(span), totals)),
-      );
+      const prepared = await prepare(workspaceId, received, 'gateway');
+      return {
+        spanOf: new Map(traced.map(({ generationId, trace }) => [generationId, trace])),
+        statements: received.length === 0 ? [] : spanWrites(workspaceId, prepared.spans),
+        stored: () => dependencies.tracing.exportEnded(ended),
+      };
     },
 
     /** Stores the ended spans of Lectern's own runs, each in the workspace that ran it. */
     async recordOwn(spans: ReadableSpan[]): Promise<void> {
       for (const [workspaceId, received] of ownSpansByWorkspace(spans))
-        await service.ingest(workspaceId, { spans: received, rejected: 0, problems: [] }, true);
+        await receive(workspaceId, { spans: received, rejected: 0, problems: [] }, 'own');
     },
 
     async list(workspaceId: string, filter: TraceFilter, pagination: Pagination): Promise<Page<TraceRow>> {
@@ -242,15 +264,67 @@ export function createTraceService(dependencies: TraceDependencies) {
   };
   return service;
 
-  async function store(
+  /**
+   * Stores a batch: its spans, a generation for each model call, and each trace's totals, sliced
+   * into statements that are each whole, so what the answer acknowledges is stored and nothing is
+   * half stored. Its statements are bulk work: on the embedded database they wait behind
+   * interactive requests'.
+   */
+  async function receive(
     workspaceId: string,
-    accepted: ReceivedSpan[],
-    calls: Awaited<ReturnType<typeof modelCalls>>,
-    own: boolean,
-  ): Promise<void> {
+    batch: ReceivedBatch,
+    source: SpanSource,
+  ): Promise<IngestAnswer> {
+    const window = acceptedDays(now(), dependencies.retentionDays);
+    const problems = [...batch.problems];
+    let rejected = batch.rejected;
+    const accepted = batch.spans.filter((span) => {
+      const day = dayOf(span.startUnixNano);
+      if (day >= window.first && day <= window.last) return true;
+      rejected += 1;
+      problems.push(
+        `span ${span.spanId} refused: it starts ${day < window.first ? `before the ${dependencies.retentionDays} days traces are kept` : 'more than a day from now'}`,
+      );
+      return false;
+    });
+    if (accepted.length > 0) {
+      await turns.take(workspaceId, () =>
+        asBulkWork(async () => {
+          await ensureDays(accepted.map((span) => dayOf(span.startUnixNano)));
+          await store(workspaceId, accepted, await prepare(workspaceId, accepted, source));
+        }),
+      );
+    }
+    return {
+      rejected,
+      message:
+        problems.slice(0, 20).join('; ') +
+        (problems.length > 20 ? ` (and ${problems.length - 20} more)` : ''),
+    };
+  }
+
+  /**
+   * A batch as it is stored. The source decides what its model calls are: an application's (`otlp`)
+   * become new generations, priced, with the Action their span or an ancestor names; Lectern's own
+   * runs' and the gateway's name the generation already stored or stored beside them
+   * (`lectern.generation`), and nothing an application sends can name one that way.
+   */
+  async function prepare(
+    workspaceId: string,
+    spans: ReceivedSpan[],
+    source: SpanSource,
+  ): Promise<PreparedBatch> {
+    if (source !== 'otlp') {
+      const totals = totalsOf(ownCalls(spans));
+      return {
+        spans: spans.map((span) => spanToStore(workspaceId, span, ownGeneration(span), totals)),
+        generations: [],
+        unsettledTraces: [],
+      };
+    }
+    const calls = await modelCalls(workspaceId, spans);
     const generationOf = new Map(calls.map((entry) => [`${entry.span.traceId}/${entry.span.spanId}`, entry]));
-    const generationIdOf = (span: ReceivedSpan) =>
-      generationOf.get(`${span.traceId}/${span.spanId}`)?.generationId ?? (own ? ownGeneration(span) : null);
+    const totals = totalsOf(calls);
     const generations = calls.map(({ span, call, generationId, actionId, cost }) => ({
       id: generationId,
       workspaceId,
@@ -275,37 +349,12 @@ export function createTraceService(dependencies: TraceDependencies) {
       },
       createdAt: new Date(Number(span.startUnixNano / 1_000_000n)),
     }));
-    const totals = totalsOf(own ? ownCalls(accepted) : calls);
-    const generationOfSpan = new Map(generations.map((row) => [`${row.traceId}/${row.spanId}`, row]));
-    // A statement a slice of spans: the spans, their model calls' generations and what the new spans
-    // add to their traces. Each slice is whole on its own, so a stop between two leaves the batch's
-    // first slices stored and counted, and the exporter's retry stores the rest (a span sent again is
-    // counted once, its generation stored once). Between slices, other requests' statements take
-    // their turns on the embedded database: one statement of a whole 512-span batch held it ~4 times
-    // as long, and beside CPU burners another workspace's runs waited for it (docs/performance.md).
-    const inserted: { traceId: string; spanId: string }[] = [];
-    for (let start = 0; start < accepted.length; start += spansPerStatement) {
-      const slice = accepted.slice(start, start + spansPerStatement);
-      const sliceGenerations = slice.flatMap((span) => {
-        const row = generationOfSpan.get(`${span.traceId}/${span.spanId}`);
-        return row ? [row] : [];
-      });
-      inserted.push(
-        ...(await repository.storeSpans(
-          workspaceId,
-          slice.map((span) => spanToStore(workspaceId, span, generationIdOf(span), totals)),
-          sliceGenerations.length > 0 ? [dependencies.generationsInsert(sliceGenerations)] : [],
-        )),
-      );
-    }
-    const isNew = new Set(inserted.map((row) => `${row.traceId}/${row.spanId}`));
-    await dependencies.generationsStored(
-      generations.filter((row) => isNew.has(`${row.traceId}/${row.spanId}`)),
-    );
     // The stored tree is read only where it can tell more than the batch did: a trace whose batch
     // names a prompt version (calls stored earlier may sit under it), or one whose unnamed call has
     // an ancestor outside the batch (it may have come earlier). A whole trace in one batch needs none.
-    const byId = new Map(accepted.map((each) => [each.spanId, each]));
+    // Every span of the batch counts, not only the new ones: attaching is idempotent, and a batch
+    // sent again after a stop between its statement and the attach gets it done.
+    const byId = new Map(spans.map((each) => [each.spanId, each]));
     const reachesOutside = (span: ReceivedSpan) => {
       for (let parent = span.parentSpanId, steps = 0; parent !== null && steps < 1_000; steps += 1) {
         const found = byId.get(parent);
@@ -314,17 +363,61 @@ export function createTraceService(dependencies: TraceDependencies) {
       }
       return false;
     };
-    // Every span of the batch, not only the new ones: attaching is idempotent, and a batch sent again
-    // after a stop between its statement and this attach gets it done.
     const unsettled = [
-      ...accepted.filter((span) => lecternMarks(span.attributes).action !== null),
+      ...spans.filter((span) => lecternMarks(span.attributes).action !== null),
       ...calls
         .filter((entry) => entry.actionId === null && reachesOutside(entry.span))
         .map((entry) => entry.span),
     ];
-    // Lectern's own runs name their Action on their generations already.
-    if (!own && unsettled.length > 0)
-      await attachToMarkedAncestors(workspaceId, [...new Set(unsettled.map((span) => span.traceId))]);
+    return {
+      spans: spans.map((span) =>
+        spanToStore(
+          workspaceId,
+          span,
+          generationOf.get(`${span.traceId}/${span.spanId}`)?.generationId ?? null,
+          totals,
+        ),
+      ),
+      generations,
+      unsettledTraces: [...new Set(unsettled.map((span) => span.traceId))],
+    };
+  }
+
+  async function store(
+    workspaceId: string,
+    accepted: ReceivedSpan[],
+    prepared: PreparedBatch,
+  ): Promise<void> {
+    const generationOfSpan = new Map(
+      prepared.generations.map((row) => [`${row.traceId}/${row.spanId}`, row]),
+    );
+    // A statement a slice of spans: the spans, their model calls' generations and what the new spans
+    // add to their traces. Each slice is whole on its own, so a stop between two leaves the batch's
+    // first slices stored and counted, and the exporter's retry stores the rest (a span sent again is
+    // counted once, its generation stored once). Between slices, other requests' statements take
+    // their turns on the embedded database: one statement of a whole 512-span batch held it ~4 times
+    // as long, and beside CPU burners another workspace's runs waited for it (docs/performance.md).
+    const inserted: { traceId: string; spanId: string }[] = [];
+    for (let start = 0; start < accepted.length; start += spansPerStatement) {
+      const slice = prepared.spans.slice(start, start + spansPerStatement);
+      const sliceGenerations = slice.flatMap((span) => {
+        const row = generationOfSpan.get(`${span.traceId}/${span.spanId}`);
+        return row ? [row] : [];
+      });
+      inserted.push(
+        ...(await repository.storeSpans(
+          workspaceId,
+          slice,
+          sliceGenerations.length > 0 ? [dependencies.generationsInsert(sliceGenerations)] : [],
+        )),
+      );
+    }
+    const isNew = new Set(inserted.map((row) => `${row.traceId}/${row.spanId}`));
+    await dependencies.generationsStored(
+      prepared.generations.filter((row) => isNew.has(`${row.traceId}/${row.spanId}`)),
+    );
+    if (prepared.unsettledTraces.length > 0)
+      await attachToMarkedAncestors(workspaceId, prepared.unsettledTraces);
   }
 }
 

@@ -5,6 +5,7 @@ export {
   createGenerationService,
   type Generation,
   type GenerationService,
+  type LoggedCall,
   type RunRecord,
   type RunSource,
   type TracedGeneration,

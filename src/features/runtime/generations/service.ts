@@ -5,7 +5,6 @@ import type { Page, Pagination } from '../../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../../errors.js';
 import type { NamedStatement } from '../../../platform/database/statements.js';
 import { storableText } from '../../../platform/storable-text.js';
-import type { CallTrace, Tracing } from '../../../platform/tracing.js';
 import type { Feedback, FeedbackService } from '../feedback/index.js';
 import type { GenerationFilter, GenerationRepository, GenerationRow, NewGeneration } from './repository.js';
 
@@ -26,23 +25,41 @@ export type CallPricer = (
   usage: { inputTokens: number; outputTokens: number },
 ) => Promise<GenerationCost | undefined>;
 
-/**
- * How a logged gateway interaction becomes a trace: platform/tracing.ts makes its spans, the traces
- * feature writes the statements that store them, and they go with the batch's generations.
- */
-export type LoggedCallTraces = {
-  trace: Tracing['recordCall'];
-  /** The statements that store the spans, sent with the generations' insert as one statement. */
-  statements(workspaceId: string, spans: CallTrace['spans']): Promise<NamedStatement[]>;
-  /** Told once they are stored: they go to the collector, when there is one. */
-  stored: Tracing['exportEnded'];
+/** A model call the gateway proxied and logged, as its trace tells it. */
+export type LoggedCall = {
+  generationId: string;
+  model: string | null;
+  modelProvider: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  latencyMs: number | null;
+  actionId: string | null;
+  version: number | null;
+  cost: GenerationCost | null;
+  /** The caller's W3C trace context, which the call's trace joins. */
+  traceparent?: string;
+  error?: string;
 };
 
-const untraced: LoggedCallTraces = {
-  trace: () => null,
-  statements: async () => [],
+/**
+ * How logged gateway calls become traces (the traces feature makes and stores them): the span each
+ * generation names, the statements that store the traces, sent with the generations' insert as one
+ * statement, and what to do once they are stored.
+ */
+export type LoggedCallTracer = (
+  workspaceId: string,
+  calls: LoggedCall[],
+) => Promise<{
+  spanOf: Map<string, { traceId: string; spanId: string }>;
+  statements: NamedStatement[];
+  stored(): void;
+}>;
+
+const untraced: LoggedCallTracer = async () => ({
+  spanOf: new Map(),
+  statements: [],
   stored: () => undefined,
-};
+});
 
 /**
  * A generation's fields as a client logs or changes them (`POST /v1/data`, `PUT /v1/data/{guid}`):
@@ -240,7 +257,7 @@ export function createGenerationService(
   /** Prices a logged call that names its model and tokens (llm/prices.ts). */
   priceOf: CallPricer = async () => undefined,
   /** Makes each logged gateway interaction a trace, stored with its generation. */
-  loggedTraces: LoggedCallTraces = untraced,
+  loggedTraces: LoggedCallTracer = untraced,
 ): GenerationService {
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
   async function loggedRow(
@@ -290,28 +307,22 @@ export function createGenerationService(
     });
   }
 
-  /** A proxied interaction's trace: it ended as it was logged, and took its latency. */
-  function gatewayTrace(row: NewGeneration) {
+  /** A proxied interaction as its trace tells it. */
+  function loggedCall(row: NewGeneration): LoggedCall {
     const metadata = row.metadata ?? {};
-    const endMs = Date.now();
-    return loggedTraces.trace({
-      name: `gateway ${row.model ?? ''}`.trim(),
-      startMs: endMs - (row.latencyMs ?? 0),
-      endMs,
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        ...(row.modelProvider && { 'server.address': row.modelProvider }),
-        ...(row.model && { 'gen_ai.request.model': row.model }),
-        ...(row.numInputTokens != null && { 'gen_ai.usage.input_tokens': row.numInputTokens }),
-        ...(row.numOutputTokens != null && { 'gen_ai.usage.output_tokens': row.numOutputTokens }),
-        'lectern.generation': row.id,
-        ...(row.actionId && { 'lectern.action': row.actionId }),
-        ...(row.version && { 'lectern.version': row.version }),
-        ...(row.cost && { 'lectern.cost_usd': row.cost.generation }),
-      },
+    return {
+      generationId: row.id,
+      model: row.model ?? null,
+      modelProvider: row.modelProvider ?? null,
+      inputTokens: row.numInputTokens ?? null,
+      outputTokens: row.numOutputTokens ?? null,
+      latencyMs: row.latencyMs ?? null,
+      actionId: row.actionId ?? null,
+      version: row.version ?? null,
+      cost: row.cost ?? null,
       traceparent: typeof metadata.traceparent === 'string' ? metadata.traceparent : undefined,
       error: typeof metadata.error === 'string' ? metadata.error : undefined,
-    });
+    };
   }
 
   return {
@@ -383,20 +394,19 @@ export function createGenerationService(
         }
         rows.push(await loggedRow(workspaceId, input, `records.${index}.`, knownVersions));
       }
-      const spans: CallTrace['spans'] = [];
+      const traces = await loggedTraces(
+        workspaceId,
+        rows.filter((row) => row.source === 'gateway').map(loggedCall),
+      );
       for (const row of rows) {
-        const traced = row.source === 'gateway' ? gatewayTrace(row) : null;
-        if (!traced) continue;
-        row.traceId = traced.traceId;
-        row.spanId = traced.spanId;
-        spans.push(...traced.spans);
+        const span = traces.spanOf.get(row.id);
+        if (!span) continue;
+        row.traceId = span.traceId;
+        row.spanId = span.spanId;
       }
       // One statement: a batch and its traces are stored together, in one trip to the database.
-      await repository.insertMany(
-        rows,
-        spans.length === 0 ? [] : await loggedTraces.statements(workspaceId, spans),
-      );
-      loggedTraces.stored(spans);
+      await repository.insertMany(rows, traces.statements);
+      traces.stored();
       return rows.map((row) => row.id);
     },
 
