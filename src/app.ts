@@ -227,7 +227,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       );
       await v1.register(promptRoutes(services.prompts, platform.config.eventStreamsPerWorkspace));
       await v1.register(providerRoutes(services.providers, platform.config.providerUrls));
-      await v1.register(runRoutes(services.runs, services.engine, services.idempotentRequests));
+      await v1.register(runRoutes(services.runs, services.idempotentRequests));
       await v1.register(generationRoutes(services.generations, services.statistics));
       await v1.register(feedbackRoutes(services.feedback));
       await v1.register(sessionRoutes(services.sessions, services.generations));

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { feedbackBody } from '../src/features/runtime/feedback/schemas.js';
 import { createDurableRuns } from '../src/features/runtime/runs/index.js';
+import { runInputFromWire } from '../src/features/runtime/runs/run-input.js';
 import { runBody } from '../src/features/runtime/runs/schemas.js';
 import { jobRegistrations } from '../src/jobs.js';
 import type { JobDefinition } from '../src/platform/jobs/job-queue.js';
@@ -98,7 +99,8 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
   const answer = await services.runs.run(
     caller,
     action.action.id,
-    runBody.parse({ input: { text: 'wired' } }),
+    runInputFromWire(runBody.parse({ input: { text: 'wired' } })),
+    'sync',
   );
   expect(answer).toMatchObject({ msg: 'wired' });
   const generationId = (answer as { data_guid: string }).data_guid;
@@ -178,7 +180,15 @@ it('never makes a durable run’s generation twice: a stored one is the answer, 
   const signal = new AbortController().signal;
   const options = { generationId, source: 'async' as const };
   const generate = async (text: string) =>
-    (await durable.generate(caller, action.id, runBody.parse({ input: { text } }), options, signal)).output;
+    (
+      await durable.generate(
+        caller,
+        action.id,
+        runInputFromWire(runBody.parse({ input: { text } })),
+        options,
+        signal,
+      )
+    ).output;
   const first = await generate('first');
   // Delivered again (a crashed attempt, a duplicate): with other input the echo would differ.
   const again = await generate('again');

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { asyncRunJob } from '../../src/features/runtime/runs/index.js';
 import { asyncRuns } from '../../src/features/runtime/runs/tables.js';
 import {
   createAction,
@@ -105,4 +107,38 @@ it('leaves no run pending when the job cannot be queued', async () => {
   expect(rows.map((row) => [row.status, row.errorCode, row.error])).toEqual([
     ['failed', 'queue_unavailable', 'The job queue is unavailable: queue down'],
   ]);
+});
+
+it('runs a job queued by the release before, whose request has the body’s names', async () => {
+  const action = await createAction(context.client, { prompt: '{{text}}' });
+  const workspaceId = (await context.test.app.services.workspaces.authenticate(context.client.apiKey))!
+    .workspace.id;
+  const runId = randomUUID();
+  const generationId = randomUUID();
+  await context.test.platform.database.database
+    .insert(asyncRuns)
+    .values({ id: runId, workspaceId, actionId: action.guid, generationId, status: 'pending' });
+  await context.test.platform.jobs.enqueue(asyncRunJob, {
+    runId,
+    workspaceId,
+    actionId: action.guid,
+    allowModelOverrides: false,
+    // What the previous release's queue() stored: the run body, pinned, with async_mode false.
+    request: {
+      input: { text: 'queued before' },
+      version: 1,
+      extUserId: 'user-7',
+      async_mode: false,
+      streaming: false,
+    },
+    source: 'async',
+    experimentId: null,
+  } as never);
+  const done = await eventually(async () => {
+    const poll = await context.client.get(`/v1/actions/result/${runId}`);
+    return poll.body.status === 'SUCCESS' ? poll.body : undefined;
+  });
+  expect(done.msg).toBe('queued before');
+  const record = await context.client.get(`/v1/data/${generationId}`);
+  expect(record.body).toMatchObject({ ext_user_id: 'user-7', version: 1 });
 });

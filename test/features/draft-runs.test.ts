@@ -75,6 +75,8 @@ it('refuses a bad draft with 400 naming its field under draft, and stores nothin
   expect(await refused({ model: 'nowhere/model' })).toMatch(/^draft\.model: /);
   expect(await refused({ temperature: 1 })).toMatch(/draft/);
   expect(await refused({ prompt: 'x' }, { version: 1 })).toMatch(/^draft: /);
+  // An async run is pinned to a saved version when it is queued: a draft runs now or not at all.
+  expect(await refused({ prompt: 'x' }, { async_mode: true })).toMatch(/^draft: .*async_mode/);
   const foreign = await newWorkspace(context.test);
   const secret = await foreign.post('/v1/contexts', { name: 'secret', description: '' });
   expect(await refused({ contexts: [secret.body.guid] })).toMatch(/^draft\.contexts/);

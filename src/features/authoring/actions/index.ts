@@ -15,3 +15,4 @@ export {
   createActionService,
   type ResolvedAction,
 } from './service.js';
+export type { VersionChanges } from './version.js';

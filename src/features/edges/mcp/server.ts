@@ -97,7 +97,9 @@ function buildServer(dependencies: McpDependencies, who: McpCaller): Server {
     if (name !== searchContextTool.name) requireTextArguments(input);
     try {
       if (name === searchContextTool.name) return await searchContext(input);
-      const answer = await dependencies.runs.run(caller, name, { input, environment }, { source: 'mcp' });
+      const answer = await dependencies.runs.run(caller, name, { input, environment }, 'sync', {
+        source: 'mcp',
+      });
       return {
         content: [{ type: 'text', text: answer.msg }],
         _meta: { 'lectern/data_guid': answer.data_guid },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { guid } from '../../../core/guid.js';
-import { runInput } from '../../runtime/runs/index.js';
+import { promptInput } from '../../runtime/runs/index.js';
 
 const datasetName = z.string().trim().min(1).max(200);
 const description = z.string().max(5_000);
@@ -18,7 +18,7 @@ export const changeDatasetBody = z.strictObject({
 
 /** One item as a client writes it: the input an Action run takes, the output expected for it. */
 export const datasetItem = z.strictObject({
-  input: runInput,
+  input: promptInput,
   expected_output: z.string().max(1_000_000).nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
 });

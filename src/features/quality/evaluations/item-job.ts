@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isFinal, publicMessage } from '../../../errors.js';
 import { defineJob, type JobHandler, type JobQueue } from '../../../platform/jobs/job-queue.js';
-import type { RunEngine, RunInput } from '../../runtime/runs/index.js';
+import type { PromptInput, RunEngine } from '../../runtime/runs/index.js';
 import type { EvaluatorTypeName, ScoringTools } from '../evaluators/index.js';
 import { scoreCase } from '../evaluators/index.js';
 import { reportOf } from './report.js';
@@ -148,7 +148,7 @@ export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandl
         const caller = { workspaceId: evaluation.workspaceId, allowModelOverrides: true };
         const modelOptions = modelOptionsOf(evaluation.model);
         const request = {
-          input: item.input as RunInput,
+          input: item.input as PromptInput,
           version: evaluation.version,
           ...(modelOptions && { modelOptions }),
         };

@@ -5,7 +5,7 @@ import { listResponse } from '../../../core/wire.js';
 import { workspaceOf } from '../../../http/authentication.js';
 import { byGuid } from '../../../http/by-guid.js';
 import type { IdempotentRequests } from '../runs/index.js';
-import { callerOf, idempotencyHeaders } from '../runs/index.js';
+import { callerOf, idempotencyHeaders, runInputFromWire, runModeOf } from '../runs/index.js';
 import {
   experimentChangesFromWire,
   newExperimentFromWire,
@@ -114,11 +114,17 @@ export function experimentRoutes(
       async (request) => {
         const caller = callerOf(workspaceOf(request), request.headers.traceparent);
         const { guid } = request.params;
+        const mode = runModeOf(request.body);
         return idempotent.once(
           caller.workspaceId,
           request.headers['idempotency-key'],
           ['experiment', guid, request.body],
-          () => experiments.run(caller, guid, request.body),
+          () =>
+            experiments.run(caller, guid, {
+              input: runInputFromWire(request.body),
+              mode,
+              forceAction: request.body.force_action,
+            }),
         );
       },
     );

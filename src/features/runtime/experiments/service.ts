@@ -2,12 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Page, Pagination } from '../../../core/pagination.js';
 import { NotFoundError, ValidationError } from '../../../errors.js';
 import type { AppService } from '../../authoring/apps/index.js';
-import type { RunCaller, RunService } from '../runs/index.js';
+import type { RunCaller, RunInput, RunMode, RunService } from '../runs/index.js';
 import type { SessionService } from '../sessions/index.js';
 import { positiveValueOf, proportionWithInterval } from './proportions.js';
 import type { ExperimentRepository, ExperimentRow } from './repository.js';
 import type { ExperimentRunResponse } from './responses.js';
-import type { ExperimentRunInput } from './schemas.js';
 
 /** An A/B test between two Actions of an App: `split` of the traffic goes to the secondary one. */
 export type Experiment = ExperimentRow;
@@ -39,6 +38,9 @@ export type ExperimentResults = { experiment: Experiment; arms: [ExperimentArm, 
 
 export type { ExperimentRunResponse };
 
+/** A run of an experiment: the run, how it answers, and the arm it must take (diagnostics), if any. */
+export type ExperimentRun = { input: RunInput; mode: RunMode; forceAction?: string };
+
 export interface ExperimentService {
   create(workspaceId: string, input: NewExperiment): Promise<Experiment>;
   /** The experiment, or 404 — also for one of another workspace. */
@@ -46,8 +48,8 @@ export interface ExperimentService {
   list(workspaceId: string, pagination: Pagination): Promise<Page<Experiment>>;
   update(workspaceId: string, id: string, changes: ExperimentChanges): Promise<Experiment>;
   remove(workspaceId: string, id: string): Promise<Experiment>;
-  /** Runs the assigned Action through the run engine, in any of the three modes. */
-  run(caller: RunCaller, id: string, input: ExperimentRunInput): Promise<ExperimentRunResponse>;
+  /** Runs the assigned Action (or the forced arm) through the run engine, in any of the three modes. */
+  run(caller: RunCaller, id: string, order: ExperimentRun): Promise<ExperimentRunResponse>;
   /** Per-arm run counts and feedback counts; for a two-valued rating, the positive rate with a 95% interval. */
   results(workspaceId: string, id: string): Promise<ExperimentResults>;
 }
@@ -85,25 +87,29 @@ export function createExperimentService(dependencies: {
    * Which Action runs: `force_action` when given; the primary while paused; a session's own Action (a session belongs to one
    * Action, so it is sticky by construction); a hash of `extUserId`; otherwise a random draw.
    */
-  async function assign(workspaceId: string, experiment: ExperimentRow, input: ExperimentRunInput) {
+  async function assign(
+    workspaceId: string,
+    experiment: ExperimentRow,
+    { input, forceAction }: ExperimentRun,
+  ) {
     const arms = [experiment.primaryActionId, experiment.secondaryActionId];
-    if (input.force_action) {
-      if (!arms.includes(input.force_action)) {
+    if (forceAction) {
+      if (!arms.includes(forceAction)) {
         throw new ValidationError('force_action', 'is not an Action of this experiment');
       }
-      return input.force_action;
+      return forceAction;
     }
     // Paused: every run goes to the primary Action (the control) until the experiment runs again.
     // Completed: the split stays as left, which is how the console declares a winner (0 or 1).
     if (experiment.status === 'paused') return experiment.primaryActionId;
-    if (input.session) {
-      const session = await sessions.require(workspaceId, input.session);
+    if (input.sessionId) {
+      const session = await sessions.require(workspaceId, input.sessionId);
       if (!arms.includes(session.actionId)) {
         throw new ValidationError('session', 'belongs to an Action outside this experiment');
       }
       return session.actionId;
     }
-    const point = input.extUserId ? stablePoint(experiment.id, input.extUserId) : Math.random();
+    const point = input.endUser ? stablePoint(experiment.id, input.endUser) : Math.random();
     return point < experiment.split ? experiment.secondaryActionId : experiment.primaryActionId;
   }
 
@@ -141,11 +147,10 @@ export function createExperimentService(dependencies: {
       return row;
     },
 
-    async run(caller, id, input) {
+    async run(caller, id, order) {
       const experiment = await require(caller.workspaceId, id);
-      const actionId = await assign(caller.workspaceId, experiment, input);
-      const { force_action: _forced, ...request } = input;
-      const response = await runs.run(caller, actionId, request, {
+      const actionId = await assign(caller.workspaceId, experiment, order);
+      const response = await runs.run(caller, actionId, order.input, order.mode, {
         source: 'experiment',
         experimentId: experiment.id,
       });

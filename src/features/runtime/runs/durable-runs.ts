@@ -3,7 +3,7 @@ import { publicMessage } from '../../../errors.js';
 import type { JobDefinition, JobQueue } from '../../../platform/jobs/job-queue.js';
 import type { GenerationService } from '../generations/index.js';
 import type { RunCaller, RunEngine, RunOptions } from './engine.js';
-import type { RunRequest } from './schemas.js';
+import type { RunInput } from './run-input.js';
 
 /** A generation as a job that carried it reads it: its text, the model call's time and its cost. */
 export type DurableGeneration = { output: string; latencyMs: number | null; costUsd: number | null };
@@ -36,7 +36,7 @@ export type DurableRuns = {
   generate(
     caller: RunCaller,
     actionId: string,
-    request: RunRequest,
+    request: RunInput,
     options: RunOptions & { generationId: string },
     signal: AbortSignal,
   ): Promise<DurableGeneration>;

@@ -11,13 +11,14 @@ import { splitModelReference } from '../../../llm/provider-kinds.js';
 import { wordTokens } from '../../../llm/tokens.js';
 import type { ServerTools, ToolRegistry } from '../../../llm/tool-registry.js';
 import type { RunTrace, Tracing } from '../../../platform/tracing.js';
-import { type ActionService, type ResolvedAction, versionFromWire } from '../../authoring/actions/index.js';
+import type { ActionService, ResolvedAction } from '../../authoring/actions/index.js';
 import type { ModelPurpose, ModelResolver, ResolvedModel } from '../../models/providers/index.js';
 import type { GenerationService, RunRecord, RunSource } from '../generations/index.js';
 import type { SessionService } from '../sessions/index.js';
 import { type BuiltPrompt, buildPrompt } from './prompt.js';
+import type { RunInput } from './run-input.js';
 import { modelCallSpans, toolsTraced } from './run-spans.js';
-import type { ModelOptions, RunInput, RunRequest } from './schemas.js';
+import type { ModelOptions, PromptInput } from './schemas.js';
 
 /** Finds Context chunks for a run; the Contexts feature provides it (none are found without it). */
 export type Retriever = (query: {
@@ -44,7 +45,7 @@ export type PreparedRun = {
   resolved: ResolvedAction;
   model: ResolvedModel;
   prompt: BuiltPrompt;
-  request: RunRequest;
+  request: RunInput;
   sessionId: string | null;
   tools: ServerTools;
   cacheKey: string | null;
@@ -98,7 +99,7 @@ function lastUserText(messages: PromptMessage[]): string {
   return last ? messageText(last.content) : '';
 }
 
-function inputQueryText(input: RunInput): string {
+function inputQueryText(input: PromptInput): string {
   if (typeof input === 'string') return input;
   if (Array.isArray(input)) return lastUserText(input as PromptMessage[]);
   return Object.values(input)
@@ -116,7 +117,7 @@ export interface RunEngine {
   prepare(
     caller: RunCaller,
     guidOrSlug: string,
-    request: RunRequest,
+    request: RunInput,
     options: RunOptions,
   ): Promise<PreparedRun>;
   /** Calls the model (or the cache) and stores the complete generation; nothing is stored on failure. */
@@ -141,7 +142,7 @@ export function createRunEngine(dependencies: {
   async function prepare(
     caller: RunCaller,
     guidOrSlug: string,
-    request: RunRequest,
+    request: RunInput,
     options: RunOptions,
   ): Promise<PreparedRun> {
     const trace = tracing.startRun(caller.workspaceId, caller.traceparent);
@@ -159,7 +160,7 @@ export function createRunEngine(dependencies: {
   async function prepareTraced(
     caller: RunCaller,
     guidOrSlug: string,
-    request: RunRequest,
+    request: RunInput,
     options: RunOptions,
     trace: RunTrace,
   ): Promise<PreparedRun> {
@@ -170,7 +171,7 @@ export function createRunEngine(dependencies: {
       );
     }
     const resolved = request.draft
-      ? await actions.resolveDraft(caller.workspaceId, guidOrSlug, versionFromWire(request.draft))
+      ? await actions.resolveDraft(caller.workspaceId, guidOrSlug, request.draft)
       : await actions.resolveForRun(caller.workspaceId, guidOrSlug, request);
     const { action, version } = resolved;
     if (request.modelOptions && !caller.allowModelOverrides) {
@@ -183,7 +184,7 @@ export function createRunEngine(dependencies: {
       reference === version.model
         ? actionModel
         : await models.resolve(caller.workspaceId, reference, purpose);
-    const sessionId = request.session ?? null;
+    const sessionId = request.sessionId ?? null;
     if (sessionId) await sessions.requireForRun(caller.workspaceId, sessionId, action.id);
     const contextChunks =
       version.contexts.length > 0
@@ -195,7 +196,7 @@ export function createRunEngine(dependencies: {
                 contextIds: version.contexts,
                 text: inputQueryText(request.input),
                 metadataFilter: request.metadata,
-                legacyFilter: request.filter,
+                legacyFilter: request.legacyFilter,
               }),
             { 'lectern.contexts': version.contexts.length },
           )
@@ -203,7 +204,7 @@ export function createRunEngine(dependencies: {
     const prompt = await buildPrompt({
       version,
       input: request.input,
-      extraMessages: request.messages as PromptMessage[] | undefined,
+      extraMessages: request.messages,
       history: sessionId ? await generations.sessionHistory(caller.workspaceId, sessionId) : [],
       contextChunks,
     });
@@ -270,7 +271,7 @@ export function createRunEngine(dependencies: {
       experimentId: run.experimentId,
       request: {
         input: run.request.input,
-        extUserId: run.request.extUserId ?? null,
+        extUserId: run.request.endUser ?? null,
         metadata: withSnippets(run.request.metadata ?? {}, run.resolved.version.snippets),
       },
       prompt: run.prompt,
@@ -342,7 +343,7 @@ export function createRunEngine(dependencies: {
       config: version.modelConfig,
       jsonSchema: run.request.modelOptions?.jsonSchema,
       tools: toolsTraced(run.tools, run.trace, calls),
-      executeTools: run.request.do_not_execute_tool_calls !== true,
+      executeTools: run.request.executeToolCalls !== false,
       workspaceId: run.caller.workspaceId,
       depth: run.depth,
       store: run.request.store,

@@ -9,8 +9,9 @@ export {
 export { createRunEngine, type Retriever, type RunCaller, type RunEngine } from './engine.js';
 export { createIdempotentRequests, type IdempotentRequests } from './idempotency.js';
 export { createIdempotentRequestRepository } from './idempotent-request-repository.js';
+export { type RunInput, type RunMode, runInputFromWire, runModeOf } from './run-input.js';
 export { presentRunResult } from './run-result.js';
-export { idempotencyHeaders, type RunInput, runFields, runInput } from './schemas.js';
+export { idempotencyHeaders, type PromptInput, promptInput, runFields } from './schemas.js';
 export {
   type AsyncRunResponse,
   asyncRunJob,

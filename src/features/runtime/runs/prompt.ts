@@ -6,7 +6,7 @@ import {
 import type { PromptMessage } from '../../../core/json-columns.js';
 import { ValidationError } from '../../../errors.js';
 import type { ActionVersion } from '../../authoring/actions/index.js';
-import type { RunInput } from './schemas.js';
+import type { PromptInput } from './schemas.js';
 
 export { contextVariable } from '@lectern/prompt-templates';
 
@@ -14,7 +14,7 @@ export type BuiltPrompt = TemplateBuiltPrompt<PromptMessage>;
 
 type PromptParts = {
   version: Pick<ActionVersion, 'prompt' | 'messages' | 'systemMessage'>;
-  input: RunInput;
+  input: PromptInput;
   extraMessages?: PromptMessage[];
   history?: PromptMessage[];
   /** Retrieved Context chunks, when the Action has Contexts. */

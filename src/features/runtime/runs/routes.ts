@@ -4,18 +4,13 @@ import { NotSupportedError } from '../../../errors.js';
 import { bearerToken, workspaceOf } from '../../../http/authentication.js';
 import { guidOrSlugParams } from '../../authoring/actions/index.js';
 import { callerOf } from './caller.js';
-import type { RunEngine } from './engine.js';
-import { gatewayPayload } from './gateway-payload.js';
 import type { IdempotentRequests } from './idempotency.js';
 import { gatewayPayloadResponse, runResponse, runResultResponse } from './responses.js';
+import { runInputFromWire, runModeOf } from './run-input.js';
 import { gatewayPayloadBody, idempotencyHeaders, legacyRunBody, resultParams, runBody } from './schemas.js';
 import type { RunService } from './service.js';
 
-export function runRoutes(
-  runs: RunService,
-  engine: RunEngine,
-  idempotent: IdempotentRequests,
-): FastifyPluginAsyncZod {
+export function runRoutes(runs: RunService, idempotent: IdempotentRequests): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['runs'];
 
@@ -34,11 +29,12 @@ export function runRoutes(
       async (request) => {
         const caller = callerOf(workspaceOf(request), request.headers.traceparent);
         const { guidOrSlug } = request.params;
+        const mode = runModeOf(request.body);
         return idempotent.once(
           caller.workspaceId,
           request.headers['idempotency-key'],
           ['run', guidOrSlug, request.body],
-          () => runs.run(caller, guidOrSlug, request.body),
+          () => runs.run(caller, guidOrSlug, runInputFromWire(request.body), mode),
         );
       },
     );
@@ -59,11 +55,12 @@ export function runRoutes(
         const { action, metadata_filter, ...fields } = request.body;
         const runRequest = { ...fields, metadata: fields.metadata ?? metadata_filter ?? undefined };
         const caller = callerOf(workspaceOf(request), request.headers.traceparent);
+        const mode = runModeOf(runRequest);
         return idempotent.once(
           caller.workspaceId,
           request.headers['idempotency-key'],
           ['run', action, runRequest],
-          () => runs.run(caller, action, runRequest),
+          () => runs.run(caller, action, runInputFromWire(runRequest), mode),
         );
       },
     );
@@ -102,17 +99,15 @@ export function runRoutes(
         },
       },
       async (request, reply) => {
-        const run = await engine.prepare(
+        const payload = await runs.gatewayPayload(
           callerOf(workspaceOf(request)),
           request.params.guidOrSlug,
-          request.body,
-          { source: 'sync', purpose: 'payload' },
+          runInputFromWire(request.body),
+          bearerToken(request)!,
         );
-        // Nothing is run here: the trace holds what preparing it took.
-        run.trace.end();
         // Holds the provider key: never cached, never logged (docs/api.md#runs).
         reply.header('cache-control', 'no-store');
-        return gatewayPayload(run, bearerToken(request)!);
+        return payload;
       },
     );
   };

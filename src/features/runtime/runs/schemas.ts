@@ -10,7 +10,8 @@ const variables = z.record(
   z.unknown(),
 );
 
-export const runInput = z.union(
+/** What fills a run's prompt: a string, an object of template variables or an array of messages. */
+export const promptInput = z.union(
   [z.string().max(10_000_000), z.array(promptMessage).min(1).max(1_000), variables],
   {
     error: 'must be a string, an object of template variables or an array of messages',
@@ -25,7 +26,7 @@ export const modelOptions = z.strictObject({
 
 /** The fields every way of running an Action accepts (docs/api.md#runs). */
 export const runFields = {
-  input: runInput,
+  input: promptInput,
   messages: z.array(promptMessage).max(1_000).optional(),
   cache: z.boolean().optional(),
   environment: environment.optional(),
@@ -56,7 +57,7 @@ export const legacyRunBody = z.object({
 
 /** What `gateway_payload` renders; it runs nothing, so the run-mode fields have no place here. */
 export const gatewayPayloadBody = z.strictObject({
-  input: runInput,
+  input: promptInput,
   messages: runFields.messages,
   environment: runFields.environment,
   version: runFields.version,
@@ -87,6 +88,8 @@ export const streamHeaders = z.object({
     .optional(),
 });
 
-export type RunInput = z.infer<typeof runInput>;
-export type RunRequest = z.infer<typeof runBody>;
+export type PromptInput = z.infer<typeof promptInput>;
+/** A run request's body as the wire names it (run-input.ts reads it into the domain's names). */
+export type RunBody = z.infer<typeof runBody>;
+export type GatewayPayloadBody = z.infer<typeof gatewayPayloadBody>;
 export type ModelOptions = z.infer<typeof modelOptions>;

@@ -8,15 +8,18 @@ import type { NumberedEvent, StreamBus, StreamEvent } from '../../../platform/st
 import type { AsyncRunRepository } from './async-run-repository.js';
 import type { DurableRuns } from './durable-runs.js';
 import type { PreparedRun, RunCaller, RunEngine, RunOptions } from './engine.js';
+import { gatewayPayload } from './gateway-payload.js';
 import type {
   AsyncRunResponse,
+  GatewayPayloadResponse,
   RunResponse,
   RunResultResponse,
   StreamRunResponse,
   SyncRunResponse,
 } from './responses.js';
+import { queuedRunInput, type RunInput, type RunMode, runInputFromWire } from './run-input.js';
 import { presentRunResult } from './run-result.js';
-import type { RunRequest } from './schemas.js';
+import type { RunBody } from './schemas.js';
 
 /** docs/api.md#limits: a stream URL lives one hour and is consumed once. */
 const streamLifetimeMs = 60 * 60 * 1000;
@@ -35,7 +38,15 @@ export const asyncRunJob = defineJob({
     workspaceId: z.uuid(),
     actionId: z.uuid(),
     allowModelOverrides: z.boolean(),
-    request: z.record(z.string(), z.unknown()),
+    // A job queued by the release before this one carries the request body's names (it always set
+    // async_mode): it is read the way the route reads a body.
+    request: z.preprocess(
+      (value) =>
+        typeof value === 'object' && value !== null && 'async_mode' in value
+          ? runInputFromWire(value as RunBody)
+          : value,
+      queuedRunInput,
+    ),
     source: z.enum(['sync', 'stream', 'async', 'experiment', 'workflow', 'skill', 'evaluation', 'mcp']),
     experimentId: z.uuid().nullable(),
     /** The W3C traceparent of the request's trace: the job's run continues it. */
@@ -53,13 +64,24 @@ export type AsyncRunPayload = z.infer<typeof asyncRunJob.payload>;
 export type { AsyncRunResponse, RunResponse, StreamRunResponse, SyncRunResponse };
 
 export interface RunService {
-  /** Runs an Action by mode (docs/api.md#runs: streaming wins over async_mode). */
+  /** Runs an Action: at once, as a stream URL or in the background (docs/api.md#runs). */
   run(
     caller: RunCaller,
     guidOrSlug: string,
-    request: RunRequest,
+    request: RunInput,
+    mode: RunMode,
     options?: Partial<RunOptions>,
   ): Promise<RunResponse>;
+  /**
+   * What a run would send, rendered and not run (`gateway_payload`), with the headers that log it
+   * under the caller's key (`serviceApiKey`).
+   */
+  gatewayPayload(
+    caller: RunCaller,
+    guidOrSlug: string,
+    request: RunInput,
+    serviceApiKey: string,
+  ): Promise<GatewayPayloadResponse>;
   /** docs/api.md result: PENDING until done, then SUCCESS with the text; a failed run is an error. */
   result(workspaceId: string, resultKey: string): Promise<RunResultResponse>;
   /**
@@ -165,12 +187,11 @@ export function createRunService(dependencies: {
       status: 'pending',
     });
     // The version is pinned now, so a deploy before the job runs does not change what runs.
-    const request: RunRequest = {
-      ...run.request,
+    const { draft: _none, ...pinned } = run.request;
+    const request = {
+      ...pinned,
       version: run.resolved.version.version,
       environment: run.resolved.environment ?? undefined,
-      async_mode: false,
-      streaming: false,
     };
     const payload = {
       runId,
@@ -208,7 +229,7 @@ export function createRunService(dependencies: {
           const { output } = await durable.generate(
             caller,
             payload.actionId,
-            payload.request as RunRequest,
+            payload.request,
             { generationId: run.generationId, source: payload.source, experimentId: payload.experimentId },
             context.signal,
           );
@@ -231,8 +252,14 @@ export function createRunService(dependencies: {
       },
     },
 
-    async run(caller, guidOrSlug, request, options = {}) {
-      const mode = request.streaming ? 'stream' : request.async_mode ? 'async' : 'sync';
+    async gatewayPayload(caller, guidOrSlug, request, serviceApiKey) {
+      const run = await engine.prepare(caller, guidOrSlug, request, { source: 'sync', purpose: 'payload' });
+      // Nothing is run here: the trace holds what preparing it took.
+      run.trace.end();
+      return gatewayPayload(run, serviceApiKey);
+    },
+
+    async run(caller, guidOrSlug, request, mode, options = {}) {
       const run = await engine.prepare(caller, guidOrSlug, request, {
         ...options,
         source: options.source ?? mode,

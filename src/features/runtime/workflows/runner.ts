@@ -11,7 +11,7 @@ import {
   type JobQueue,
 } from '../../../platform/jobs/job-queue.js';
 import type { Tracing } from '../../../platform/tracing.js';
-import type { DurableRuns, RunFailure, RunInput } from '../runs/index.js';
+import type { DurableRuns, PromptInput, RunFailure } from '../runs/index.js';
 import { presentRunResult } from '../runs/index.js';
 import type { RunResultResponse } from '../runs/responses.js';
 import type { WorkflowOutputResponse, WorkflowResultResponse, WorkflowTriggerResponse } from './responses.js';
@@ -157,7 +157,7 @@ export function createWorkflowRunner(dependencies: {
   /** docs/api.md#how-the-parts-behave: mapped variables from `{{input.KEY}}` / `{{blocks.NAME}}`, else the previous output. */
   async function inputOf(run: WorkflowRunRow, blocks: WorkflowRunBlockRow[], block: WorkflowRunBlockRow) {
     if (!block.input)
-      return block.position === 0 ? (run.input as RunInput) : (blocks[block.position - 1]!.output ?? '');
+      return block.position === 0 ? (run.input as PromptInput) : (blocks[block.position - 1]!.output ?? '');
     const earlier = Object.fromEntries(
       blocks.slice(0, block.position).map((previous) => [previous.name, previous.output ?? '']),
     );
