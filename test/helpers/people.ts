@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MemberRole } from '../../src/core/roles.js';
-import { type Client, request, type TestApp } from './test-app.js';
+import { type Client, clientOver, request, type TestApp } from './test-app.js';
 
 // People in tests: made through the services (as the admin API and the CLI make them), signed in
 // through the console's real sign-in route, and then calling the API with their session cookie.
@@ -52,15 +52,7 @@ export async function signIn(
 export function cookieClient(test: TestApp, cookie: string, workspaceGuid: string): Client {
   const send = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
     request(test.app, method, url, body, { cookie, ...sameOrigin, ...headers });
-  return {
-    apiKey: '',
-    workspaceGuid,
-    request: send,
-    get: (url) => send('GET', url),
-    post: (url, body) => send('POST', url, body ?? {}),
-    put: (url, body) => send('PUT', url, body ?? {}),
-    delete: (url) => send('DELETE', url),
-  };
+  return clientOver(send, '', workspaceGuid);
 }
 
 /** A member of the workspace with `role`, signed in. */

@@ -2,8 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, inject } from 'vitest';
+import {
+  type Answer,
+  type RequestArguments,
+  type Route,
+  requestTarget,
+} from '../../packages/client/src/api/typed-request.js';
 import { buildApp, type LecternApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import type { ErrorResponse } from '../../src/core/wire.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/database/connection.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createPlatform, type Platform } from '../../src/platform/platform.js';
@@ -101,10 +108,24 @@ export async function startTestApp(
 
 export type Response = { status: number; body: any; headers: Record<string, unknown> };
 
+/**
+ * An answer of a route of the route map: its success body typed as /openapi.json declares it (the
+ * console's map, packages/client/src/api/api-types.ts), so a test that reads a field the route no
+ * longer answers fails to compile. An error answer's body is the error body (`error`).
+ */
+export type TypedResponse<R extends Route> = {
+  status: number;
+  body: Answer<R>;
+  error: ErrorResponse['error'] | undefined;
+  headers: Record<string, unknown>;
+};
+
 /** A client of one workspace, speaking real HTTP through Fastify's inject. */
 export type Client = {
   apiKey: string;
   workspaceGuid: string;
+  /** A route of the route map by its name, `'POST /v1/apps'`, with its path, query and body typed. */
+  api<R extends Route>(route: R, ...options: RequestArguments<R>): Promise<TypedResponse<R>>;
   request(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   get(url: string): Promise<Response>;
   post(url: string, body?: unknown): Promise<Response>;
@@ -134,18 +155,41 @@ export async function request(
   return { status: response.statusCode, body: parsed, headers: response.headers };
 }
 
-export function clientFor(app: LecternApp, apiKey: string, workspaceGuid: string): Client {
-  const send = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
-    request(app, method, url, body, { authorization: `Bearer ${apiKey}`, ...headers });
+type Send = (
+  method: string,
+  url: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<Response>;
+
+/** A client of the workspace over `send`, which adds the credential (a key, a console session). */
+export function clientOver(send: Send, apiKey: string, workspaceGuid: string): Client {
   return {
     apiKey,
     workspaceGuid,
+    async api(route, ...[options]) {
+      const { method, path } = requestTarget(route, options);
+      const query = new URLSearchParams();
+      for (const [name, value] of Object.entries((options?.query ?? {}) as Record<string, unknown>))
+        if (value !== undefined) query.append(name, String(value));
+      const url = query.size > 0 ? `${path}?${query}` : path;
+      const body = options?.body ?? (method === 'POST' || method === 'PUT' ? {} : undefined);
+      const response = await send(method, url, body, options?.headers);
+      const error = response.status >= 400 ? response.body?.error : undefined;
+      return { ...response, error };
+    },
     request: send,
     get: (url) => send('GET', url),
     post: (url, body) => send('POST', url, body ?? {}),
     put: (url, body) => send('PUT', url, body ?? {}),
     delete: (url) => send('DELETE', url),
   };
+}
+
+export function clientFor(app: LecternApp, apiKey: string, workspaceGuid: string): Client {
+  const send: Send = (method, url, body, headers = {}) =>
+    request(app, method, url, body, { authorization: `Bearer ${apiKey}`, ...headers });
+  return clientOver(send, apiKey, workspaceGuid);
 }
 
 /** A new workspace of its own: tests never reset shared state, they work in unique workspaces. */
