@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { ownModuleUrl, runsSources } from './install-paths.js';
 import { createWorkerCalls, type Unnumbered, type WorkerCalls } from './worker-calls.js';
 
@@ -24,16 +24,12 @@ function tsxLoaderUrl(): string {
 
 /**
  * Starts a worker thread running the package's module `src/<name>.ts` (or its build). `data` reaches
- * the module as `workerData.data`; `resourceLimits` bounds its heap (Node's worker option).
+ * the module as `workerData.data`.
  */
-export function startModuleWorker(name: string, data?: unknown, resourceLimits?: ResourceLimits): Worker {
+export function startModuleWorker(name: string, data?: unknown): Worker {
   const url = ownModuleUrl(name);
   const typescriptLoader = runsSources ? tsxLoaderUrl() : undefined;
-  return new Worker(workerBootstrap, {
-    eval: true,
-    workerData: { entry: { url, typescriptLoader }, data },
-    ...(resourceLimits && { resourceLimits }),
-  });
+  return new Worker(workerBootstrap, { eval: true, workerData: { entry: { url, typescriptLoader }, data } });
 }
 
 export type LazyModuleWorker<Request extends { id: number }, Answer extends { id: number }> = {

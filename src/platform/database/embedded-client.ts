@@ -37,14 +37,6 @@ type Answer = Extract<EmbeddedAnswer, { type: 'answer' }>;
  * Starts the worker and waits until PGlite is open in it; rejects with PGlite's own error when it
  * does not open (a damaged data dir or template), after the worker has ended.
  */
-/**
- * The database thread's young generation. V8 grows it to 48 MB under a burst of allocation (a large
- * result, the start's catalogue reads) and gives it back only once its memory reducer runs on an idle
- * thread, seconds later; its objects are short-lived rows and messages, so a small one costs little
- * (docs/performance.md, idle RSS).
- */
-const embeddedWorkerLimits = { maxYoungGenerationSizeMb: 12 };
-
 export async function startEmbeddedClient(
   settings: EmbeddedDatabaseSettings,
   options: {
@@ -55,7 +47,7 @@ export async function startEmbeddedClient(
   } = {},
 ): Promise<EmbeddedClient> {
   const { onStopped = () => undefined, startWorker = startModuleWorker } = options;
-  const worker = startWorker('platform/database/embedded-worker', settings, embeddedWorkerLimits);
+  const worker = startWorker('platform/database/embedded-worker', settings);
   const calls = createWorkerCalls<EmbeddedRequest, Answer>(worker);
   let lastTransaction = 0;
   let opened = false;

@@ -5,8 +5,9 @@ import type { Page, Pagination } from '../../../core/pagination.js';
 import { NotFoundError } from '../../../errors.js';
 import { asBulkWork } from '../../../platform/database/bulk-work.js';
 import type { NamedStatement } from '../../../platform/database/statements.js';
-import type { RecordedCall, Tracing } from '../../../platform/tracing.js';
+import type { Tracing } from '../../../platform/tracing.js';
 import type { LoggedCall, TracedGeneration } from '../../runtime/generations/index.js';
+import { type LoggedCallTraces, recordedCall } from './gateway-spans.js';
 import { lecternMarks, sessionOf, type TracedCall, tracedCall } from './genai-mapping.js';
 import { createIngestTurns } from './ingest-turns.js';
 import { ownCalls, ownGeneration, ownSpansByWorkspace, receivedOf } from './own-spans.js';
@@ -63,37 +64,6 @@ type PreparedBatch = {
   /** Traces whose calls may take an Action from a marked ancestor once the batch is in. */
   unsettledTraces: string[];
 };
-
-/** A logged call's trace, for the generation that names it, with the statements that store it. */
-export type LoggedCallTraces = {
-  spanOf: Map<string, { traceId: string; spanId: string }>;
-  statements: NamedStatement[];
-  /** Called once they are stored: the spans go to the collector, when there is one. */
-  stored(): void;
-};
-
-/** A proxied interaction's trace: it ended as it was logged, and took its latency. */
-function recordedCall(call: LoggedCall): RecordedCall {
-  const endMs = Date.now();
-  return {
-    name: `gateway ${call.model ?? ''}`.trim(),
-    startMs: endMs - (call.latencyMs ?? 0),
-    endMs,
-    attributes: {
-      'gen_ai.operation.name': 'chat',
-      ...(call.modelProvider && { 'server.address': call.modelProvider }),
-      ...(call.model && { 'gen_ai.request.model': call.model }),
-      ...(call.inputTokens != null && { 'gen_ai.usage.input_tokens': call.inputTokens }),
-      ...(call.outputTokens != null && { 'gen_ai.usage.output_tokens': call.outputTokens }),
-      'lectern.generation': call.generationId,
-      ...(call.actionId && { 'lectern.action': call.actionId }),
-      ...(call.version && { 'lectern.version': call.version }),
-      ...(call.cost && { 'lectern.cost_usd': call.cost.generation }),
-    },
-    traceparent: call.traceparent,
-    error: call.error,
-  };
-}
 
 /** Spans a statement stores: a slice of a batch, short enough for others' statements to go between. */
 const spansPerStatement = 64;
