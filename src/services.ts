@@ -35,7 +35,7 @@ import {
   createAccountService,
   createMemberService,
   createPeopleRepository,
-  memberPrincipal,
+  memberPrincipals,
 } from './features/identity/people/index.js';
 import { createWorkspaceRepository, createWorkspaceService } from './features/identity/workspaces/index.js';
 import {
@@ -80,7 +80,6 @@ import {
   createCheckRunner,
   createEvaluatorRepository,
   createEvaluatorService,
-  type EvaluatorTypeName,
   embeddingSimilarity,
 } from './features/quality/evaluators/index.js';
 import {
@@ -180,10 +179,7 @@ export function createServices(platform: Platform) {
   const generationRepository = createGenerationRepository(database);
   const datasets = createDatasetService({
     repository: createDatasetRepository(database),
-    async generations(workspaceId, ids) {
-      const found = await generationRepository.findMany(workspaceId, [...new Set(ids)]);
-      return new Map(found.map((row) => [row.id, { input: row.input, output: row.output }]));
-    },
+    generations: generationRepository.inputsAndOutputs,
     inTransaction: platform.transactions.run,
     gatesUsing: (workspaceId, datasetId) => releaseGateRepository.gatesUsing(workspaceId, { datasetId }),
   });
@@ -233,15 +229,9 @@ export function createServices(platform: Platform) {
     {
       gates,
       deploymentsChanged: (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
-      // A refused deploy's request fails and its transaction rolls back: its event is written after.
-      events: (workspaceId, event) =>
-        event.type === 'deployment.refused'
-          ? platform.transactions.whenEnded(() =>
-              webhooks
-                .emit(workspaceId, event.type, event.data)
-                .catch((error: unknown) => webhookLogger.error({ err: error }, 'could not record a refusal')),
-            )
-          : webhooks.emit(workspaceId, event.type, event.data),
+      events: (workspaceId, event) => webhooks.emit(workspaceId, event.type, event.data),
+      whenEnded: platform.transactions.whenEnded,
+      logger: logger('actions'),
     },
   );
   const sessions = createSessionService(createSessionRepository(database), actions.require);
@@ -364,12 +354,7 @@ export function createServices(platform: Platform) {
   const consoleSessions = createConsoleSessionService({
     repository: createConsoleSessionRepository(database),
     workspaces,
-    members: {
-      async principalOf(workspaceId: string, userId: string) {
-        const membership = await peopleRepository.findMembership(workspaceId, userId);
-        return membership && memberPrincipal(membership);
-      },
-    },
+    members: memberPrincipals(peopleRepository),
     attempts: platform.attempts,
     limits: {
       idleMs: config.consoleSessionIdleMs,
@@ -449,10 +434,7 @@ export function createServices(platform: Platform) {
     scores: createScoreRepository(database),
     jobs,
     tools: scoringTools,
-    async evaluator(workspaceId, id) {
-      const found = await evaluators.require(workspaceId, id).catch(() => undefined);
-      return found && { id, type: found.type as EvaluatorTypeName, config: found.config };
-    },
+    evaluator: evaluators.find,
     pace: defaultSweepPace,
     logger: logger('monitors'),
   });
@@ -477,17 +459,7 @@ export function createServices(platform: Platform) {
     tools: scoringTools,
     hasAction,
     inTransaction: platform.transactions.run,
-    async ended(evaluation, status) {
-      const { id, actionId, version, environment, datasetId } = evaluation;
-      await webhooks.emit(evaluation.workspaceId, 'evaluation.finished', {
-        evaluation: id,
-        action: actionId,
-        version,
-        environment,
-        dataset: datasetId,
-        status,
-      });
-    },
+    events: webhooks.emit,
     logger: logger('evaluations'),
   });
   return {

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { createSweepRunner, defaultSweepPace } from '../../src/features/quality/monitors/index.js';
 import { signedInPerson } from '../helpers/people.js';
 import {
   type Client,
@@ -160,4 +163,39 @@ describe('monitors', () => {
     });
     expect((await client.get(`/v1/monitors/${created.body.guid}`)).status).toBe(404);
   });
+});
+
+it('fails a sweep whose evaluator could not be read, for its job to retry, and moves nothing past', async () => {
+  const marks: string[] = [];
+  const stored: unknown[] = [];
+  const monitor = {
+    id: randomUUID(),
+    workspaceId: randomUUID(),
+    actionId: randomUUID(),
+    evaluatorIds: [randomUUID()],
+    sampleRate: 1,
+  };
+  const runner = createSweepRunner({
+    repository: {
+      find: async () => monitor,
+      nextGenerations: async () => [
+        { id: randomUUID(), input: {}, output: 'x', latencyMs: 1, cost: null, createdAt: new Date() },
+      ],
+      moveMark: async (_monitor: string, lastId: string) => void marks.push(lastId),
+    } as never,
+    scores: { store: async (scores) => void stored.push(...scores) },
+    jobs: { enqueue: async () => 'job' },
+    tools: {} as never,
+    evaluator: async () => {
+      throw new Error('connection lost');
+    },
+    pace: defaultSweepPace,
+    logger: pino({ level: 'silent' }),
+  });
+  const sweep = { workspaceId: monitor.workspaceId, monitorId: monitor.id, sweep: 0 };
+  await expect(
+    runner.process(sweep, { jobId: 'job', attempt: 1, signal: new AbortController().signal }),
+  ).rejects.toThrow('connection lost');
+  // Nothing moved past: the job's next attempt scores the same generations.
+  expect([marks, stored]).toEqual([[], []]);
 });

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { AppError } from '../../../errors.js';
 
 // What the Action feature tells and asks of the features beside it (wired in src/services.ts): the
@@ -104,4 +105,11 @@ export type ActionNeighbours = {
   gates?: ReleaseGateLookup;
   deploymentsChanged?: DeploymentsChanged;
   events?: ActionEvents;
+  /**
+   * Runs work once the current transaction has ended, committed or not: a refused deploy's request
+   * fails and its transaction rolls back, and its event is told after that.
+   */
+  whenEnded?: (work: () => Promise<unknown>) => Promise<void>;
+  /** Where a refusal's event that could not be told is logged (the request has failed already). */
+  logger?: Pick<Logger, 'error'>;
 };

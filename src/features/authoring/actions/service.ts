@@ -185,6 +185,8 @@ export function createActionService(
     gates = { guard: async () => undefined, gatedEnvironments: async () => [] },
     deploymentsChanged = () => undefined,
     events = async () => undefined,
+    whenEnded = async (work) => void (await work()),
+    logger,
   } = neighbours;
   const { guard } = gates;
   const routing = createRoutingGuards(repository, gates);
@@ -400,8 +402,8 @@ export function createActionService(
       const { environment, version } = input;
       if (unmet.length > 0 && !input.force) {
         const { slug } = (await requireById(workspaceId, id)).action;
-        await events(workspaceId, {
-          type: 'deployment.refused',
+        const refused = {
+          type: 'deployment.refused' as const,
           data: {
             action: id,
             slug,
@@ -410,7 +412,13 @@ export function createActionService(
             refused_for: by ?? null,
             unmet: unmet.map((condition) => condition.condition),
           },
-        });
+        };
+        // Told once the refused request's transaction has rolled back, or it would roll back too.
+        await whenEnded(() =>
+          events(workspaceId, refused).catch((error: unknown) =>
+            logger?.error({ err: error }, 'could not record a refusal'),
+          ),
+        );
         throw new GateFailedError(environment, version, unmet);
       }
       await repository.deploy(id, environment, version, by);

@@ -1,6 +1,6 @@
 import { rightsOf } from '../../../core/roles.js';
 import type { SignedRequest } from '../workspaces/index.js';
-import type { Membership } from './repository.js';
+import type { Membership, PeopleRepository } from './repository.js';
 
 export {
   type AccountService,
@@ -30,6 +30,16 @@ export function memberPrincipal({ user, workspace, role }: Membership): SignedRe
       rights: rightsOf(role),
       person: { id: user.id, email: user.email, name: user.name },
       key: undefined,
+    },
+  };
+}
+
+/** A member's principal in a workspace, or undefined when they are not (or no longer) a member there. */
+export function memberPrincipals(repository: Pick<PeopleRepository, 'findMembership'>) {
+  return {
+    async principalOf(workspaceId: string, userId: string): Promise<SignedRequest | undefined> {
+      const membership = await repository.findMembership(workspaceId, userId);
+      return membership && memberPrincipal(membership);
     },
   };
 }

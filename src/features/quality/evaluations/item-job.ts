@@ -63,6 +63,16 @@ function modelOptionsOf(model: string | null) {
   return slash > 0 ? { provider: model.slice(0, slash), model: model.slice(slash + 1) } : { model };
 }
 
+/** What `evaluation.finished` tells (docs/webhooks.md#events). */
+export type EvaluationFinished = {
+  evaluation: string;
+  action: string;
+  version: number;
+  environment: string | null;
+  dataset: string;
+  status: 'SUCCESS' | 'FAILED';
+};
+
 export type ItemRunnerDependencies = {
   repository: EvaluationRepository;
   engine: Pick<RunEngine, 'prepare' | 'execute'>;
@@ -72,14 +82,26 @@ export type ItemRunnerDependencies = {
   hasAction: (workspaceId: string, actionId: string) => Promise<boolean>;
   /** Runs the end of an evaluation and its telling (below) as one transaction. */
   inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
-  /** Told, in the transaction that ends it, that an evaluation ended by itself (the webhooks' `evaluation.finished`). */
-  ended?: (evaluation: EvaluationRow, status: 'SUCCESS' | 'FAILED') => Promise<void>;
+  /**
+   * Told, in the transaction that ends it, that an evaluation ended by itself: the webhooks'
+   * `evaluation.finished` (docs/webhooks.md#events).
+   */
+  events?: (workspaceId: string, type: 'evaluation.finished', data: EvaluationFinished) => Promise<void>;
   logger: Logger;
 };
 
 export function createItemRunner(dependencies: ItemRunnerDependencies): JobHandler<EvaluationItemPayload> {
   const { repository, engine, jobs, tools, hasAction, inTransaction, logger } = dependencies;
-  const ended = dependencies.ended ?? (async () => undefined);
+  const events = dependencies.events ?? (async () => undefined);
+  const ended = (evaluation: EvaluationRow, status: EvaluationFinished['status']) =>
+    events(evaluation.workspaceId, 'evaluation.finished', {
+      evaluation: evaluation.id,
+      action: evaluation.actionId,
+      version: evaluation.version,
+      environment: evaluation.environment,
+      dataset: evaluation.datasetId,
+      status,
+    });
 
   /** Scores an output with every pinned evaluator; a score that fails is null with its reason. */
   async function scoresOf(

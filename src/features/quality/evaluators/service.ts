@@ -18,6 +18,11 @@ export interface EvaluatorService {
   create(workspaceId: string, creatorId: string, fields: NewEvaluator): Promise<EvaluatorRow>;
   list(workspaceId: string, pagination: Pagination): Promise<Page<EvaluatorRow>>;
   require(workspaceId: string, id: string): Promise<EvaluatorRow>;
+  /** The evaluator as it is now with its type named, or undefined once deleted (a monitor's scores then stop). */
+  find(
+    workspaceId: string,
+    id: string,
+  ): Promise<{ id: string; type: EvaluatorTypeName; config: Record<string, unknown> } | undefined>;
   change(workspaceId: string, id: string, fields: EvaluatorChange): Promise<EvaluatorRow>;
   remove(workspaceId: string, id: string): Promise<void>;
   /** Scores one case with an evaluator, saved or not (its settings are checked first). */
@@ -92,6 +97,11 @@ export function createEvaluatorService(dependencies: {
     },
 
     require,
+
+    async find(workspaceId, id) {
+      const found = await repository.find(workspaceId, id);
+      return found && { id, type: found.type as EvaluatorTypeName, config: found.config };
+    },
 
     async change(workspaceId, id, fields) {
       const current = await require(workspaceId, id);

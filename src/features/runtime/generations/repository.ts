@@ -247,6 +247,20 @@ export function createGenerationRepository(database: Database) {
         .where(and(eq(generations.workspaceId, workspaceId), inArray(generations.id, ids)));
     },
 
+    /** The input and output of each generation found, by id (a dataset's items made from generations). */
+    async inputsAndOutputs(
+      workspaceId: string,
+      ids: string[],
+    ): Promise<Map<string, { input: unknown; output: string }>> {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return new Map();
+      const found = await database
+        .select({ id: generations.id, input: generations.input, output: generations.output })
+        .from(generations)
+        .where(and(eq(generations.workspaceId, workspaceId), inArray(generations.id, unique)));
+      return new Map(found.map((row) => [row.id, { input: row.input, output: row.output }]));
+    },
+
     /** Every generation of the workspace that matches `filter`, newest first. */
     search(workspaceId: string, filter: GenerationFilter, skip: number, limit: number) {
       return page(and(...filterConditions(workspaceId, filter)), skip, limit);
