@@ -140,15 +140,19 @@ export function createServices(platform: Platform) {
   const { jobs, vacuums, logger } = shared;
   const providerRepository = createProviderRepository(database);
   const workspaceRepository = createWorkspaceRepository(database);
-  const models = createModelResolver(providerRepository, secretBox, {
-    fallbacks: config.providerFallbacks,
-    shareEnvironmentKeys: config.shareEnvironmentProviderKeys,
-    hasSingleWorkspace: () => workspaceRepository.hasSingleWorkspace(),
-    mockProvider: config.mockProvider,
-    providerFetch: shared.providerFetch,
+  const models = createModelResolver({
+    repository: providerRepository,
+    secretBox,
+    options: {
+      fallbacks: config.providerFallbacks,
+      shareEnvironmentKeys: config.shareEnvironmentProviderKeys,
+      hasSingleWorkspace: () => workspaceRepository.hasSingleWorkspace(),
+      mockProvider: config.mockProvider,
+      providerFetch: shared.providerFetch,
+    },
   });
-  const apps = createAppService(createAppRepository(database));
-  const embedders = createEmbedderResolver(models, shared.offlineEmbedders);
+  const apps = createAppService({ repository: createAppRepository(database) });
+  const embedders = createEmbedderResolver({ models, offline: shared.offlineEmbedders });
   const contextRepository = createContextRepository(database);
   const indexer = shared.textIndexer;
   const documentSearch = createDocumentSearchRepository(database, shared.vectors);
@@ -169,11 +173,11 @@ export function createServices(platform: Platform) {
   });
   const skillRepository = createSkillRepository(database);
   const attachments = createAttachmentValidator({ contexts, skills: skillRepository });
-  const prompts = createPromptService(
-    createDeployedVersionRepository(database),
-    platform.broadcast,
-    logger('prompts'),
-  );
+  const prompts = createPromptService({
+    deployed: createDeployedVersionRepository(database),
+    broadcast: platform.broadcast,
+    logger: logger('prompts'),
+  });
   // Datasets, and the evaluations' evidence the release gates read: a deploy asks the gates (their
   // read side, the gate reader) before it writes.
   const generationRepository = createGenerationRepository(database);
@@ -214,50 +218,59 @@ export function createServices(platform: Platform) {
   });
   // What a version's templates include is read from the snippets, before the version is saved.
   const snippetRepository = createSnippetRepository(database);
-  const snippetLibrary = createSnippetLibrary(snippetRepository);
-  const snippets = createSnippetService(snippetRepository, snippetLibrary, (workspaceId, data) =>
-    webhooks.emit(workspaceId, 'snippet.version_saved', data),
-  );
-  const folders = createFolderService(createFolderRepository(database));
+  const snippetLibrary = createSnippetLibrary({ repository: snippetRepository });
+  const snippets = createSnippetService({
+    repository: snippetRepository,
+    library: snippetLibrary,
+    versionSaved: (workspaceId, data) => webhooks.emit(workspaceId, 'snippet.version_saved', data),
+  });
+  const folders = createFolderService({ repository: createFolderRepository(database) });
   // Once a deploy is committed, every node pushes it to the clients connected to it.
-  const actions = createActionService(
-    createActionRepository(database, lastGenerationAt),
+  const actions = createActionService({
+    repository: createActionRepository(database, lastGenerationAt),
     apps,
     models,
-    attachments,
-    snippetLibrary.resolve,
-    {
+    validateAttachments: attachments,
+    resolveSnippets: snippetLibrary.resolve,
+    neighbours: {
       gates,
       deploymentsChanged: (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
       events: (workspaceId, event) => webhooks.emit(workspaceId, event.type, event.data),
       whenEnded: platform.transactions.whenEnded,
       logger: logger('actions'),
     },
-  );
-  const sessions = createSessionService(createSessionRepository(database), actions.require);
+  });
+  const sessions = createSessionService({
+    repository: createSessionRepository(database),
+    requireAction: actions.require,
+  });
   // Feedback and edits of stored generations tell the statistics (the Dashboard's figures) which
   // finished day to sum again.
-  const statistics = createStatisticsService(createStatisticsRepository(database), actions.require);
+  const statistics = createStatisticsService({
+    repository: createStatisticsRepository(database),
+    requireAction: actions.require,
+  });
   // Feedback asks when a generation was made (and so whether it exists); the generation service lists each one's feedback.
-  const feedback = createFeedbackService(
-    createFeedbackRepository(database),
-    async (workspaceId, id) => (await generationRepository.find(workspaceId, id))?.createdAt,
-    statistics.generationChanged,
-  );
-  const generations = createGenerationService(
-    generationRepository,
+  const feedback = createFeedbackService({
+    repository: createFeedbackRepository(database),
+    generationCreatedAt: async (workspaceId, id) =>
+      (await generationRepository.find(workspaceId, id))?.createdAt,
+    changed: statistics.generationChanged,
+  });
+  const generations = createGenerationService({
+    repository: generationRepository,
     feedback,
-    {
+    owners: {
       requireApp: apps.require,
       requireAction: actions.require,
       requireSession: sessions.requireForRun,
       requireVersion: actions.savedBy,
     },
-    statistics.generationChanged,
-    tracedCallCost,
+    changed: statistics.generationChanged,
+    priceOf: tracedCallCost,
     // The traces service is made below: it stores traced calls as generations.
-    (workspaceId, calls) => traces.loggedCallTraces(workspaceId, calls),
-  );
+    loggedTraces: (workspaceId, calls) => traces.loggedCallTraces(workspaceId, calls),
+  });
   const { baseUrl, fileLimitBytes } = config;
   const files = createFileService({
     repository: createFileRepository(database),
@@ -279,8 +292,8 @@ export function createServices(platform: Platform) {
     logger: logger('context-sources'),
   });
   const contextSearch = createContextSearch({ documents: documentSearch, embedders });
-  const contextTexts = createContextTexts(contexts, contextSearch);
-  const retriever: Retriever = createContextRetriever(contextTexts);
+  const contextTexts = createContextTexts({ contexts, search: contextSearch });
+  const retriever: Retriever = createContextRetriever({ contextTexts });
   // Runs and Skills need each other: a run offers its version's Skills as tools, and a Skill of
   // type `action` runs an Action through the engine. The engine takes a registry that the Skills
   // join once they are made: the one place where this file does not read top-down.
@@ -347,8 +360,9 @@ export function createServices(platform: Platform) {
     sessions,
     runs,
   });
-  const workspaces = createWorkspaceService(workspaceRepository, {
-    apiKeysPerWorkspace: platform.config.apiKeysPerWorkspace,
+  const workspaces = createWorkspaceService({
+    repository: workspaceRepository,
+    options: { apiKeysPerWorkspace: platform.config.apiKeysPerWorkspace },
   });
   const peopleRepository = createPeopleRepository(database);
   const consoleSessions = createConsoleSessionService({
@@ -380,7 +394,10 @@ export function createServices(platform: Platform) {
     logger: logger('people'),
   });
   const members = createMemberService({ ...people, logger: logger('people') });
-  const audit = createAuditService(createAuditRepository(database), { chainKey: platform.auditChainKey });
+  const audit = createAuditService({
+    repository: createAuditRepository(database),
+    options: { chainKey: platform.auditChainKey },
+  });
   const hasAction = async (workspaceId: string, action: string) =>
     (await actions.find(workspaceId, action)) !== undefined;
   // Evaluators' patterns and schemas run on a worker thread, never on the request thread.
@@ -501,14 +518,14 @@ export function createServices(platform: Platform) {
     traces,
     mcp,
     consoleSessions,
-    providers: createProviderService(
-      providerRepository,
+    providers: createProviderService({
+      repository: providerRepository,
       secretBox,
-      models.invalidate,
-      shared.providerFetch,
-      config.mockProvider,
-    ),
-    idempotentRequests: createIdempotentRequests(createIdempotentRequestRepository(database)),
+      changed: models.invalidate,
+      providerFetch: shared.providerFetch,
+      mockProvider: config.mockProvider,
+    }),
+    idempotentRequests: createIdempotentRequests({ repository: createIdempotentRequestRepository(database) }),
     contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
     /** OTLP export bodies, decoded off the request thread when large. */
     traceExports,

@@ -211,7 +211,10 @@ describe('the audit log’s guarantees', () => {
   it('chains every record to the one before: an edit made around the trigger is found', async () => {
     const own = await openEmptyDatabase();
     try {
-      const audit = createAuditService(createAuditRepository(own.handle.database), { chainKey });
+      const audit = createAuditService({
+        repository: createAuditRepository(own.handle.database),
+        options: { chainKey },
+      });
       for (let index = 0; index < 5; index += 1)
         await audit.append({
           workspaceId: null,
@@ -236,7 +239,7 @@ describe('the audit log’s guarantees', () => {
       const own = await openEmptyDatabase();
       try {
         const repository = createAuditRepository(own.handle.database);
-        const audit = createAuditService(repository, { chainKey });
+        const audit = createAuditService({ repository, options: { chainKey } });
         await appendFive(audit);
         expect(await audit.verify()).toEqual({ records: 5, intact: true });
         const database = own.handle.database;
@@ -279,7 +282,10 @@ describe('the audit log’s guarantees', () => {
   it('lets only retention’s prune delete: a setting anyone can make, or another key, deletes nothing', async () => {
     const own = await openEmptyDatabase();
     try {
-      const audit = createAuditService(createAuditRepository(own.handle.database), { chainKey });
+      const audit = createAuditService({
+        repository: createAuditRepository(own.handle.database),
+        options: { chainKey },
+      });
       await appendFive(audit);
       const database = own.handle.database;
       const attempts = [
@@ -305,7 +311,10 @@ describe('the audit log’s guarantees', () => {
     for (const removed of ['newest', 'oldest'] as const) {
       const own = await openEmptyDatabase();
       try {
-        const audit = createAuditService(createAuditRepository(own.handle.database), { chainKey });
+        const audit = createAuditService({
+          repository: createAuditRepository(own.handle.database),
+          options: { chainKey },
+        });
         await appendFive(audit);
         const database = own.handle.database;
         await database.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
@@ -328,9 +337,12 @@ describe('the audit log’s guarantees', () => {
     const own = await openEmptyDatabase();
     try {
       let clock = new Date('2026-01-01T00:00:00Z');
-      const audit = createAuditService(createAuditRepository(own.handle.database), {
-        chainKey,
-        now: () => clock,
+      const audit = createAuditService({
+        repository: createAuditRepository(own.handle.database),
+        options: {
+          chainKey,
+          now: () => clock,
+        },
       });
       await appendFive(audit);
       clock = new Date('2026-03-01T00:00:00Z');

@@ -112,7 +112,7 @@ describe('Idempotency-Key on run requests', () => {
   it('lets a retry run again once the first request was abandoned (15 minutes) or the key expired (a day)', async () => {
     const repository = createIdempotentRequestRepository(context.test.platform.database.database);
     let now = Date.now();
-    const requests = createIdempotentRequests(repository, () => now);
+    const requests = createIdempotentRequests({ repository, now: () => now });
     const workspaceId = context.client.workspaceGuid;
     let runs = 0;
     const work = async () => ({ run: ++runs });

@@ -173,14 +173,15 @@ export type AttachmentValidator = (workspaceId: string, version: VersionContent)
 /** How many times a save without `base_version` is built again on a version another save just made. */
 const saveAttempts = 5;
 
-export function createActionService(
-  repository: ActionRepository,
-  apps: AppService,
-  models: ModelResolver,
-  validateAttachments: AttachmentValidator,
-  resolveSnippets: SnippetResolver,
-  neighbours: ActionNeighbours = {},
-): ActionService {
+export function createActionService(dependencies: {
+  repository: ActionRepository;
+  apps: AppService;
+  models: ModelResolver;
+  validateAttachments: AttachmentValidator;
+  resolveSnippets: SnippetResolver;
+  neighbours?: ActionNeighbours;
+}): ActionService {
+  const { repository, apps, models, validateAttachments, resolveSnippets, neighbours = {} } = dependencies;
   const {
     gates = { guard: async () => undefined, gatedEnvironments: async () => [] },
     deploymentsChanged = () => undefined,

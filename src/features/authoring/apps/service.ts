@@ -19,7 +19,8 @@ export interface AppService {
   remove(workspaceId: string, id: string): Promise<void>;
 }
 
-export function createAppService(repository: AppRepository): AppService {
+export function createAppService(dependencies: { repository: AppRepository }): AppService {
+  const { repository } = dependencies;
   return {
     async create(workspaceId, input) {
       const app = await repository.insert({

@@ -8,7 +8,8 @@ export type Folder = { path: string; actionCount: number; snippetCount: number }
  * is not one), in path order, each counting what it and the folders below it hold. A folder exists
  * while something is filed in it: there is no empty folder to create or delete.
  */
-export function createFolderService(repository: FolderRepository) {
+export function createFolderService(dependencies: { repository: FolderRepository }) {
+  const { repository } = dependencies;
   return {
     async list(workspaceId: string): Promise<Folder[]> {
       const folders = new Map<string, Folder>();

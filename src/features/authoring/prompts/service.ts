@@ -34,11 +34,12 @@ export interface PromptService {
 
 const topic = 'deployments';
 
-export function createPromptService(
-  deployed: DeployedVersionRepository,
-  broadcast: Broadcast,
-  logger: Pick<Logger, 'warn'>,
-): PromptService {
+export function createPromptService(dependencies: {
+  deployed: DeployedVersionRepository;
+  broadcast: Broadcast;
+  logger: Pick<Logger, 'warn'>;
+}): PromptService {
+  const { deployed, broadcast, logger } = dependencies;
   const listeners = new Map<string, Set<DeploymentListener>>();
   // One subscription per node, for as long as it runs (it ends with the platform's broadcast).
   let subscribed = false;

@@ -38,7 +38,8 @@ function includesOf(field: string, source: string): IncludeReference[] {
  * field) a snippet that does not exist, one included at two versions, and an include cycle.
  * `own` is a snippet being saved: its new content stands for its name, and reaching it again is a cycle.
  */
-export function createSnippetLibrary(repository: SnippetRepository) {
+export function createSnippetLibrary(dependencies: { repository: SnippetRepository }) {
+  const { repository } = dependencies;
   async function choose(
     workspaceId: string,
     sources: [field: string, source: string][],

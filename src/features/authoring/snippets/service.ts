@@ -44,11 +44,12 @@ export type SnippetVersionSaved = (
 const keyOf = (guidOrName: string): SnippetKey =>
   isGuid(guidOrName) ? { id: guidOrName } : { name: guidOrName };
 
-export function createSnippetService(
-  repository: SnippetRepository,
-  library: SnippetLibrary,
-  versionSaved: SnippetVersionSaved = async () => undefined,
-): SnippetService {
+export function createSnippetService(dependencies: {
+  repository: SnippetRepository;
+  library: SnippetLibrary;
+  versionSaved?: SnippetVersionSaved;
+}): SnippetService {
+  const { repository, library, versionSaved = async () => undefined } = dependencies;
   async function requireSnippet(workspaceId: string, guidOrName: string): Promise<SnippetWithContent> {
     const found = await repository.find(workspaceId, keyOf(guidOrName));
     if (!found) throw new NotFoundError('Snippet not found');

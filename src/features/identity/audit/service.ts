@@ -55,10 +55,11 @@ const pruneBatch = 5_000;
  * HMAC under it, and so is the head's, so that nobody with the database alone can rewrite the
  * records after an edit or move the head back over deleted ones.
  */
-export function createAuditService(
-  repository: AuditRepository,
-  options: { chainKey: Buffer; now?: () => Date },
-): AuditService {
+export function createAuditService(dependencies: {
+  repository: AuditRepository;
+  options: { chainKey: Buffer; now?: () => Date };
+}): AuditService {
+  const { repository, options } = dependencies;
   const now = options.now ?? (() => new Date());
   const chainKey = chainKeyOf(options.chainKey);
   return {

@@ -114,10 +114,11 @@ export class ApiKeyLimitError extends AppError {
   }
 }
 
-export function createWorkspaceService(
-  repository: WorkspaceRepository,
-  options: { apiKeysPerWorkspace: number },
-): WorkspaceService {
+export function createWorkspaceService(dependencies: {
+  repository: WorkspaceRepository;
+  options: { apiKeysPerWorkspace: number };
+}): WorkspaceService {
+  const { repository, options } = dependencies;
   const authenticated = createReadCache<SignedRequest | undefined>({ ttlMs: authenticationCacheMs });
   const lastUseWritten = new Map<string, number>();
 

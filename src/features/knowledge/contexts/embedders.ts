@@ -11,7 +11,11 @@ export interface EmbedderResolver {
   forContext(workspaceId: string, reference: string | null): Promise<Embedder>;
 }
 
-export function createEmbedderResolver(models: ModelResolver, offline: Embedder[]): EmbedderResolver {
+export function createEmbedderResolver(dependencies: {
+  models: ModelResolver;
+  offline: Embedder[];
+}): EmbedderResolver {
+  const { models, offline } = dependencies;
   const offlineByModel = new Map(offline.map((embedder) => [embedder.model, embedder]));
   return {
     async validate(workspaceId, reference) {

@@ -16,10 +16,11 @@ export type ContextTexts = (
   request: SearchRequest,
 ) => Promise<{ found: number; texts: string[] }>;
 
-export function createContextTexts(
-  contexts: ContextLookup,
-  search: Pick<ContextSearch, 'searchContexts'>,
-): ContextTexts {
+export function createContextTexts(dependencies: {
+  contexts: ContextLookup;
+  search: Pick<ContextSearch, 'searchContexts'>;
+}): ContextTexts {
+  const { contexts, search } = dependencies;
   return async (workspaceId, contextIds, request) => {
     const found = await contexts.findMany(workspaceId, contextIds);
     const hits = await search.searchContexts(workspaceId, found, request);
@@ -31,7 +32,8 @@ export function createContextTexts(
  * What a run retrieves (DESIGN: an Action's attached Contexts): the chunks of those Contexts that best
  * answer the run's input, within its metadata filters.
  */
-export function createContextRetriever(contextTexts: ContextTexts) {
+export function createContextRetriever(dependencies: { contextTexts: ContextTexts }) {
+  const { contextTexts } = dependencies;
   return async (query: {
     workspaceId: string;
     contextIds: string[];

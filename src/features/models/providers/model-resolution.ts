@@ -104,11 +104,12 @@ export interface ModelResolver {
   invalidate(workspaceId: string): void;
 }
 
-export function createModelResolver(
-  repository: ProviderRepository,
-  secretBox: SecretBox,
-  options: ModelResolverOptions,
-): ModelResolver {
+export function createModelResolver(dependencies: {
+  repository: ProviderRepository;
+  secretBox: SecretBox;
+  options: ModelResolverOptions;
+}): ModelResolver {
+  const { repository, secretBox, options } = dependencies;
   const { fallbacks } = options;
   const singleWorkspace = createReadCache<boolean>({ ttlMs: workspaceCountCacheMs });
 

@@ -51,15 +51,16 @@ function nicknameConflict(error: unknown): never {
 }
 
 /** `changed` tells the model resolver that a workspace's providers changed, so it forgets them. */
-export function createProviderService(
-  repository: ProviderRepository,
-  secretBox: SecretBox,
-  changed: (workspaceId: string) => void,
+export function createProviderService(dependencies: {
+  repository: ProviderRepository;
+  secretBox: SecretBox;
+  changed: (workspaceId: string) => void;
   /** The outbound guard's fetch, which runs use for a provider's own URL. */
-  providerFetch: typeof fetch,
+  providerFetch: typeof fetch;
   /** `LECTERN_MOCK_PROVIDER`: whether the mock kind is offered. */
-  mockProvider: boolean,
-): ProviderService {
+  mockProvider: boolean;
+}): ProviderService {
+  const { repository, secretBox, changed, providerFetch, mockProvider } = dependencies;
   async function requireProvider(workspaceId: string, id: string): Promise<Provider> {
     const row = await repository.find(workspaceId, id);
     if (!row) throw new NotFoundError('Provider not found');

@@ -39,11 +39,12 @@ export interface FeedbackService {
   listForGenerations(workspaceId: string, generationIds: string[]): Promise<Feedback[]>;
 }
 
-export function createFeedbackService(
-  repository: FeedbackRepository,
-  generationCreatedAt: GenerationLookup,
-  changed: GenerationChanged,
-): FeedbackService {
+export function createFeedbackService(dependencies: {
+  repository: FeedbackRepository;
+  generationCreatedAt: GenerationLookup;
+  changed: GenerationChanged;
+}): FeedbackService {
+  const { repository, generationCreatedAt, changed } = dependencies;
   /** After the feedback is stored, so a rollup computed meanwhile is stamped stale. */
   async function generationChanged(workspaceId: string, generationId: string): Promise<void> {
     const createdAt = await generationCreatedAt(workspaceId, generationId);

@@ -248,17 +248,25 @@ function runRow(run: RunRecord): NewGeneration {
   };
 }
 
-export function createGenerationService(
-  repository: GenerationRepository,
-  feedback: Pick<FeedbackService, 'listForGenerations'>,
-  owners: GenerationOwners,
+export function createGenerationService(dependencies: {
+  repository: GenerationRepository;
+  feedback: Pick<FeedbackService, 'listForGenerations'>;
+  owners: GenerationOwners;
   /** Told after a stored generation is edited or deleted: its day's dashboard rollup is stale. */
-  changed: (workspaceId: string, createdAt: Date) => Promise<void>,
+  changed: (workspaceId: string, createdAt: Date) => Promise<void>;
   /** Prices a logged call that names its model and tokens (llm/prices.ts). */
-  priceOf: CallPricer = async () => undefined,
+  priceOf?: CallPricer;
   /** Makes each logged gateway interaction a trace, stored with its generation. */
-  loggedTraces: LoggedCallTracer = untraced,
-): GenerationService {
+  loggedTraces?: LoggedCallTracer;
+}): GenerationService {
+  const {
+    repository,
+    feedback,
+    owners,
+    changed,
+    priceOf = async () => undefined,
+    loggedTraces = untraced,
+  } = dependencies;
   /** A generation made elsewhere, checked against the workspace (`prefix` names the record in a batch). */
   async function loggedRow(
     workspaceId: string,

@@ -148,11 +148,12 @@ export function summarise(rows: DayActionFigures[]): Pick<Statistics, 'daily' | 
   return { daily: [...days.values()].sort((left, right) => left.day.localeCompare(right.day)), actions };
 }
 
-export function createStatisticsService(
-  repository: StatisticsRepository,
-  requireAction: (workspaceId: string, actionId: string) => Promise<unknown>,
-  now: () => Date = () => new Date(),
-): StatisticsService {
+export function createStatisticsService(dependencies: {
+  repository: StatisticsRepository;
+  requireAction: (workspaceId: string, actionId: string) => Promise<unknown>;
+  now?: () => Date;
+}): StatisticsService {
+  const { repository, requireAction, now = () => new Date() } = dependencies;
   return {
     async summary(workspaceId, request) {
       const to = request.to ?? now();

@@ -25,10 +25,12 @@ export interface IdempotentRequests {
   ): Promise<Answer>;
 }
 
-export function createIdempotentRequests(
-  repository: IdempotentRequestRepository,
-  now = () => Date.now(),
-): IdempotentRequests {
+export function createIdempotentRequests(dependencies: {
+  repository: IdempotentRequestRepository;
+  /** The clock, in epoch milliseconds (a test moves it past a key's day). */
+  now?: () => number;
+}): IdempotentRequests {
+  const { repository, now = () => Date.now() } = dependencies;
   let lastSweep = 0;
 
   async function sweepNow() {

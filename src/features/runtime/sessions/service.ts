@@ -19,10 +19,11 @@ export interface SessionService {
   remove(workspaceId: string, id: string): Promise<Session>;
 }
 
-export function createSessionService(
-  repository: SessionRepository,
-  requireAction: (workspaceId: string, actionId: string) => Promise<unknown>,
-): SessionService {
+export function createSessionService(dependencies: {
+  repository: SessionRepository;
+  requireAction: (workspaceId: string, actionId: string) => Promise<unknown>;
+}): SessionService {
+  const { repository, requireAction } = dependencies;
   async function require(workspaceId: string, id: string): Promise<Session> {
     const row = await repository.find(workspaceId, id);
     if (!row) throw new NotFoundError('Session not found');
