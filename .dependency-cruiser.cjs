@@ -2,7 +2,7 @@
  * The layering rules of docs/architecture.md, checked by `npm run lint`.
  * The features live in wings (src/features/<wing>/<feature>/) that depend one way, in the order of
  * `wings`; the top folders of src/ depend one way, in the order of `layers`. A feature talks to
- * another feature only through that feature's index.ts; routes are registered by app.ts alone.
+ * another feature only through that feature's index.ts; each feature's module.ts wires it, and src/services.ts lists the modules.
  * Type-only imports count (tsPreCompilationDeps), since a type names the other side's shape as well.
  */
 
@@ -61,18 +61,53 @@ module.exports = {
       comment:
         "A feature reaches another feature only through that feature's index.ts, or its tables.ts for a statement that joins the other's table (only the owner writes it: scripts/check-table-writers.mjs).",
       severity: 'error',
-      from: { path: '^src/features/[^/]+/([^/]+)/' },
+      from: { path: '^src/features/[^/]+/([^/]+)/', pathNot: '^src/features/[^/]+/[^/]+/module\\.ts$' },
       to: {
         path: '^src/features/[^/]+/([^/]+)/',
         pathNot: ['^src/features/[^/]+/$1/', '^src/features/[^/]+/[^/]+/(index|responses|tables)\\.ts$'],
       },
     },
     {
+      name: 'module-through-index',
+      comment:
+        "A feature's module.ts wires its own feature: of another feature it names only the module (the type of what it is handed) and the index.",
+      severity: 'error',
+      from: { path: '^src/features/[^/]+/([^/]+)/module\\.ts$' },
+      to: {
+        path: '^src/features/[^/]+/([^/]+)/',
+        pathNot: ['^src/features/[^/]+/$1/', '^src/features/[^/]+/[^/]+/(index|responses|tables|module)\\.ts$'],
+      },
+    },
+    {
+      name: 'modules-only-from-the-list',
+      comment:
+        "A feature's module.ts is made by src/services.ts (the list) alone; other modules name it only as a type.",
+      severity: 'error',
+      from: { pathNot: ['^src/services\\.ts$', '^src/features/[^/]+/[^/]+/module\\.ts$', '^test/'] },
+      to: { path: '^src/features/[^/]+/[^/]+/module\\.ts$' },
+    },
+    {
       name: 'features-through-index',
       comment: "Code outside the features (wiring, HTTP, gateway) reaches a feature through its index.ts.",
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/features/', '^src/app\\.ts$'] },
-      to: { path: '^src/features/', pathNot: '^src/features/[^/]+/[^/]+/(index|responses)\\.ts$' },
+      from: { path: '^src/', pathNot: ['^src/features/', '^src/services\\.ts$'] },
+      to: {
+        path: '^src/features/',
+        pathNot: [
+          '^src/features/[^/]+/[^/]+/(index|responses)\\.ts$',
+          '^src/features/(feature-module|module-parts)\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'the-list-through-modules',
+      comment: 'src/services.ts lists the modules: of the features it imports only their module.ts and the module types.',
+      severity: 'error',
+      from: { path: '^src/services\\.ts$' },
+      to: {
+        path: '^src/features/',
+        pathNot: ['^src/features/[^/]+/[^/]+/module\\.ts$', '^src/features/(feature-module|module-parts)\\.ts$'],
+      },
     },
     {
       name: 'wire-schemas-stand-alone',
@@ -113,11 +148,18 @@ module.exports = {
       },
     },
     {
-      name: 'routes-only-from-app',
-      comment: 'Only src/app.ts registers routes; nothing else imports a routes file.',
+      name: 'routes-only-from-their-module',
+      comment: "A feature's routes are mounted by its own module.ts (src/app.ts mounts the modules' routes); nothing else imports a routes file.",
       severity: 'error',
-      from: { pathNot: ['^src/app\\.ts$', '^test/'] },
+      from: { path: '^(src|web|packages)/', pathNot: '^src/features/[^/]+/[^/]+/module\\.ts$' },
       to: { path: '(^|/)[^/]*routes\\.ts$' },
+    },
+    {
+      name: 'module-mounts-its-own-routes',
+      comment: "A module mounts the routes of its own feature, never another feature's.",
+      severity: 'error',
+      from: { path: '^src/features/[^/]+/([^/]+)/module\\.ts$' },
+      to: { path: '(^|/)[^/]*routes\\.ts$', pathNot: '^src/features/[^/]+/$1/' },
     },
     {
       name: 'packages-stand-alone',

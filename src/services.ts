@@ -1,541 +1,119 @@
-import {
-  createActionRepository,
-  createActionService,
-  createAttachmentValidator,
-  createDeployedVersionRepository,
-} from './features/authoring/actions/index.js';
-import { createAppRepository, createAppService } from './features/authoring/apps/index.js';
-import { createFolderRepository, createFolderService } from './features/authoring/folders/index.js';
-import { createPromptService } from './features/authoring/prompts/index.js';
-import {
-  createContextSearcher,
-  createSkillRepository,
-  createSkillService,
-  createSkillTypes,
-  skillToolSource,
-} from './features/authoring/skills/index.js';
-import {
-  createSnippetLibrary,
-  createSnippetRepository,
-  createSnippetService,
-} from './features/authoring/snippets/index.js';
-import { contextFinder, type McpDependencies } from './features/edges/mcp/index.js';
-import {
-  createWebhookDrains,
-  createWebhookRepository,
-  createWebhookService,
-  deliveryTimeoutMs,
-} from './features/edges/webhooks/index.js';
-import { createAuditRepository, createAuditService } from './features/identity/audit/index.js';
-import {
-  createConsoleSessionRepository,
-  createConsoleSessionService,
-} from './features/identity/console-sessions/index.js';
-import {
-  createAccountService,
-  createMemberService,
-  createPeopleRepository,
-  memberPrincipals,
-} from './features/identity/people/index.js';
-import { createWorkspaceRepository, createWorkspaceService } from './features/identity/workspaces/index.js';
-import {
-  createContextSourceRepository,
-  createContextSourceService,
-} from './features/knowledge/context-sources/index.js';
-import {
-  contextRequirer,
-  createContextPrompt,
-  createContextRepository,
-  createContextRetriever,
-  createContextSearch,
-  createContextService,
-  createContextTexts,
-  createEmbedderResolver,
-} from './features/knowledge/contexts/index.js';
-import {
-  createDocumentRepository,
-  createDocumentSearchRepository,
-  createDocumentService,
-} from './features/knowledge/documents/index.js';
-import { createFileRepository, createFileService } from './features/knowledge/files/index.js';
-import {
-  createModelResolver,
-  createProviderRepository,
-  createProviderService,
-} from './features/models/providers/index.js';
-import {
-  createExportDecoder,
-  createTraceRepository,
-  createTraceService,
-} from './features/observability/traces/index.js';
-import { createDatasetRepository, createDatasetService } from './features/quality/datasets/index.js';
-import {
-  createComparisonRepository,
-  createEvaluationRepository,
-  createEvaluationService,
-  createItemRunner,
-} from './features/quality/evaluations/index.js';
-import {
-  actionJudge,
-  createCheckRunner,
-  createEvaluatorRepository,
-  createEvaluatorService,
-  embeddingSimilarity,
-} from './features/quality/evaluators/index.js';
-import {
-  createMonitorRepository,
-  createMonitorService,
-  createSweepRunner,
-  defaultSweepPace,
-} from './features/quality/monitors/index.js';
-import {
-  createGateReader,
-  createReleaseGateRepository,
-  createReleaseGateService,
-} from './features/quality/release-gates/index.js';
-import { createExperimentRepository, createExperimentService } from './features/runtime/experiments/index.js';
-import { createFeedbackRepository, createFeedbackService } from './features/runtime/feedback/index.js';
-import {
-  createGenerationRepository,
-  createGenerationService,
-  createScoreRepository,
-  createStatisticsRepository,
-  createStatisticsService,
-  lastGenerationAt,
-} from './features/runtime/generations/index.js';
-import {
-  createActionRunner,
-  createAsyncRunRepository,
-  createDurableRuns,
-  createIdempotentRequestRepository,
-  createIdempotentRequests,
-  createRunEngine,
-  createRunService,
-  type Retriever,
-} from './features/runtime/runs/index.js';
-import { createSessionRepository, createSessionService } from './features/runtime/sessions/index.js';
-import {
-  createWorkflowRepository,
-  createWorkflowRunner,
-  createWorkflowRunRepository,
-  createWorkflowService,
-} from './features/runtime/workflows/index.js';
-import { tracedCallCost } from './llm/prices.js';
-import { createToolRegistry } from './llm/tool-registry.js';
-import { createOutboundGuard } from './platform/outbound-guard.js';
+import { assertProvided, type DeclaredPort } from './core/port.js';
+import { createActionsModule } from './features/authoring/actions/module.js';
+import { createAppsModule } from './features/authoring/apps/module.js';
+import { createFoldersModule } from './features/authoring/folders/module.js';
+import { createPromptsModule } from './features/authoring/prompts/module.js';
+import { createSkillsModule } from './features/authoring/skills/module.js';
+import { createSnippetsModule } from './features/authoring/snippets/module.js';
+import { createAdminModule } from './features/edges/admin/module.js';
+import { createFineTunesModule } from './features/edges/fine-tunes/module.js';
+import { createMcpModule } from './features/edges/mcp/module.js';
+import { createWebhooksModule } from './features/edges/webhooks/module.js';
+import type { FeatureModule } from './features/feature-module.js';
+import { createAuditModule } from './features/identity/audit/module.js';
+import { createConsoleSessionsModule } from './features/identity/console-sessions/module.js';
+import { createPeopleModule } from './features/identity/people/module.js';
+import { createWorkspacesModule } from './features/identity/workspaces/module.js';
+import { createContextSourcesModule } from './features/knowledge/context-sources/module.js';
+import { createContextsModule } from './features/knowledge/contexts/module.js';
+import { createDocumentsModule } from './features/knowledge/documents/module.js';
+import { createFilesModule } from './features/knowledge/files/module.js';
+import { createProvidersModule } from './features/models/providers/module.js';
+import { createModuleParts } from './features/module-parts.js';
+import { createTracesModule } from './features/observability/traces/module.js';
+import { createDatasetsModule } from './features/quality/datasets/module.js';
+import { createEvaluationsModule } from './features/quality/evaluations/module.js';
+import { createEvaluatorsModule } from './features/quality/evaluators/module.js';
+import { createMonitorsModule } from './features/quality/monitors/module.js';
+import { createReleaseGatesModule } from './features/quality/release-gates/module.js';
+import { createExperimentsModule } from './features/runtime/experiments/module.js';
+import { createFeedbackModule } from './features/runtime/feedback/module.js';
+import { createGenerationsModule } from './features/runtime/generations/module.js';
+import { createRunsModule } from './features/runtime/runs/module.js';
+import { createSessionsModule } from './features/runtime/sessions/module.js';
+import { createWorkflowsModule } from './features/runtime/workflows/module.js';
 import type { Platform } from './platform/platform.js';
-import { createSharedParts } from './shared-parts.js';
 
-/** An HTTP skill reads at most this much of a response (the model sees 16k characters of it). */
-const skillResponseLimitBytes = 1024 * 1024;
-
-/** Of a webhook receiver's answer, only the start is kept (for `last_error`). */
-const webhookAnswerLimitBytes = 64 * 1024;
-
-/** Every service, wired once per process from the platform. Rules live in the features, not here. */
-export function createServices(platform: Platform) {
-  const { config, secretBox, signer } = platform;
-  const database = platform.database.database;
-  const shared = createSharedParts(platform);
-  const { jobs, vacuums, logger } = shared;
-  const providerRepository = createProviderRepository(database);
-  const workspaceRepository = createWorkspaceRepository(database);
-  const models = createModelResolver({
-    repository: providerRepository,
-    secretBox,
-    options: {
-      fallbacks: config.providerFallbacks,
-      shareEnvironmentKeys: config.shareEnvironmentProviderKeys,
-      hasSingleWorkspace: () => workspaceRepository.hasSingleWorkspace(),
-      mockProvider: config.mockProvider,
-      providerFetch: shared.providerFetch,
-    },
-  });
-  const apps = createAppService({ repository: createAppRepository(database) });
-  const embedders = createEmbedderResolver({ models, offline: shared.offlineEmbedders });
-  const contextRepository = createContextRepository(database);
-  const indexer = shared.textIndexer;
-  const documentSearch = createDocumentSearchRepository(database, shared.vectors);
-  const documents = createDocumentService({
-    repository: createDocumentRepository(database),
-    search: documentSearch,
-    requireContext: contextRequirer(contextRepository),
-    indexer,
-    embedders,
-    jobs,
-    vacuums,
-    logger: logger('documents'),
-  });
-  const contexts = createContextService({
-    repository: contextRepository,
-    embedders,
-    embeddingModelChanged: (workspaceId, contextId) => documents.reembedContext(workspaceId, contextId),
-  });
-  const skillRepository = createSkillRepository(database);
-  const attachments = createAttachmentValidator({ contexts, skills: skillRepository });
-  const prompts = createPromptService({
-    deployed: createDeployedVersionRepository(database),
-    broadcast: platform.broadcast,
-    logger: logger('prompts'),
-  });
-  // Datasets, and the evaluations' evidence the release gates read: a deploy asks the gates (their
-  // read side, the gate reader) before it writes.
-  const generationRepository = createGenerationRepository(database);
-  const datasets = createDatasetService({
-    repository: createDatasetRepository(database),
-    generations: generationRepository.inputsAndOutputs,
-    inTransaction: platform.transactions.run,
-    gatesUsing: (workspaceId, datasetId) => releaseGateRepository.gatesUsing(workspaceId, { datasetId }),
-  });
-  const comparisons = createComparisonRepository(database);
-  const releaseGateRepository = createReleaseGateRepository(database);
-  const datasetVersion = async (workspaceId: string, id: string) =>
-    (await datasets.require(workspaceId, id)).version;
-  const gates = createGateReader({
-    repository: releaseGateRepository,
-    datasetVersion,
-    evidence: comparisons,
-  });
-  // The webhooks hear of saves and deploys in the transaction that makes them (their outbox) and
-  // send them from jobs once it commits.
-  const webhookRepository = createWebhookRepository(database);
-  const webhookLogger = logger('webhooks');
-  const webhookDrains = createWebhookDrains({
-    repository: webhookRepository,
-    jobs,
-    fetch: shared.outboundFetch(webhookAnswerLimitBytes, deliveryTimeoutMs),
-    secretBox,
-    retryBaseMs: config.webhookRetryBaseMs,
-    logger: webhookLogger,
-  });
-  const webhooks = createWebhookService({
-    repository: webhookRepository,
-    drains: webhookDrains,
-    secretBox,
-    guard: createOutboundGuard({ allow: config.outboundAllow, timeoutMs: deliveryTimeoutMs }),
-    webhooksPerWorkspace: config.webhooksPerWorkspace,
-    afterCommit: platform.transactions.afterCommit,
-  });
-  // What a version's templates include is read from the snippets, before the version is saved.
-  const snippetRepository = createSnippetRepository(database);
-  const snippetLibrary = createSnippetLibrary({ repository: snippetRepository });
-  const snippets = createSnippetService({
-    repository: snippetRepository,
-    library: snippetLibrary,
-    versionSaved: (workspaceId, data) => webhooks.emit(workspaceId, 'snippet.version_saved', data),
-  });
-  const folders = createFolderService({ repository: createFolderRepository(database) });
-  // Once a deploy is committed, every node pushes it to the clients connected to it.
-  const actions = createActionService({
-    repository: createActionRepository(database, lastGenerationAt),
-    apps,
-    models,
-    validateAttachments: attachments,
-    resolveSnippets: snippetLibrary.resolve,
-    neighbours: {
-      gates,
-      deploymentsChanged: (change) => void platform.transactions.afterCommit(() => prompts.announce(change)),
-      events: (workspaceId, event) => webhooks.emit(workspaceId, event.type, event.data),
-      whenEnded: platform.transactions.whenEnded,
-      logger: logger('actions'),
-    },
-  });
-  const sessions = createSessionService({
-    repository: createSessionRepository(database),
-    requireAction: actions.require,
-  });
-  // Feedback and edits of stored generations tell the statistics (the Dashboard's figures) which
-  // finished day to sum again.
-  const statistics = createStatisticsService({
-    repository: createStatisticsRepository(database),
-    requireAction: actions.require,
-  });
-  // Feedback asks when a generation was made (and so whether it exists); the generation service lists each one's feedback.
-  const feedback = createFeedbackService({
-    repository: createFeedbackRepository(database),
-    generationCreatedAt: async (workspaceId, id) =>
-      (await generationRepository.find(workspaceId, id))?.createdAt,
-    changed: statistics.generationChanged,
-  });
-  const generations = createGenerationService({
-    repository: generationRepository,
-    feedback,
-    owners: {
-      requireApp: apps.require,
-      requireAction: actions.require,
-      requireSession: sessions.requireForRun,
-      requireVersion: actions.savedBy,
-    },
-    changed: statistics.generationChanged,
-    priceOf: tracedCallCost,
-    // The traces service is made below: it stores traced calls as generations.
-    loggedTraces: (workspaceId, calls) => traces.loggedCallTraces(workspaceId, calls),
-  });
-  const { baseUrl, fileLimitBytes } = config;
-  const files = createFileService({
-    repository: createFileRepository(database),
-    blobs: platform.blobs,
-    payloads: platform.payloads,
-    signer,
-    baseUrl,
-    maximumBytes: fileLimitBytes,
-  });
-  const contextSources = createContextSourceService({
-    repository: createContextSourceRepository(database),
-    inTransaction: platform.transactions.run,
-    requireContext: contexts.require,
-    fetch: shared.outboundFetch(fileLimitBytes),
-    documents,
-    files,
-    indexer,
-    jobs,
-    logger: logger('context-sources'),
-  });
-  const contextSearch = createContextSearch({ documents: documentSearch, embedders });
-  const contextTexts = createContextTexts({ contexts, search: contextSearch });
-  const retriever: Retriever = createContextRetriever({ contextTexts });
-  // Runs and Skills need each other: a run offers its version's Skills as tools, and a Skill of
-  // type `action` runs an Action through the engine. The engine takes a registry that the Skills
-  // join once they are made: the one place where this file does not read top-down.
-  const tools = createToolRegistry();
-  const engine = createRunEngine({
-    actions,
-    models,
-    sessions,
-    generations,
-    tools,
-    retriever,
-    tracing: platform.tracing,
-  });
-  const skills = createSkillService({
-    repository: skillRepository,
-    secretBox,
-    types: createSkillTypes({
-      fetch: shared.outboundFetch(skillResponseLimitBytes),
-      searchContext: createContextSearcher(contextTexts),
-      runAction: createActionRunner(engine),
-    }),
-    references: { contexts, actions },
-  });
-  tools.register(skillToolSource(skills));
-  const workflows = createWorkflowService({
-    repository: createWorkflowRepository(database),
-    apps,
-    findAction: actions.find,
-  });
-  // Async runs and workflow blocks run through jobs: queued or failed, never lost, and a generation
-  // is never made twice.
-  const durable = createDurableRuns({ jobs, generations, engine });
-  const workflowRunner = createWorkflowRunner({
-    runs: createWorkflowRunRepository(database),
-    workflows,
-    durable,
-    jobs,
-    baseUrl,
-    logger: logger('workflows'),
-    tracing: platform.tracing,
-  });
-  const runs = createRunService({
-    asyncRuns: createAsyncRunRepository(database),
-    engine,
-    durable,
-    streams: platform.streams,
-    signer,
-    baseUrl,
-    logger: logger('runs'),
-  });
-  // MCP offers the deployed prompts to agents: it lists and renders them, and runs them as tools.
-  const mcp: McpDependencies = {
-    prompts,
-    engine,
-    runs,
-    contextTexts,
-    findContext: contextFinder(contexts),
-    version: '1',
-  };
-  const experiments = createExperimentService({
-    repository: createExperimentRepository(database),
-    apps,
-    requireAction: actions.require,
-    sessions,
-    runs,
-  });
-  const workspaces = createWorkspaceService({
-    repository: workspaceRepository,
-    options: { apiKeysPerWorkspace: platform.config.apiKeysPerWorkspace },
-  });
-  const peopleRepository = createPeopleRepository(database);
-  const consoleSessions = createConsoleSessionService({
-    repository: createConsoleSessionRepository(database),
-    workspaces,
-    members: memberPrincipals(peopleRepository),
-    attempts: platform.attempts,
-    limits: {
-      idleMs: config.consoleSessionIdleMs,
-      maximumMs: config.consoleSessionMaxMs,
-      perKey: config.consoleSessionsPerKey,
-      signInsPerMinute: config.consoleSignInsPerMinute,
-    },
-    logger: logger('console-sessions'),
-  });
-  const people = {
-    repository: peopleRepository,
-    baseUrl,
-    mailer: platform.mailer,
-    afterCommit: platform.transactions.afterCommit,
-    // A removed member's or a deactivated person's keys stop at once on this node (5 s on others).
-    membershipChanged: workspaces.forgetAuthentications,
-    credentials: { endSessions: consoleSessions.endSessionsOf, revokeKeys: workspaces.revokeApiKeysOf },
-  };
-  const accounts = createAccountService({
-    ...people,
-    attempts: platform.attempts,
-    firstWorkspaceId: async () => (await workspaceRepository.findWorkspaceByName('default'))?.id,
-    logger: logger('people'),
-  });
-  const members = createMemberService({ ...people, logger: logger('people') });
-  const audit = createAuditService({
-    repository: createAuditRepository(database),
-    options: { chainKey: platform.auditChainKey },
-  });
-  const hasAction = async (workspaceId: string, action: string) =>
-    (await actions.find(workspaceId, action)) !== undefined;
-  // Evaluators' patterns and schemas run on a worker thread, never on the request thread.
-  const checks = createCheckRunner();
-  const scoringTools = {
-    // The workspace's embedder: the offline model that Contexts use by default.
-    ...embeddingSimilarity((workspaceId: string) => embedders.forContext(workspaceId, null)),
-    judge: actionJudge(engine),
-    hasAction,
-    check: checks.check,
-  };
-  const evaluators = createEvaluatorService({
-    repository: createEvaluatorRepository(database),
-    tools: scoringTools,
-    gatesUsing: (workspaceId, evaluatorId) => releaseGateRepository.gatesUsing(workspaceId, { evaluatorId }),
-  });
-  const evaluationRepository = createEvaluationRepository(database);
-  const evaluations = createEvaluationService({
-    repository: evaluationRepository,
-    comparisons,
-    sources: {
-      resolveAction: actions.resolveForRun,
-      dataset: datasets.require,
-      async evaluator(workspaceId, id) {
-        const { name, type, config } = await evaluators.require(workspaceId, id);
-        return { id, name, type, config };
-      },
-    },
-    jobs,
-    inTransaction: platform.transactions.run,
-    afterCommit: platform.transactions.afterCommit,
-    logger: logger('evaluations'),
-  });
-  const releaseGates = createReleaseGateService({
-    repository: releaseGateRepository,
-    actions,
-    datasetVersion,
-    requireEvaluator: evaluators.require,
-    gates,
-  });
-  const monitorRepository = createMonitorRepository(database);
-  const monitors = createMonitorService({
-    repository: monitorRepository,
-    jobs,
-    requireAction: actions.require,
-    requireEvaluator: evaluators.require,
-    afterCommit: platform.transactions.afterCommit,
-  });
-  const monitorSweeps = createSweepRunner({
-    repository: monitorRepository,
-    scores: createScoreRepository(database),
-    jobs,
-    tools: scoringTools,
-    evaluator: evaluators.find,
-    pace: defaultSweepPace,
-    logger: logger('monitors'),
-  });
-  // Traces from applications' OpenTelemetry exporters; their model calls become generations.
-  const traces = createTraceService({
-    repository: createTraceRepository(database),
-    tracing: platform.tracing,
-    findAction: actions.find,
-    generationsInsert: generations.tracedInsert,
-    generationsStored: generations.tracedStored,
-    attachGenerations: generations.attachTraced,
-    priceOf: tracedCallCost,
-    retentionDays: config.traceRetentionDays,
-  });
-  const traceExports = createExportDecoder();
-  // Lectern's own runs are traces of the workspace that ran them.
-  platform.tracing.setSink((spans) => traces.recordOwn(spans));
-  const evaluationItems = createItemRunner({
-    repository: evaluationRepository,
-    engine,
-    jobs,
-    tools: scoringTools,
-    hasAction,
-    inTransaction: platform.transactions.run,
-    events: webhooks.emit,
-    logger: logger('evaluations'),
-  });
-  return {
-    apps,
-    models,
-    actions,
-    snippets,
-    folders,
-    prompts,
-    sessions,
-    generations,
-    feedback,
-    tools,
-    skills,
-    workflows,
-    workflowRunner,
-    engine,
-    runs,
-    contexts,
-    documents,
-    files,
-    contextSources,
-    contextSearch,
-    experiments,
-    workspaces,
-    accounts,
-    members,
-    audit,
-    statistics,
-    datasets,
-    evaluators,
-    evaluations,
-    evaluationItems,
-    releaseGates,
-    monitors,
-    monitorSweeps,
-    webhooks,
-    webhookDrains,
+/**
+ * Every feature module, made once per process in wing order (docs/architecture.md#modules): each
+ * gets the shared parts and the modules it uses, all made before it. A module that needs one made
+ * after it declares a port; the later one provides it.
+ */
+export function createModules(platform: Platform) {
+  const parts = createModuleParts(platform);
+  const workspaces = createWorkspacesModule(parts);
+  const audit = createAuditModule(parts);
+  const people = createPeopleModule(parts, { workspaces, audit });
+  const consoleSessions = createConsoleSessionsModule(parts, { workspaces, audit, people });
+  const providers = createProvidersModule(parts, { workspaces });
+  const files = createFilesModule(parts);
+  const documents = createDocumentsModule(parts, { providers });
+  const contextSources = createContextSourcesModule(parts, { documents, files });
+  const contexts = createContextsModule(parts, { providers, files, documents, contextSources });
+  const apps = createAppsModule(parts);
+  const snippets = createSnippetsModule(parts);
+  const folders = createFoldersModule(parts);
+  const prompts = createPromptsModule(parts);
+  const skills = createSkillsModule(parts, { contexts });
+  const actions = createActionsModule(parts, { providers, contexts, apps, snippets, prompts, skills });
+  const sessions = createSessionsModule(parts, { actions });
+  const generations = createGenerationsModule(parts, { apps, actions, sessions });
+  const feedback = createFeedbackModule(parts, { generations });
+  const runs = createRunsModule(parts, { providers, contexts, skills, actions, sessions, generations });
+  const workflows = createWorkflowsModule(parts, { apps, actions, runs });
+  const experiments = createExperimentsModule(parts, { apps, actions, sessions, runs });
+  const datasets = createDatasetsModule(parts, { generations });
+  const evaluators = createEvaluatorsModule(parts, { providers, actions, runs });
+  const evaluations = createEvaluationsModule(parts, { actions, runs, datasets, evaluators });
+  const releaseGates = createReleaseGatesModule(parts, { actions, datasets, evaluators, evaluations });
+  const monitors = createMonitorsModule(parts, { actions, generations, evaluators });
+  const traces = createTracesModule(parts, { actions, generations });
+  const webhooks = createWebhooksModule(parts);
+  const mcp = createMcpModule(parts, { prompts, contexts, runs });
+  const admin = createAdminModule(parts, { workspaces, people });
+  const fineTunes = createFineTunesModule();
+  const modules = {
+    ...{ workspaces, audit, people, consoleSessions },
+    providers,
+    ...{ files, documents, contextSources, contexts },
+    ...{ apps, snippets, folders, prompts, skills, actions },
+    ...{ sessions, generations, feedback, runs, workflows, experiments },
+    ...{ datasets, evaluators, evaluations, releaseGates, monitors },
     traces,
-    mcp,
-    consoleSessions,
-    providers: createProviderService({
-      repository: providerRepository,
-      secretBox,
-      changed: models.invalidate,
-      providerFetch: shared.providerFetch,
-      mockProvider: config.mockProvider,
-    }),
-    idempotentRequests: createIdempotentRequests({ repository: createIdempotentRequestRepository(database) }),
-    contextPrompt: createContextPrompt({ contexts, search: contextSearch, models }),
-    /** OTLP export bodies, decoded off the request thread when large. */
-    traceExports,
-    /** Stops the worker threads (offline embedder, text indexer, checks, export decoder) and the VACUUM timer. */
-    async close() {
-      await checks.close();
-      await traceExports.close();
-      await shared.close();
-    },
+    ...{ webhooks, mcp, admin, fineTunes },
   };
+  assertProvided([parts.events, ...Object.values(modules).flatMap(portsOf)]);
+  return { modules, close: parts.close };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Modules = ReturnType<typeof createModules>['modules'];
+
+function portsOf(module: FeatureModule): DeclaredPort[] {
+  return Object.values(module.ports ?? {});
+}
+
+type ServicesOf<Module> = Module extends { services: infer Services } ? Services : never;
+type Intersection<Union> = (Union extends unknown ? (each: Union) => void : never) extends (
+  all: infer All,
+) => void
+  ? All
+  : never;
+
+/** Every module's services in one object (what routes, workers, the CLI and tests reach). */
+export type Services = Intersection<ServicesOf<Modules[keyof Modules]>> & { close(): Promise<void> };
+
+/** The modules' services in one object, and `close`, which stops each module and then the shared parts. */
+export function servicesOf(built: ReturnType<typeof createModules>): Services {
+  const list: FeatureModule[] = Object.values(built.modules);
+  const services = Object.assign({}, ...list.map((module) => module.services)) as Services;
+  services.close = async () => {
+    for (const module of list.toReversed()) await module.close?.();
+    await built.close();
+  };
+  return services;
+}
+
+/** Every service, wired once per process from the platform (the modules' services in one object). */
+export function createServices(platform: Platform): Services {
+  return servicesOf(createModules(platform));
+}

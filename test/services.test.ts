@@ -3,14 +3,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import type { FeatureModule } from '../src/features/feature-module.js';
 import { feedbackBody } from '../src/features/runtime/feedback/schemas.js';
 import { createDurableRuns } from '../src/features/runtime/runs/index.js';
 import { runInputFromWire } from '../src/features/runtime/runs/run-input.js';
 import { runBody } from '../src/features/runtime/runs/schemas.js';
-import { jobRegistrations } from '../src/jobs.js';
 import type { JobDefinition } from '../src/platform/jobs/job-queue.js';
 import { createPlatform, type Platform } from '../src/platform/platform.js';
-import { createServices, type Services } from '../src/services.js';
+import { createModules, type Modules, type Services, servicesOf } from '../src/services.js';
 import { testModelCacheDirectory } from './helpers/model-cache.js';
 import { openTestDatabase, temporaryDirectory } from './helpers/test-app.js';
 
@@ -19,6 +19,7 @@ import { openTestDatabase, temporaryDirectory } from './helpers/test-app.js';
 // the right service, and close() lets the process end.
 let platform: Platform;
 let services: Services;
+let modules: Modules;
 
 beforeAll(async () => {
   const config = loadConfig({
@@ -28,7 +29,9 @@ beforeAll(async () => {
   });
   const database = await openTestDatabase();
   platform = await createPlatform(config, pino({ level: 'silent' }), { database, ownsDatabase: true });
-  services = createServices(platform);
+  const built = createModules(platform);
+  modules = built.modules;
+  services = servicesOf(built);
 });
 afterAll(async () => {
   await services.close();
@@ -131,14 +134,15 @@ it('runs an Action through the wired chain: the run is recorded, and feedback fi
 
 it('wires every job a feature exports to one handler, each kind once', async () => {
   // The jobs the features define, found in what their index.ts exports: a job kind added to a
-  // feature and left out of src/jobs.ts's catalogue fails here.
+  // feature and left out of its module's `jobs` fails here.
   const exported = new Set<string>();
-  const features = readdirSync(new URL('../src/features/', import.meta.url), { withFileTypes: true }).flatMap(
-    (wing) =>
+  const features = readdirSync(new URL('../src/features/', import.meta.url), { withFileTypes: true })
+    .filter((wing) => wing.isDirectory())
+    .flatMap((wing) =>
       readdirSync(new URL(`../src/features/${wing.name}/`, import.meta.url)).map(
         (name) => `${wing.name}/${name}`,
       ),
-  );
+    );
   for (const feature of features) {
     const index = new URL(`../src/features/${feature}/index.ts`, import.meta.url).pathname;
     if (!existsSync(index)) continue;
@@ -154,7 +158,8 @@ it('wires every job a feature exports to one handler, each kind once', async () 
         exported.add(job.name);
     }
   }
-  const registrations = jobRegistrations(services);
+  const list: FeatureModule[] = Object.values(modules);
+  const registrations = list.flatMap((module) => module.jobs ?? []);
   const wired = registrations.map((registration) => registration.definition.name);
   expect(exported.size).toBeGreaterThanOrEqual(6);
   expect(wired.sort()).toEqual([...exported].sort());

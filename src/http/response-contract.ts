@@ -69,11 +69,15 @@ export function registerResponseContract(app: FastifyInstance, check: boolean): 
 /**
  * The OpenAPI document's named records (Action, Generation, Error…: the wire schemas with an `id`)
  * as components. The zod transform writes each twice, as read and as written (`ActionInput`); the
- * answers are only ever read, so a written form no route refers to is left out. They are listed by
- * name: the order the modules load in (where their files are) is no part of the API.
+ * answers are only ever read, so a written form no route refers to is left out. Components and paths
+ * are listed by name: the order the modules load and mount in is no part of the API.
  */
 export const namedComponents: typeof jsonSchemaTransformObject = (input) => {
   const document = jsonSchemaTransformObject(input);
+  if (document.paths) {
+    const byPath = Object.entries(document.paths).sort(([first], [second]) => (first < second ? -1 : 1));
+    document.paths = Object.fromEntries(byPath) as typeof document.paths;
+  }
   if (!('components' in document) || !document.components?.schemas) return document;
   const schemas: Record<string, unknown> = document.components.schemas;
   const referenced = JSON.stringify(document.paths ?? {});

@@ -7,9 +7,11 @@ import { listResponse } from '../../../core/wire.js';
 import { ForbiddenError } from '../../../errors.js';
 import { creatorOf, principalOf, workspaceOf } from '../../../http/authentication.js';
 import { describeChange } from '../../../http/authorization.js';
+import { bareList } from '../../../http/bare-list.js';
 import { byGuid, removalByGuid } from '../../../http/by-guid.js';
 import { type ContextService, presentContext } from '../../knowledge/contexts/index.js';
 import { contextResponse } from '../../knowledge/contexts/responses.js';
+import type { AppService } from '../apps/index.js';
 import { presentSkill, type SkillService } from '../skills/index.js';
 import { skillResponse } from '../skills/responses.js';
 import {
@@ -273,6 +275,33 @@ export function actionRoutes(
       byGuid('write', tags, { response: actionResponse }, async (workspaceId, guid) =>
         presentAction(await actions.setDisabled(workspaceId, guid, false)),
       ),
+    );
+  };
+}
+
+/** An App's Actions, under the App's path. */
+export function appActionListRoute(actions: ActionService, apps: AppService): FastifyPluginAsyncZod {
+  return async (app) => {
+    // A bare array: the official SDK's apps.getActions reads one (docs/api.md#actions).
+    app.get(
+      '/apps/:guid/actions',
+      {
+        schema: {
+          'x-right': 'read',
+          tags: ['apps'],
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: z.array(actionResponse) },
+        },
+      },
+      async (request, reply) => {
+        const workspaceId = workspaceOf(request).id;
+        await apps.require(workspaceId, request.params.guid);
+        const { rows, total } = await actions.list(workspaceId, request.query, {
+          appId: request.params.guid,
+        });
+        return bareList(reply, rows.map(presentAction), total);
+      },
     );
   };
 }

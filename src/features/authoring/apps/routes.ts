@@ -6,14 +6,12 @@ import { listResponse } from '../../../core/wire.js';
 import { workspaceInPath, workspaceOf } from '../../../http/authentication.js';
 import { bareList } from '../../../http/bare-list.js';
 import { byGuid, removalByGuid } from '../../../http/by-guid.js';
-import { type ActionService, presentAction } from '../actions/index.js';
-import { actionResponse } from '../actions/responses.js';
 import { appFieldsFromWire, presentApp } from './presenters.js';
 import { appResponse } from './responses.js';
 import { createAppBody, updateAppBody } from './schemas.js';
 import type { AppService } from './service.js';
 
-export function appRoutes(apps: AppService, actions: ActionService): FastifyPluginAsyncZod {
+export function appRoutes(apps: AppService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['apps'];
 
@@ -60,28 +58,6 @@ export function appRoutes(apps: AppService, actions: ActionService): FastifyPlug
     app.delete(
       '/apps/:guid',
       removalByGuid('write', tags, (workspaceId, guid) => apps.remove(workspaceId, guid)),
-    );
-
-    // A bare array: the official SDK's apps.getActions reads one (docs/api.md#actions).
-    app.get(
-      '/apps/:guid/actions',
-      {
-        schema: {
-          'x-right': 'read',
-          tags,
-          params: guidParams,
-          querystring: paginationQuery,
-          response: { 200: z.array(actionResponse) },
-        },
-      },
-      async (request, reply) => {
-        const workspaceId = workspaceOf(request).id;
-        await apps.require(workspaceId, request.params.guid);
-        const { rows, total } = await actions.list(workspaceId, request.query, {
-          appId: request.params.guid,
-        });
-        return bareList(reply, rows.map(presentAction), total);
-      },
     );
   };
 }

@@ -18,7 +18,15 @@ export {
   type PeopleRepository,
   type PersonRow,
 } from './repository.js';
-export { memberBody, newPersonBody, personChangesBody } from './schemas.js';
+export {
+  acceptInvitationBody,
+  memberBody,
+  newPersonBody,
+  personChangesBody,
+  resetBody,
+  resetRequestBody,
+  setupBody,
+} from './schemas.js';
 
 /** A signed-in person's principal: their membership's role and its rights. */
 export function memberPrincipal({ user, workspace, role }: Membership): SignedRequest {

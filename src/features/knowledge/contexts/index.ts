@@ -1,5 +1,4 @@
 export { type ContextPrompt, createContextPrompt } from './context-prompt.js';
-export { createEmbedderResolver, type EmbedderResolver } from './embedders.js';
 export { presentContext, presentHit } from './presenters.js';
 export { type ContextRepository, createContextRepository } from './repository.js';
 export { type ContextTexts, createContextRetriever, createContextTexts } from './retriever.js';

@@ -3,8 +3,8 @@ import { createReadCache } from '../../../platform/read-cache.js';
 import type { Embedder } from '../../../retrieval/embedders/embedder.js';
 import { type RankedCandidate, rank } from '../../../retrieval/hybrid-ranking.js';
 import type { SearchMode } from '../../../retrieval/hybrid-search.js';
+import type { EmbedderResolver } from '../../models/providers/index.js';
 import type { DocumentSearchRepository } from '../documents/index.js';
-import type { EmbedderResolver } from './embedders.js';
 import { defaultNumberOfResults } from './schemas.js';
 import type { Context } from './service.js';
 

@@ -3,7 +3,7 @@ import type { Page, Pagination } from '../../../core/pagination.js';
 import { NotFoundError } from '../../../errors.js';
 import { defaultEmbeddingModel } from '../../../retrieval/embedders/offline-models.js';
 import { defaultSplitterConfig } from '../../../retrieval/splitters.js';
-import type { EmbedderResolver } from './embedders.js';
+import type { EmbedderResolver } from '../../models/providers/index.js';
 import type { ContextRepository, ContextRow, ContextWithState } from './repository.js';
 import type { CreateContextInput, UpdateContextInput } from './schemas.js';
 

@@ -1,3 +1,4 @@
+export { createEmbedderResolver, type EmbedderResolver } from './embedders.js';
 export {
   type CredentialOwner,
   createModelResolver,

@@ -229,3 +229,29 @@ export function generationRoutes(
     );
   };
 }
+
+/** A Session's generations, under the Session's path. */
+export function sessionGenerationListRoute(generations: GenerationService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/sessions/:guid/data',
+      {
+        schema: {
+          'x-right': 'read_runs',
+          tags: ['sessions'],
+          params: guidParams,
+          querystring: paginationQuery,
+          response: { 200: listResponse(generationResponse) },
+        },
+      },
+      async (request) => {
+        const { rows, total } = await generations.listForSession(
+          workspaceOf(request).id,
+          request.params.guid,
+          request.query,
+        );
+        return listEnvelope(rows.map(presentGeneration), total, request.query);
+      },
+    );
+  };
+}

@@ -1,20 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guidParams } from '../../../core/guid.js';
-import { listEnvelope, paginationQuery } from '../../../core/pagination.js';
+import { listEnvelope } from '../../../core/pagination.js';
 import { listResponse } from '../../../core/wire.js';
 import { workspaceOf } from '../../../http/authentication.js';
 import { byGuid } from '../../../http/by-guid.js';
-import { type GenerationService, presentGeneration } from '../generations/index.js';
-import { generationResponse } from '../generations/responses.js';
 import { presentSession } from './presenters.js';
 import { removedSessionResponse, sessionResponse } from './responses.js';
 import { createSessionBody, sessionListQuery, updateSessionBody } from './schemas.js';
 import type { SessionService } from './service.js';
 
-export function sessionRoutes(
-  sessions: SessionService,
-  generations: GenerationService,
-): FastifyPluginAsyncZod {
+export function sessionRoutes(sessions: SessionService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['sessions'];
 
@@ -73,27 +68,6 @@ export function sessionRoutes(
           ...presentSession(await sessions.remove(workspaceOf(request).id, request.params.guid)),
           deleted: true as const,
         };
-      },
-    );
-
-    app.get(
-      '/sessions/:guid/data',
-      {
-        schema: {
-          'x-right': 'read_runs',
-          tags,
-          params: guidParams,
-          querystring: paginationQuery,
-          response: { 200: listResponse(generationResponse) },
-        },
-      },
-      async (request) => {
-        const { rows, total } = await generations.listForSession(
-          workspaceOf(request).id,
-          request.params.guid,
-          request.query,
-        );
-        return listEnvelope(rows.map(presentGeneration), total, request.query);
       },
     );
   };

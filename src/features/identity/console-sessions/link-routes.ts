@@ -6,13 +6,19 @@ import type { ConsoleSignIns } from '../../../http/authentication.js';
 import { recordConsoleEvent } from '../../../http/authorization.js';
 import { assertSameOrigin, sessionCookies, sessionTokenOf } from '../../../http/session-cookie.js';
 import type { AuditService } from '../audit/index.js';
-import type { ConsoleSessionService } from '../console-sessions/index.js';
-import { presentSignIn } from '../console-sessions/index.js';
-import { setupStateResponse, signedInResponse } from '../console-sessions/responses.js';
-import type { AccountService } from './accounts.js';
-import { recordInWorkspacesOf, statusOf } from './refused-attempts.js';
-import type { PersonRow } from './repository.js';
-import { acceptInvitationBody, resetBody, resetRequestBody, setupBody } from './schemas.js';
+import {
+  type AccountService,
+  acceptInvitationBody,
+  type PersonRow,
+  recordInWorkspacesOf,
+  resetBody,
+  resetRequestBody,
+  setupBody,
+  statusOf,
+} from '../people/index.js';
+import { presentSignIn } from './presenters.js';
+import { setupStateResponse, signedInResponse } from './responses.js';
+import type { ConsoleSessionService } from './service.js';
 
 /**
  * The console's pages reached by a single-use link (docs/api.md#people-and-roles): accepting an

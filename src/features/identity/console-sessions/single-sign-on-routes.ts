@@ -7,8 +7,8 @@ import type { ConsoleSignIns } from '../../../http/authentication.js';
 import { recordConsoleEvent } from '../../../http/authorization.js';
 import { sessionCookies } from '../../../http/session-cookie.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
-import type { ConsoleSessionService } from '../console-sessions/index.js';
-import type { AccountService } from './accounts.js';
+import type { AccountService } from '../people/index.js';
+import type { ConsoleSessionService } from './service.js';
 import type { SingleSignOn } from './single-sign-on.js';
 
 const flowCookie = 'lectern_oidc';

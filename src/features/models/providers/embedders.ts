@@ -2,7 +2,7 @@ import { ValidationError } from '../../../errors.js';
 import type { Embedder } from '../../../retrieval/embedders/embedder.js';
 import { defaultEmbeddingModel } from '../../../retrieval/embedders/offline-models.js';
 import { createProviderEmbedder } from '../../../retrieval/embedders/provider-embedder.js';
-import type { ModelResolver } from '../../models/providers/index.js';
+import type { ModelResolver } from './model-resolution.js';
 
 /** Chooses each Context's embedder: an offline model, or its configured provider model. */
 export interface EmbedderResolver {
