@@ -1,5 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { connect, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { connect, createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
 import { Lectern, ServerSentEventParser, StreamError } from '@lectern/client';
 import { Klu } from '@lectern/client/klu';
 import fc from 'fast-check';
@@ -154,18 +154,27 @@ describe('a Lectern stream cut by the network', () => {
   let proxy: TcpServer;
   let proxyAddress: string;
   let cuts = 0;
+  const sockets = new Set<Socket>();
 
   beforeAll(async () => {
     const target = new URL(await lectern.test.app.listen({ port: 0, host: '127.0.0.1' }));
-    // Forwards each connection; the first stream connection is cut once it has carried event 3.
+    // Forwards each connection; the first stream connection is cut once it has carried a token
+    // event while the generation still runs (a client that comes late is sent the tokens made so
+    // far merged in one event, so no particular id is sure to be sent).
     proxy = createTcpServer((client) => {
       const upstream = connect(Number(target.port), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      }
       client.pipe(upstream);
       let seen = '';
       let cut = false;
       upstream.on('data', (chunk: Buffer) => {
         seen += chunk.toString('latin1');
-        if (!cut && cuts === 0 && seen.includes('text/event-stream') && seen.includes('id: 3\n')) {
+        const midStream =
+          seen.includes('text/event-stream') && /\nid: [1-9]\d*\n/.test(seen) && !seen.includes('END_STREAM');
+        if (!cut && cuts === 0 && midStream) {
           cut = true;
           cuts += 1;
           client.write(chunk, () => {
@@ -184,11 +193,17 @@ describe('a Lectern stream cut by the network', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     proxyAddress = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   });
-  afterAll(() => new Promise((resolve) => proxy.close(resolve)));
+  // The client keeps its connection to the proxy alive: end them, or close waits for them.
+  afterAll(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => proxy.close(resolve));
+  });
 
   it('is resumed through Lectern’s Last-Event-ID window: the text arrives whole', async () => {
     const action = await createAction(lectern.client, { model: 'mock/slow', prompt: '{{text}}' });
-    const text = Array.from({ length: 12 }, (_, index) => `w${index}`).join(' ');
+    // 40 tokens of the slow mock model: two seconds of streaming, so the client is there mid-stream
+    // even on a busy machine.
+    const text = Array.from({ length: 40 }, (_, index) => `w${index}`).join(' ');
     const client = new Lectern({ baseUrl: proxyAddress, apiKey: lectern.client.apiKey });
     const run = await client.request('POST /v1/actions/{guidOrSlug}/prompt', {
       path: { guidOrSlug: action.guid },
