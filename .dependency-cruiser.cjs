@@ -83,8 +83,8 @@ module.exports = {
       comment:
         "A feature's module.ts is made by src/services.ts (the list) alone; other modules name it only as a type.",
       severity: 'error',
-      from: { pathNot: ['^src/services\\.ts$', '^src/features/[^/]+/[^/]+/module\\.ts$', '^test/'] },
-      to: { path: '^src/features/[^/]+/[^/]+/module\\.ts$' },
+      from: { pathNot: ['^src/services\\.ts$', '^test/'] },
+      to: { path: '^src/features/[^/]+/[^/]+/module\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'features-through-index',
