@@ -105,6 +105,10 @@ export type Services = Intersection<ServicesOf<Modules[keyof Modules]>> & { clos
 /** The modules' services in one object, and `close`, which stops each module and then the shared parts. */
 export function servicesOf(built: ReturnType<typeof createModules>): Services {
   const list: FeatureModule[] = Object.values(built.modules);
+  const names = list.flatMap((module) => Object.keys(module.services));
+  // One name per service: a second module's service of the same name would replace the first.
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) throw new Error(`Two modules offer a service named "${repeated}"`);
   const services = Object.assign({}, ...list.map((module) => module.services)) as Services;
   services.close = async () => {
     for (const module of list.toReversed()) await module.close?.();

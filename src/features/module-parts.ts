@@ -1,4 +1,4 @@
-import { createPort, type Port } from '../core/port.js';
+import { createPort } from '../core/port.js';
 import type { WebhookEventType } from '../core/wire-values.js';
 import { createVacuumScheduler } from '../platform/database/vacuum-scheduler.js';
 import { createGuardedFetch } from '../platform/guarded-fetch.js';
@@ -48,7 +48,7 @@ export function createModuleParts(platform: Platform) {
     vacuums,
     vectors: createVectorStore(platform.database.hasVectorExtension),
     jobs: reportingUnavailable(platform.jobs),
-    events: createPort<WorkspaceEvents>('workspace events') as Port<WorkspaceEvents>,
+    events: createPort<WorkspaceEvents>('workspace events'),
     /** Model providers' HTTP: private addresses refused unless allowed, each call timed. */
     providerFetch: createGuardedFetch({ allow: config.outboundAllow, timeoutMs: config.fetchTimeoutMs }),
     /** Fetches of user-given URLs (files, HTTP Skills), reading at most `maximumBytes` of a body. */
