@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-import pino from 'pino';
-import { ConfigError, databaseLocationOf, loadConfig, loadGatewayConfig } from './config.js';
+import pino, { type Logger } from 'pino';
+import { type Config, ConfigError, databaseLocationOf, loadConfig, loadGatewayConfig } from './config.js';
 import { type MemberRole, memberRoles } from './core/roles.js';
 import { AppError } from './errors.js';
+import { prepareDataDirectory } from './platform/data-directory.js';
 import { DataDirectoryInUseError } from './platform/data-directory-lock.js';
+import { startEmbeddedDatabase } from './platform/database/embedded-start.js';
 import { createLogger, flushLogs } from './platform/logger.js';
 import { compileWebAssemblyWithBaselineOnly } from './platform/webassembly-compiler.js';
 import { PromptFileError, UnsafePathError } from './prompt-files/errors.js';
@@ -54,6 +56,20 @@ the data directory (stop the server first, or use the admin API, LECTERN_ADMIN_T
 
 type Role = 'all' | 'api' | 'worker';
 
+/**
+ * The embedded database opens in its own thread while this one loads the service's modules: a
+ * restart answers ~0.3 s sooner. Its failure (the data directory held by another process) is
+ * thrown where createPlatform awaits it, never as an unhandled rejection meanwhile.
+ */
+function startEmbeddedDatabaseEarly(config: Config, logger: Logger) {
+  const location = databaseLocationOf(config);
+  if ('databaseUrl' in location) return undefined;
+  prepareDataDirectory(config.dataDirectory);
+  const started = startEmbeddedDatabase(location, (message) => logger.warn(message));
+  started.catch(() => undefined);
+  return started;
+}
+
 /** How long SIGTERM waits for requests, streams and jobs before the process exits anyway. */
 const shutdownLimitMs = 30_000;
 
@@ -71,8 +87,9 @@ async function serve(role: Role): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl && !config.pgliteOptimizingCompiler) compileWebAssemblyWithBaselineOnly();
   const logger = createLogger(config);
+  const startedDatabase = startEmbeddedDatabaseEarly(config, logger);
   const { createPlatform, buildApp } = await loadService();
-  const platform = await createPlatform(config, logger);
+  const platform = await createPlatform(config, logger, { startedDatabase });
   const app = await buildApp(platform, { api: role !== 'worker' });
   // From here on a SIGTERM stops the service cleanly, also one that arrives while it still starts
   // (a supervisor that gives up on a slow start): before, the default action killed it mid-start.

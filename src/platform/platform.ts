@@ -15,6 +15,7 @@ import type { Broadcast } from './broadcast/broadcast.js';
 import { createMemoryBroadcast } from './broadcast/memory-broadcast.js';
 import { prepareDataDirectory } from './data-directory.js';
 import { type DatabaseHandle, type DatabaseLocation, openDatabase } from './database/connection.js';
+import type { StartedEmbeddedDatabase } from './database/embedded-start.js';
 import { createTransactionScope, type TransactionScope } from './database/transaction-scope.js';
 import { createDatabaseJobQueue } from './jobs/database-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
@@ -84,6 +85,8 @@ export type PlatformOptions = {
   database?: DatabaseHandle;
   /** Whether closing the platform also closes the database (false for a database shared by tests). */
   ownsDatabase?: boolean;
+  /** The embedded database's thread, started before the service's modules loaded (main.ts). */
+  startedDatabase?: Promise<StartedEmbeddedDatabase>;
 };
 
 export async function createPlatform(
@@ -93,7 +96,9 @@ export async function createPlatform(
 ): Promise<Platform> {
   const location: DatabaseLocation = databaseLocationOf(config);
   prepareDataDirectory(config.dataDirectory);
-  const opened = options.database ?? (await openDatabase(location, (message) => logger.warn(message)));
+  const opened =
+    options.database ??
+    (await openDatabase(location, (message) => logger.warn(message), options.startedDatabase));
   const ownsDatabase = options.ownsDatabase ?? !options.database;
   // Every part below holds the scoped view: inside an audited request its queries join the request's transaction.
   const transactions = createTransactionScope(opened.database);

@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { restrictToOwner } from '../data-directory.js';
-import { type DataDirectoryLock, lockDataDirectory } from '../data-directory-lock.js';
 import { packagePath } from '../install-paths.js';
-import { type EmbeddedClient, startEmbeddedClient } from './embedded-client.js';
-import { copyDatabaseTemplate, databaseTemplateDirectory } from './template.js';
+import {
+  type EmbeddedLocation,
+  type StartedEmbeddedDatabase,
+  startEmbeddedDatabase,
+} from './embedded-start.js';
 
 /** The tables are each feature's (its tables.ts); queries name them, so the handle carries none. */
 export type Database = PgDatabase<PgQueryResultHKT>;
@@ -63,102 +63,46 @@ const migrationLockKey = 4_242_001;
  * Where the data lives. `snapshot` (in memory only) starts PGlite from a dumped data dir instead of
  * running initdb: ~0.5 s instead of ~4 s, which is what lets every test file have its own database.
  */
-export type DatabaseLocation =
-  | { databaseUrl: string }
-  | {
-      dataDirectory: string | 'memory';
-      snapshot?: Blob;
-      /** The embedded PostgreSQL's buffer cache (`shared_buffers`, e.g. `32MB`); PGlite's own default otherwise. */
-      sharedBuffers?: string;
-      /** The data dir a new database is copied from (template.ts); the build's by default. */
-      template?: string;
-    };
+export type DatabaseLocation = { databaseUrl: string } | EmbeddedLocation;
 
 export type DatabaseWarning = (message: string) => void;
 
 export async function openDatabase(
   location: DatabaseLocation,
   warn: DatabaseWarning,
+  /** The embedded database already started (main.ts starts it before it loads the service). */
+  started?: Promise<StartedEmbeddedDatabase>,
 ): Promise<DatabaseHandle> {
   if ('databaseUrl' in location) return openPostgres(location.databaseUrl, warn);
-  return openPglite(location, warn);
+  return openPglite(await (started ?? startEmbeddedDatabase(location, warn)));
 }
 
-async function openPglite(
-  { dataDirectory, snapshot, sharedBuffers, template }: Exclude<DatabaseLocation, { databaseUrl: string }>,
-  warn: DatabaseWarning,
-): Promise<DatabaseHandle> {
-  let dataDir: string | undefined;
-  let lock: DataDirectoryLock | undefined;
-  if (dataDirectory !== 'memory') {
-    mkdirSync(dataDirectory, { recursive: true });
-    // Before anything touches the files: a second process on one data dir corrupts the database.
-    lock = lockDataDirectory(dataDirectory, warn);
-    dataDir = path.join(dataDirectory, 'pgdata');
-    mkdirSync(dataDir, { recursive: true });
-  }
+async function openPglite({ client, dataDir, lock }: StartedEmbeddedDatabase): Promise<DatabaseHandle> {
   try {
-    return await openLockedPglite({ dataDir, snapshot, sharedBuffers, template }, warn, lock);
+    if (dataDir) restrictToOwner(dataDir);
+    await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
+    await client.exec(iterativeScan);
+    await client.exec(realisticCastCost);
+    // drizzle's PGlite driver calls only `query` and `transaction`, which the worker's client answers.
+    const database = drizzlePglite({ client: client as never }) as unknown as Database;
+    await migratePglite(database as never, { migrationsFolder });
+    return {
+      kind: 'pglite',
+      database,
+      hasVectorExtension: true,
+      close: once(async () => {
+        await client.close();
+        if (dataDir) restrictToOwner(dataDir);
+        lock?.release();
+      }),
+      dump: () => client.dump(),
+      quietFor: () => client.quietFor(),
+    };
   } catch (error) {
+    await client.close().catch(() => undefined);
     lock?.release();
     throw error;
   }
-}
-
-async function openLockedPglite(
-  {
-    dataDir,
-    snapshot,
-    sharedBuffers,
-    template,
-  }: { dataDir?: string; snapshot?: Blob; sharedBuffers?: string; template?: string },
-  warn: DatabaseWarning,
-  lock: DataDirectoryLock | undefined,
-): Promise<DatabaseHandle> {
-  const create = async () =>
-    startEmbeddedClient(
-      { dataDir, snapshot: snapshot && (await snapshot.arrayBuffer()), sharedBuffers },
-      // Nothing can be stored any more: say so loudly; /readyz reports the database as failing.
-      {
-        onStopped: (error) =>
-          warn(`${error.message}: the service cannot store anything until it is restarted`),
-      },
-    );
-  const fromTemplate =
-    !snapshot &&
-    dataDir !== undefined &&
-    !existsSync(path.join(dataDir, 'PG_VERSION')) &&
-    copyDatabaseTemplate(dataDir, template ?? databaseTemplateDirectory());
-  let client: EmbeddedClient;
-  try {
-    client = await create();
-  } catch (error) {
-    if (!fromTemplate || !dataDir) throw error;
-    // A template that does not open (a damaged build) costs this first start initdb, nothing more.
-    warn(`The database template did not open (${(error as Error).message}); creating the database instead.`);
-    rmSync(dataDir, { recursive: true, force: true });
-    mkdirSync(dataDir, { recursive: true });
-    client = await create();
-  }
-  if (dataDir) restrictToOwner(dataDir);
-  await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
-  await client.exec(iterativeScan);
-  await client.exec(realisticCastCost);
-  // drizzle's PGlite driver calls only `query` and `transaction`, which the worker's client answers.
-  const database = drizzlePglite({ client: client as never }) as unknown as Database;
-  await migratePglite(database as never, { migrationsFolder });
-  return {
-    kind: 'pglite',
-    database,
-    hasVectorExtension: true,
-    close: once(async () => {
-      await client.close();
-      if (dataDir) restrictToOwner(dataDir);
-      lock?.release();
-    }),
-    dump: () => client.dump(),
-    quietFor: () => client.quietFor(),
-  };
 }
 
 async function openPostgres(databaseUrl: string, warn: DatabaseWarning): Promise<DatabaseHandle> {
