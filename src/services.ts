@@ -26,6 +26,7 @@ import { createEvaluationsModule } from './features/quality/evaluations/module.j
 import { createEvaluatorsModule } from './features/quality/evaluators/module.js';
 import { createMonitorsModule } from './features/quality/monitors/module.js';
 import { createReleaseGatesModule } from './features/quality/release-gates/module.js';
+import { createReviewQueuesModule } from './features/quality/review-queues/module.js';
 import { createExperimentsModule } from './features/runtime/experiments/module.js';
 import { createFeedbackModule } from './features/runtime/feedback/module.js';
 import { createGenerationsModule } from './features/runtime/generations/module.js';
@@ -67,6 +68,13 @@ export function createModules(platform: Platform) {
   const evaluations = createEvaluationsModule(parts, { actions, runs, datasets, evaluators });
   const releaseGates = createReleaseGatesModule(parts, { actions, datasets, evaluators, evaluations });
   const monitors = createMonitorsModule(parts, { actions, generations, evaluators });
+  const reviewQueues = createReviewQueuesModule(parts, {
+    people,
+    actions,
+    generations,
+    datasets,
+    evaluators,
+  });
   const traces = createTracesModule(parts, { actions, generations });
   const webhooks = createWebhooksModule(parts);
   const mcp = createMcpModule(parts, { prompts, contexts, runs });
@@ -78,7 +86,7 @@ export function createModules(platform: Platform) {
     ...{ files, documents, contextSources, contexts },
     ...{ apps, snippets, folders, prompts, skills, actions },
     ...{ sessions, generations, feedback, runs, workflows, experiments },
-    ...{ datasets, evaluators, evaluations, releaseGates, monitors },
+    ...{ datasets, evaluators, evaluations, releaseGates, monitors, reviewQueues },
     traces,
     ...{ webhooks, mcp, admin, fineTunes },
   };

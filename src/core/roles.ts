@@ -2,8 +2,11 @@
 // principal holds the rights of its role. Kept free of any framework: the wire, the HTTP layer and
 // the services all read it.
 
-/** A person's role in a workspace, lowest first: each holds every right of the ones before it. */
-export const memberRoles = ['viewer', 'developer', 'admin', 'owner'] as const;
+/**
+ * A person's role in a workspace, lowest first: each holds every right of the ones before it. A
+ * `reviewer` sees only the review queues that name them (docs/review.md); no key has that role.
+ */
+export const memberRoles = ['reviewer', 'viewer', 'developer', 'admin', 'owner'] as const;
 export type MemberRole = (typeof memberRoles)[number];
 
 /** An API key's role: `runner` is for applications (run, feedback, read what it ran). */
@@ -23,6 +26,7 @@ export type { AuditActorType } from './wire-values.js';
 export const rights = {
   public: 'no workspace credentials: the route authenticates itself',
   operator: 'the instance admin token',
+  self: 'see and change one’s own profile and password, and one’s workspaces',
   read: 'read the workspace (never a secret)',
   read_runs: 'read an Action, a generation, a session or a result by its GUID (what running needs and makes)',
   search: 'search Contexts',
@@ -34,12 +38,14 @@ export const rights = {
   manage: 'manage providers, every API key, members below owner and workspace settings',
   audit: 'read the audit log',
   manage_owners: 'make, demote and remove owners',
+  review: 'lease and review the items of the review queues that admit them',
 } as const;
 export type Right = keyof typeof rights;
 
 /** The rights a role adds to those of the roles below it. */
 const added: Record<Role, readonly Right[]> = {
-  runner: ['read_runs', 'search', 'feedback', 'run'],
+  runner: ['self', 'read_runs', 'search', 'feedback', 'run'],
+  reviewer: ['self', 'review'],
   viewer: ['read', 'read_runs', 'search', 'feedback'],
   developer: ['run', 'write', 'deploy', 'create_keys'],
   admin: ['manage', 'audit'],
@@ -48,10 +54,11 @@ const added: Record<Role, readonly Right[]> = {
 
 const below: Record<Role, Role[]> = {
   runner: [],
-  viewer: [],
-  developer: ['viewer', 'runner'],
-  admin: ['developer', 'viewer', 'runner'],
-  owner: ['admin', 'developer', 'viewer', 'runner'],
+  reviewer: [],
+  viewer: ['reviewer'],
+  developer: ['viewer', 'reviewer', 'runner'],
+  admin: ['developer', 'viewer', 'reviewer', 'runner'],
+  owner: ['admin', 'developer', 'viewer', 'reviewer', 'runner'],
 };
 
 const rightsByRole = Object.fromEntries(
@@ -81,9 +88,9 @@ export function mayGrant(role: Role, given: Role): boolean {
   return role === given || below[role].includes(given);
 }
 
-/** Roles ordered for "at least": runner and viewer are both below developer. */
+/** Roles ordered for "at least": runner and viewer are both below developer, a reviewer below both. */
 export function roleRank(role: Role): number {
-  return { runner: 0, viewer: 0, developer: 1, admin: 2, owner: 3 }[role];
+  return { reviewer: -1, runner: 0, viewer: 0, developer: 1, admin: 2, owner: 3 }[role];
 }
 
 /**

@@ -72,7 +72,7 @@ describe('rights on every route', () => {
   });
 
   // An admin lacks only `manage_owners`, which the member routes check themselves (people.test.ts).
-  for (const role of ['viewer', 'developer'] as MemberRole[]) {
+  for (const role of ['reviewer', 'viewer', 'developer'] as MemberRole[]) {
     it(`refuses a signed-in ${role} every route beyond the role with 403, changing nothing`, async () => {
       const { client, cookie } = await signedInPerson(context.test, context.client.workspaceGuid, role);
       await walkRefusals(client, cookie);

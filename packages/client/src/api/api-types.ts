@@ -481,14 +481,14 @@ export interface Schemas {
   Invitation: {
     guid: string;
     email: string;
-    role: "viewer" | "developer" | "admin" | "owner";
+    role: "reviewer" | "viewer" | "developer" | "admin" | "owner";
     invited_by: string | null;
     created_at: string;
     expires_at: string;
   };
   Member: {
     user: Schemas["UserSummary"];
-    role: "viewer" | "developer" | "admin" | "owner";
+    role: "reviewer" | "viewer" | "developer" | "admin" | "owner";
   };
   Model: {
     guid: string;
@@ -556,6 +556,104 @@ export interface Schemas {
     updated_by_id: string;
     created_at: string;
     updated_at: string;
+  };
+  Review: {
+    guid: string;
+    item: string;
+    /** The person who reviewed */
+    reviewer: string;
+    answers: {
+      [field: string]: (boolean) | (number) | (string);
+    };
+    correction: string | null;
+    comment: string | null;
+    created_at: string;
+  };
+  ReviewedGeneration: {
+    guid: string;
+    action: string | null;
+    version: number | null;
+    input: unknown;
+    output: string;
+    full_prompt_sent: Array<{
+      role: string;
+      content: (string) | (Array<{
+        [field: string]: unknown;
+      }>);
+    }>;
+    feedback: Array<Schemas["Feedback"]>;
+    created_at: string;
+  };
+  ReviewItem: {
+    guid: string;
+    /** The generation under review */
+    data_guid: string;
+    status: "pending" | "in_review" | "completed";
+    review_count: number;
+    created_at: string;
+    completed_at: string | null;
+  };
+  ReviewItemWithReviews: {
+    guid: string;
+    /** The generation under review */
+    data_guid: string;
+    status: "pending" | "in_review" | "completed";
+    review_count: number;
+    created_at: string;
+    completed_at: string | null;
+    generation: Schemas["ReviewedGeneration"];
+    /** In a blind queue: others’ reviews only once the caller has reviewed (admins and owners always) */
+    reviews: Array<Schemas["Review"]>;
+  };
+  ReviewQueue: {
+    guid: string;
+    name: string;
+    description: string;
+    questions: Array<{
+      key: string;
+      label: string;
+      type: "boolean" | "scale" | "choice" | "text";
+      min?: number;
+      max?: number;
+      options?: Array<string>;
+      required: boolean;
+      evaluator?: string;
+    }>;
+    reviews_per_item: number;
+    blind: boolean;
+    assignees: Array<string>;
+    dataset: string | null;
+    lease_seconds: number;
+    counts: {
+      pending: number;
+      in_review: number;
+      completed: number;
+    };
+    created_at: string;
+    updated_at: string;
+  };
+  ReviewRule: {
+    guid: string;
+    queue: string;
+    action: string | null;
+    environment: string | null;
+    sources: Array<string> | null;
+    when: {
+      error?: true;
+      feedback?: {
+        type: string;
+        value: string;
+      };
+      score_below?: {
+        evaluator: string;
+        value: number;
+      };
+    };
+    sample_rate: number;
+    backfill_since: string | null;
+    /** What the rule watches has been read up to here */
+    scanned_until: string;
+    created_at: string;
   };
   Score: {
     score: number | null;
@@ -1071,6 +1169,31 @@ export interface Routes {
       deleted: true;
     });
   };
+  "DELETE /v1/review_queues/{guid}": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      guid: string;
+      deleted: true;
+    });
+  };
+  "DELETE /v1/review_queues/{guid}/rules/{rule}": {
+    path: {
+      guid: string;
+      rule: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      guid: string;
+      deleted: true;
+    });
+  };
   "DELETE /v1/sessions/{guid}": {
     path: {
       guid: string;
@@ -1178,7 +1301,7 @@ export interface Routes {
         guid: string;
         name: string;
       };
-      role: "runner" | "viewer" | "developer" | "admin" | "owner";
+      role: "runner" | "reviewer" | "viewer" | "developer" | "admin" | "owner";
       /** null when signed in with an API key that has no creator */
       user: (Schemas["UserSummary"]) | null;
     });
@@ -1998,7 +2121,7 @@ export interface Routes {
     bodyRequired: false;
     answer: ({
       principal: "user" | "key";
-      role: "runner" | "viewer" | "developer" | "admin" | "owner";
+      role: "runner" | "reviewer" | "viewer" | "developer" | "admin" | "owner";
       /** the rights this principal holds (docs/security.md#people-and-roles) */
       rights: Array<string>;
       workspace: {
@@ -2022,7 +2145,7 @@ export interface Routes {
     answer: (Array<{
       guid: string;
       name: string;
-      role: "viewer" | "developer" | "admin" | "owner";
+      role: "reviewer" | "viewer" | "developer" | "admin" | "owner";
     }>);
   };
   "GET /v1/members": {
@@ -2158,6 +2281,114 @@ export interface Routes {
       total_count: number;
       has_next_page: boolean;
     });
+  };
+  /** Viewers and above see every queue; a reviewer the queues that name them */
+  "GET /v1/review_queues": {
+    path: never;
+    query: {
+      skip?: number;
+      limit?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      data: Array<Schemas["ReviewQueue"]>;
+      total_count: number;
+      has_next_page: boolean;
+    });
+  };
+  "GET /v1/review_queues/{guid}": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["ReviewQueue"]);
+  };
+  "GET /v1/review_queues/{guid}/agreement": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      questions: {
+        [field: string]: {
+          /** Items with at least two reviews answering the question */
+          items: number;
+          /** Agreeing pairs of reviews of one item among all such pairs */
+          percent_agreement: number | null;
+          /** Fleiss’ kappa (boolean and choice; null under 2 items) */
+          kappa: number | null;
+          /** Krippendorff’s alpha, interval metric (scale; null under 2 items) */
+          alpha: number | null;
+          evaluator?: {
+            n: number;
+            /** boolean: the share where score ≥ 0.5 is the majority answer; scale: Pearson’s r */
+            agreement: number | null;
+          };
+        };
+      };
+    });
+  };
+  "GET /v1/review_queues/{guid}/items": {
+    path: {
+      guid: string;
+    };
+    query: {
+      skip?: number;
+      limit?: number;
+      status?: "pending" | "in_review" | "completed";
+    };
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      data: Array<Schemas["ReviewItem"]>;
+      total_count: number;
+      has_next_page: boolean;
+    });
+  };
+  "GET /v1/review_queues/{guid}/items/{item}": {
+    path: {
+      guid: string;
+      item: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Schemas["ReviewItemWithReviews"]);
+  };
+  "GET /v1/review_queues/{guid}/progress": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      reviewers: Array<{
+        user: string;
+        reviews: number;
+        /** Items the person holds a live lease of */
+        leased: number;
+      }>;
+      counts: {
+        pending: number;
+        in_review: number;
+        completed: number;
+      };
+    });
+  };
+  "GET /v1/review_queues/{guid}/rules": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: (Array<Schemas["ReviewRule"]>);
   };
   "GET /v1/sessions": {
     path: never;
@@ -2593,7 +2824,7 @@ export interface Routes {
         guid: string;
         name: string;
       };
-      role: "runner" | "viewer" | "developer" | "admin" | "owner";
+      role: "runner" | "reviewer" | "viewer" | "developer" | "admin" | "owner";
       /** null when signed in with an API key that has no creator */
       user: (Schemas["UserSummary"]) | null;
     });
@@ -2636,7 +2867,7 @@ export interface Routes {
         guid: string;
         name: string;
       };
-      role: "runner" | "viewer" | "developer" | "admin" | "owner";
+      role: "runner" | "reviewer" | "viewer" | "developer" | "admin" | "owner";
       /** null when signed in with an API key that has no creator */
       user: (Schemas["UserSummary"]) | null;
     });
@@ -2653,7 +2884,7 @@ export interface Routes {
         guid: string;
         name: string;
       };
-      role: "runner" | "viewer" | "developer" | "admin" | "owner";
+      role: "runner" | "reviewer" | "viewer" | "developer" | "admin" | "owner";
       /** null when signed in with an API key that has no creator */
       user: (Schemas["UserSummary"]) | null;
     });
@@ -2673,7 +2904,7 @@ export interface Routes {
         guid: string;
         name: string;
       };
-      role: "runner" | "viewer" | "developer" | "admin" | "owner";
+      role: "runner" | "reviewer" | "viewer" | "developer" | "admin" | "owner";
       /** null when signed in with an API key that has no creator */
       user: (Schemas["UserSummary"]) | null;
     });
@@ -3866,13 +4097,13 @@ export interface Routes {
     query: never;
     body: {
       email: string;
-      role: "viewer" | "developer" | "admin" | "owner";
+      role: "reviewer" | "viewer" | "developer" | "admin" | "owner";
     };
     bodyRequired: true;
     answer: ({
       guid: string;
       email: string;
-      role: "viewer" | "developer" | "admin" | "owner";
+      role: "reviewer" | "viewer" | "developer" | "admin" | "owner";
       /** single use; its `token` parameter is the secret */
       invite_url: string;
       expires_at: string;
@@ -3997,6 +4228,151 @@ export interface Routes {
       ok: boolean;
       message: string;
     });
+  };
+  "POST /v1/review_queues": {
+    path: never;
+    query: never;
+    body: {
+      name: string;
+      description?: string;
+      questions: Array<{
+        key: string;
+        label: string;
+        type: "boolean" | "scale" | "choice" | "text";
+        /** scale: the lowest answer (default 1) */
+        min?: number;
+        /** scale: the highest answer (default 5) */
+        max?: number;
+        /** choice: 2–20 distinct answers */
+        options?: Array<string>;
+        /** default true; a text question defaults to false */
+        required?: boolean;
+        /** The evaluator whose automatic score this question is compared with */
+        evaluator?: string;
+      }>;
+      /** How many people review each item (1–5, default 1) */
+      reviews_per_item?: number;
+      /** A reviewer sees others’ reviews of an item only after their own (default true) */
+      blind?: boolean;
+      /** The people who review it; empty: every member who may review */
+      assignees?: Array<string>;
+      /** Items that complete with a correction are added to this dataset */
+      dataset?: string;
+      /** How long `next` holds an item for its reviewer (30–3600, default 600) */
+      lease_seconds?: number;
+    };
+    bodyRequired: true;
+    answer: (Schemas["ReviewQueue"]);
+  };
+  "POST /v1/review_queues/{guid}/items": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: {
+      /** Generation GUIDs; one already in the queue is not added again */
+      data: Array<string>;
+    };
+    bodyRequired: true;
+    answer: ({
+      added: number;
+    });
+  };
+  "POST /v1/review_queues/{guid}/items/{item}/release": {
+    path: {
+      guid: string;
+      item: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      status: "success";
+    });
+  };
+  "POST /v1/review_queues/{guid}/items/{item}/reviews": {
+    path: {
+      guid: string;
+      item: string;
+    };
+    query: never;
+    body: {
+      answers: {
+        [field: string]: (boolean) | (number) | (string);
+      };
+      /** The output as it should have been */
+      correction?: string;
+      comment?: string;
+    };
+    bodyRequired: true;
+    answer: (Schemas["Review"]);
+  };
+  "POST /v1/review_queues/{guid}/items/{item}/to_dataset": {
+    path: {
+      guid: string;
+      item: string;
+    };
+    query: never;
+    body: {
+      /** Default: the queue’s dataset */
+      dataset?: string;
+      expected_output?: string;
+    };
+    bodyRequired: true;
+    answer: ({
+      dataset: string;
+      version: number;
+      /** The new dataset item */
+      item: string;
+    });
+  };
+  /** Leases the next item for the caller; 204 when nothing is left for them */
+  "POST /v1/review_queues/{guid}/next": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: never;
+    bodyRequired: false;
+    answer: ({
+      item: Schemas["ReviewItem"];
+      lease_expires_at: string;
+      generation: Schemas["ReviewedGeneration"];
+    }) | (null | null);
+  };
+  "POST /v1/review_queues/{guid}/rules": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: {
+      /** Only this Action’s generations */
+      action?: string;
+      /** Only generations run in this environment */
+      environment?: string;
+      /** Only generations of these sources (sync, stream, async, gateway, otel, …) */
+      sources?: Array<string>;
+      when?: {
+        /** Only generations stored with an error */
+        error?: true;
+        /** When this feedback arrives */
+        feedback?: {
+          type: string;
+          value: string;
+        };
+        /** When this evaluator’s score arrives below the value */
+        score_below?: {
+          evaluator: string;
+          value: number;
+        };
+      };
+      /** The share of matching generations added */
+      sample_rate: number;
+      /** Also adds, once, the matching generations stored since then */
+      backfill_since?: string;
+    };
+    bodyRequired: true;
+    answer: (Schemas["ReviewRule"]);
   };
   "POST /v1/sessions": {
     path: never;
@@ -4573,7 +4949,7 @@ export interface Routes {
     };
     query: never;
     body: {
-      role: "viewer" | "developer" | "admin" | "owner";
+      role: "reviewer" | "viewer" | "developer" | "admin" | "owner";
     };
     bodyRequired: true;
     answer: (Schemas["Member"]);
@@ -4619,6 +4995,39 @@ export interface Routes {
     };
     bodyRequired: true;
     answer: (Schemas["Provider"]);
+  };
+  "PUT /v1/review_queues/{guid}": {
+    path: {
+      guid: string;
+    };
+    query: never;
+    body: {
+      name?: string;
+      description?: string;
+      questions?: Array<{
+        key: string;
+        label: string;
+        type: "boolean" | "scale" | "choice" | "text";
+        /** scale: the lowest answer (default 1) */
+        min?: number;
+        /** scale: the highest answer (default 5) */
+        max?: number;
+        /** choice: 2–20 distinct answers */
+        options?: Array<string>;
+        /** default true; a text question defaults to false */
+        required?: boolean;
+        /** The evaluator whose automatic score this question is compared with */
+        evaluator?: string;
+      }>;
+      reviews_per_item?: number;
+      blind?: boolean;
+      /** The people who review it; empty: every member who may review */
+      assignees?: Array<string>;
+      dataset?: string | null;
+      lease_seconds?: number;
+    };
+    bodyRequired: true;
+    answer: (Schemas["ReviewQueue"]);
   };
   "PUT /v1/sessions/{guid}": {
     path: {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { memberRoles, roles } from '../../../core/roles.js';
 import { guid, timestamp } from '../../../core/wire.js';
 
-const memberRole = z.enum(['viewer', 'developer', 'admin', 'owner']);
-const anyRole = z.enum(['runner', 'viewer', 'developer', 'admin', 'owner']);
+const memberRole = z.enum(memberRoles);
+const anyRole = z.enum(roles);
 
 /** A person as others see them. */
 export const personSummary = z

@@ -38,16 +38,14 @@ export function peopleRoutes(
   return async (app) => {
     const tags = ['people'];
 
-    app.get(
-      '/me',
-      { schema: { tags, 'x-right': 'read_runs', response: { 200: meResponse } } },
-      async (request) => presentMe(principalOf(request), workspaceOf(request)),
+    app.get('/me', { schema: { tags, 'x-right': 'self', response: { 200: meResponse } } }, async (request) =>
+      presentMe(principalOf(request), workspaceOf(request)),
     );
 
     // The workspace switcher: a person's workspaces (a key has its own only).
     app.get(
       '/me/workspaces',
-      { schema: { tags, 'x-right': 'read_runs', response: { 200: z.array(memberWorkspaceResponse) } } },
+      { schema: { tags, 'x-right': 'self', response: { 200: z.array(memberWorkspaceResponse) } } },
       async (request) => {
         const principal = principalOf(request);
         // A key belongs to its one workspace and switches nowhere.
@@ -59,7 +57,7 @@ export function peopleRoutes(
 
     app.put(
       '/me',
-      { schema: { tags, 'x-right': 'read_runs', body: profileBody, response: { 200: personSummary } } },
+      { schema: { tags, 'x-right': 'self', body: profileBody, response: { 200: personSummary } } },
       async (request) => {
         const user = principalOf(request).person;
         if (principalOf(request).type !== 'person' || !user)
@@ -73,7 +71,7 @@ export function peopleRoutes(
       {
         schema: {
           tags,
-          'x-right': 'read_runs',
+          'x-right': 'self',
           // In the handler: a refused attempt is recorded too, outside the change's transaction.
           'x-audit': 'in-handler',
           body: passwordChangeBody,

@@ -39,6 +39,8 @@ export function apiKeyRoutes(workspaces: WorkspaceService): FastifyPluginAsyncZo
       async (request, reply) => {
         const principal = principalOf(request);
         // By default a key has its maker's role; keys go up to admin (an owner's keys are admin keys).
+        // A reviewer holds no key right (the route's right already refuses them); no key is a reviewer's.
+        if (principal.role === 'reviewer') throw new ForbiddenError('A reviewer may not create keys');
         const role = request.body.role ?? (principal.role === 'owner' ? 'admin' : principal.role);
         if (!mayGrant(principal.role, role))
           throw new ForbiddenError(

@@ -24,6 +24,8 @@ export interface DatasetService {
   remove(workspaceId: string, id: string): Promise<void>;
   /** Adds items as one new version. */
   addItems(workspaceId: string, id: string, items: NewItem[]): Promise<ItemsChanged>;
+  /** Adds one item as a new version; answers the version and the item's GUID (review queues' additions). */
+  addItem(workspaceId: string, id: string, item: NewItem): Promise<{ version: number; item: string }>;
   /** Adds the generations' inputs, with their outputs as expected, as one new version. */
   addFromData(workspaceId: string, id: string, dataIds: string[]): Promise<ItemsChanged>;
   /** A page of the items of `version` (the newest when absent). */
@@ -99,7 +101,11 @@ export function createDatasetService(dependencies: {
     });
   }
 
-  function addAll(workspaceId: string, id: string, items: NewItem[]): Promise<ItemsChanged> {
+  function addAll(
+    workspaceId: string,
+    id: string,
+    items: NewItem[],
+  ): Promise<ItemsChanged & { itemIds: string[] }> {
     return nextVersion(workspaceId, id, async (dataset, version) => {
       const rows: NewItemRow[] = items.map((item, index) => ({
         id: randomUUID(),
@@ -112,7 +118,8 @@ export function createDatasetService(dependencies: {
         addedIn: version,
       }));
       await repository.insertItems(rows);
-      return { result: { added: rows.length, version }, countChange: rows.length, added: rows.length };
+      const result = { added: rows.length, version, itemIds: rows.map((row) => row.itemId!) };
+      return { result, countChange: rows.length, added: rows.length };
     });
   }
 
@@ -150,7 +157,15 @@ export function createDatasetService(dependencies: {
         throw new NotFoundError('Dataset not found');
     },
 
-    addItems: addAll,
+    async addItems(workspaceId, id, items) {
+      const { added, version } = await addAll(workspaceId, id, items);
+      return { added, version };
+    },
+
+    async addItem(workspaceId, id, item) {
+      const { version, itemIds } = await addAll(workspaceId, id, [item]);
+      return { version, item: itemIds[0]! };
+    },
 
     async addFromData(workspaceId, id, dataIds) {
       await require(workspaceId, id);
@@ -160,7 +175,8 @@ export function createDatasetService(dependencies: {
         if (!generation) throw new NotFoundError(`Generation ${dataId} not found`);
         return { input: generation.input as NewItem['input'], expected_output: generation.output };
       });
-      return addAll(workspaceId, id, items);
+      const { added, version } = await addAll(workspaceId, id, items);
+      return { added, version };
     },
 
     async items(workspaceId, id, requested, { skip, limit }) {

@@ -10,7 +10,14 @@ import { ValueSelect } from '../../components/ValueSelect';
 import { keys } from '../../queries/keys';
 import { useMe } from '../../queries/me';
 
-const rank: Record<KeyRole | MemberRole, number> = { runner: 0, viewer: 0, developer: 1, admin: 2, owner: 3 };
+const rank: Record<KeyRole | MemberRole, number> = {
+  reviewer: -1,
+  runner: 0,
+  viewer: 0,
+  developer: 1,
+  admin: 2,
+  owner: 3,
+};
 
 /** The roles a member may give their keys: up to their own (runner counts below developer). */
 function grantable(role: KeyRole | MemberRole | undefined): KeyRole[] {

@@ -1,0 +1,79 @@
+import type { ActionsModule } from '../../authoring/actions/module.js';
+import { featureModule, handles } from '../../feature-module.js';
+import type { PeopleModule } from '../../identity/people/module.js';
+import type { ModuleParts } from '../../module-parts.js';
+import type { GenerationsModule } from '../../runtime/generations/module.js';
+import type { DatasetsModule } from '../datasets/module.js';
+import type { EvaluatorsModule } from '../evaluators/module.js';
+import { createReviewReportService } from './report.js';
+import { createReviewRepository } from './repository.js';
+import { createReviewingService } from './reviewing.js';
+import { reviewQueueRoutes } from './routes.js';
+import { createRuleRepository } from './rule-repository.js';
+import { createReviewRuleService, createRuleSweeper, defaultRulePace, reviewRuleSweepJob } from './rules.js';
+import { createReviewQueueService } from './service.js';
+
+/**
+ * Human review (docs/review.md): queues of generations that people review, blind and several times
+ * over, the rules that fill them in the background, agreement, and reviewed answers into datasets.
+ */
+export function createReviewQueuesModule(
+  parts: ModuleParts,
+  modules: {
+    people: PeopleModule;
+    actions: ActionsModule;
+    generations: GenerationsModule;
+    datasets: DatasetsModule;
+    evaluators: EvaluatorsModule;
+  },
+) {
+  const { datasets } = modules.datasets.services;
+  const { evaluators } = modules.evaluators.services;
+  const members = modules.people.shares.members;
+  const repository = createReviewRepository(parts.database);
+  const ruleRepository = createRuleRepository(parts.database);
+  const queues = createReviewQueueService({
+    repository,
+    requireEvaluator: evaluators.require,
+    requireDataset: datasets.require,
+    mayReview: async (workspaceId, userId) =>
+      (await members.principalOf(workspaceId, userId))?.principal.rights.has('review') ?? false,
+  });
+  const reviewing = createReviewingService({
+    repository,
+    queues,
+    generation: async (workspaceId, id) => modules.generations.services.generations.get(workspaceId, id),
+    addToDataset: (workspaceId, datasetId, item) =>
+      datasets.addItem(workspaceId, datasetId, { ...item, input: item.input as never }),
+    inTransaction: parts.platform.transactions.run,
+  });
+  const reports = createReviewReportService({ repository, queues });
+  const rules = createReviewRuleService({
+    rules: ruleRepository,
+    queues,
+    jobs: parts.jobs,
+    requireAction: modules.actions.services.actions.require,
+    requireEvaluator: evaluators.require,
+    afterCommit: parts.platform.transactions.afterCommit,
+  });
+  const ruleSweeps = createRuleSweeper({
+    rules: ruleRepository,
+    repository,
+    jobs: parts.jobs,
+    pace: defaultRulePace,
+    logger: parts.logger('review rules'),
+  });
+  return featureModule({
+    services: {
+      reviewQueues: queues,
+      reviewing,
+      reviewReports: reports,
+      reviewRules: rules,
+      reviewRuleSweeps: ruleSweeps,
+    },
+    routes: { v1: [reviewQueueRoutes({ queues, reviewing, reports, rules })] },
+    jobs: [handles(reviewRuleSweepJob, ruleSweeps)],
+  });
+}
+
+export type ReviewQueuesModule = ReturnType<typeof createReviewQueuesModule>;

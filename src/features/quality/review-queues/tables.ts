@@ -1,0 +1,127 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, deletedAt, updatedAt } from '../../../platform/database/columns.js';
+import { tenantKey } from '../../identity/workspaces/tables.js';
+import { generations } from '../../runtime/generations/tables.js';
+import type { Question, RuleCondition } from './questions.js';
+
+/**
+ * A review queue (docs/review.md): generations people review against the queue's questions, each
+ * by `reviews_per_item` people. `assignees` empty: every member who may review.
+ */
+export const reviewQueues = pgTable(
+  'review_queues',
+  {
+    ...tenantKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    questions: jsonb('questions').$type<Question[]>().notNull(),
+    reviewsPerItem: integer('reviews_per_item').notNull(),
+    blind: boolean('blind').notNull(),
+    assignees: jsonb('assignees').$type<string[]>().notNull().default([]),
+    /** The dataset an item that completes with a correction is added to. */
+    datasetId: uuid('dataset_id'),
+    leaseSeconds: integer('lease_seconds').notNull(),
+    createdById: text('created_by_id').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: deletedAt(),
+  },
+  (table) => [index('review_queues_workspace_index').on(table.workspaceId, table.createdAt)],
+);
+
+/** A live or lapsed lease of an item: who holds it and until when. */
+export type ReviewLease = { reviewer: string; expires_at: string };
+
+/**
+ * One generation in one queue. Its leases and its reviewers are columns of its own row, so `next`
+ * decides from this row alone, under its lock: a lease taken meanwhile on another node is seen
+ * (docs/review.md#leases).
+ */
+export const reviewItems = pgTable(
+  'review_items',
+  {
+    ...tenantKey(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => reviewQueues.id, { onDelete: 'cascade' }),
+    generationId: uuid('generation_id')
+      .notNull()
+      .references(() => generations.id, { onDelete: 'cascade' }),
+    leases: jsonb('leases').$type<ReviewLease[]>().notNull().default([]),
+    reviewedBy: text('reviewed_by').array().notNull().default(sql`'{}'::text[]`),
+    reviewCount: integer('review_count').notNull().default(0),
+    /** Who released it unreviewed (the console's skip): `next` offers it to them after the rest. */
+    skippedBy: text('skipped_by').array().notNull().default(sql`'{}'::text[]`),
+    /** The order items were added in (many are added by one statement, at one instant). */
+    position: bigint('position', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    unique('review_items_generation_key').on(table.queueId, table.generationId),
+    index('review_items_queue_index').on(table.queueId, table.position),
+  ],
+);
+
+/** One person's review of one item: their answers, and a corrected output when they gave one. */
+export const reviews = pgTable(
+  'reviews',
+  {
+    ...tenantKey(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => reviewQueues.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => reviewItems.id, { onDelete: 'cascade' }),
+    reviewerId: text('reviewer_id').notNull(),
+    answers: jsonb('answers').$type<Record<string, boolean | number | string>>().notNull(),
+    correction: text('correction'),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    unique('reviews_reviewer_key').on(table.itemId, table.reviewerId),
+    index('reviews_queue_index').on(table.queueId, table.itemId),
+  ],
+);
+
+/**
+ * A rule that fills a queue in the background: generations stored after it (or since its backfill)
+ * that match, sampled. `scanned_until`/`scanned_id` mark the last row a sweep read, of the stream the
+ * rule watches: generations, feedback, or scores (rules.ts).
+ */
+export const reviewRules = pgTable(
+  'review_rules',
+  {
+    ...tenantKey(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => reviewQueues.id, { onDelete: 'cascade' }),
+    actionId: uuid('action_id'),
+    environment: text('environment'),
+    sources: jsonb('sources').$type<string[]>(),
+    condition: jsonb('condition').$type<RuleCondition>().notNull().default({}),
+    sampleRate: doublePrecision('sample_rate').notNull(),
+    backfillSince: timestamp('backfill_since', { withTimezone: true, mode: 'date' }),
+    scannedUntil: timestamp('scanned_until', { withTimezone: true, mode: 'date' }).notNull(),
+    scannedId: uuid('scanned_id'),
+    createdById: text('created_by_id').notNull(),
+    createdAt: createdAt(),
+    deletedAt: deletedAt(),
+  },
+  (table) => [index('review_rules_queue_index').on(table.queueId)],
+);
