@@ -36,6 +36,9 @@ const EvaluationsList = lazy(() => import('./pages/improve/evaluations/Evaluatio
 const EvaluationPage = lazy(() => import('./pages/improve/evaluations/EvaluationPage'));
 const ComparePage = lazy(() => import('./pages/improve/evaluations/ComparePage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
+const ReviewQueuesPage = lazy(() => import('./pages/improve/review/ReviewQueuesPage'));
+const ReviewQueuePage = lazy(() => import('./pages/improve/review/ReviewQueuePage'));
+const ReviewSession = lazy(() => import('./pages/improve/review/ReviewSession'));
 
 /**
  * The sidebar's areas grouped as a team works: build the prompts and what they use, observe what they
@@ -68,9 +71,13 @@ const areaGroups: { name: string; areas: [path: string, label: string][] }[] = [
       ['/evaluators', 'Evaluators'],
       ['/evaluations', 'Evaluations'],
       ['/experiments', 'Experiments'],
+      ['/review', 'Review'],
     ],
   },
 ];
+
+/** A reviewer sees the Review area alone: every other area's routes answer them 403. */
+const reviewerAreas = [{ name: 'Improve', areas: [['/review', 'Review']] as [string, string][] }];
 
 /** The signed-in workspace, or null when there is no session (a 401 is an answer here, not an error). */
 function useSession() {
@@ -118,6 +125,7 @@ export function App() {
     );
   if (!session.data)
     return <SignInPage onSignedIn={() => queries.invalidateQueries({ queryKey: keys.session })} />;
+  const reviewer = session.data.role === 'reviewer';
 
   return (
     <div className="shell">
@@ -128,7 +136,7 @@ export function App() {
           {session.data.user ? session.data.user.name || session.data.user.email : 'API key'} ·{' '}
           {session.data.role}
         </div>
-        {areaGroups.map((group) => (
+        {(reviewer ? reviewerAreas : areaGroups).map((group) => (
           <section key={group.name} className="area-group" aria-labelledby={`areas-${group.name}`}>
             <h2 id={`areas-${group.name}`}>{group.name}</h2>
             {group.areas.map(([path, label]) => (
@@ -145,34 +153,47 @@ export function App() {
       </nav>
       <main className="content">
         <Suspense fallback={<Loading what="the page" />}>
-          <Routes>
-            <Route path="/actions" element={<ActionsPage />} />
-            <Route path="/actions/new" element={<NewActionPage />} />
-            <Route path="/actions/:guid/*" element={<ActionPage />} />
-            <Route path="/generations" element={<GenerationsPage />} />
-            <Route path="/traces" element={<TracesPage />} />
-            <Route path="/traces/:traceId" element={<TracePage />} />
-            <Route path="/dashboard" element={<DashboardPage />} />
-            <Route path="/contexts" element={<ContextsList />} />
-            <Route path="/contexts/:guid" element={<ContextPage />} />
-            <Route path="/experiments" element={<ExperimentsList />} />
-            <Route path="/experiments/:guid" element={<ExperimentPage />} />
-            <Route path="/workflows" element={<WorkflowsList />} />
-            <Route path="/workflows/:guid" element={<WorkflowPage />} />
-            <Route path="/skills" element={<SkillsPage />} />
-            <Route path="/snippets" element={<SnippetsList />} />
-            <Route path="/snippets/:guid" element={<SnippetPage />} />
-            <Route path="/datasets" element={<DatasetsList />} />
-            <Route path="/datasets/:guid" element={<DatasetPage />} />
-            <Route path="/evaluators" element={<EvaluatorsPage />} />
-            <Route path="/evaluations" element={<EvaluationsList />} />
-            <Route path="/evaluations/compare" element={<ComparePage />} />
-            <Route path="/evaluations/:guid" element={<EvaluationPage />} />
-            <Route path="/sessions" element={<SessionsPage />} />
-            <Route path="/sessions/:guid" element={<SessionPage />} />
-            <Route path="/settings" element={<SettingsPage session={session.data} />} />
-            <Route path="*" element={<Navigate to="/actions" replace />} />
-          </Routes>
+          {reviewer ? (
+            <Routes>
+              <Route path="/review" element={<ReviewQueuesPage />} />
+              <Route path="/review/:guid" element={<ReviewQueuePage />} />
+              <Route path="/review/:guid/reviewing" element={<ReviewSession />} />
+              <Route path="/settings" element={<SettingsPage session={session.data} />} />
+              <Route path="*" element={<Navigate to="/review" replace />} />
+            </Routes>
+          ) : (
+            <Routes>
+              <Route path="/actions" element={<ActionsPage />} />
+              <Route path="/actions/new" element={<NewActionPage />} />
+              <Route path="/actions/:guid/*" element={<ActionPage />} />
+              <Route path="/generations" element={<GenerationsPage />} />
+              <Route path="/traces" element={<TracesPage />} />
+              <Route path="/traces/:traceId" element={<TracePage />} />
+              <Route path="/dashboard" element={<DashboardPage />} />
+              <Route path="/contexts" element={<ContextsList />} />
+              <Route path="/contexts/:guid" element={<ContextPage />} />
+              <Route path="/experiments" element={<ExperimentsList />} />
+              <Route path="/experiments/:guid" element={<ExperimentPage />} />
+              <Route path="/workflows" element={<WorkflowsList />} />
+              <Route path="/workflows/:guid" element={<WorkflowPage />} />
+              <Route path="/skills" element={<SkillsPage />} />
+              <Route path="/snippets" element={<SnippetsList />} />
+              <Route path="/snippets/:guid" element={<SnippetPage />} />
+              <Route path="/datasets" element={<DatasetsList />} />
+              <Route path="/datasets/:guid" element={<DatasetPage />} />
+              <Route path="/evaluators" element={<EvaluatorsPage />} />
+              <Route path="/evaluations" element={<EvaluationsList />} />
+              <Route path="/evaluations/compare" element={<ComparePage />} />
+              <Route path="/evaluations/:guid" element={<EvaluationPage />} />
+              <Route path="/sessions" element={<SessionsPage />} />
+              <Route path="/sessions/:guid" element={<SessionPage />} />
+              <Route path="/review" element={<ReviewQueuesPage />} />
+              <Route path="/review/:guid" element={<ReviewQueuePage />} />
+              <Route path="/review/:guid/reviewing" element={<ReviewSession />} />
+              <Route path="/settings" element={<SettingsPage session={session.data} />} />
+              <Route path="*" element={<Navigate to="/actions" replace />} />
+            </Routes>
+          )}
         </Suspense>
       </main>
     </div>

@@ -38,6 +38,12 @@ export const keys = {
       ['gates', action, environment, version] as const,
   },
   monitors: { all: ['monitors'] as const },
+  reviewQueues: {
+    all: ['review-queues'] as const,
+    one: (guid: string) => ['review-queues', 'one', guid] as const,
+    report: (guid: string) => ['review-queues', 'one', guid, 'report'] as const,
+    rules: (guid: string) => ['review-queues', 'one', guid, 'rules'] as const,
+  },
   webhooks: {
     all: ['webhooks'] as const,
     deliveries: (guid: string) => ['webhooks', 'one', guid, 'deliveries'] as const,

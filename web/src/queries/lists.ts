@@ -54,3 +54,5 @@ export function useModels() {
 }
 export const useAllSnippets = (options?: ListOptions) =>
   useWholeList(keys.snippets.all, (query) => api('GET /v1/snippets', { query }), options);
+export const useAllReviewQueues = (options?: ListOptions) =>
+  useWholeList(keys.reviewQueues.all, (query) => api('GET /v1/review_queues', { query }), options);

@@ -78,9 +78,19 @@ function SignOutEverywhere() {
   );
 }
 
-/** The person's profile; the workspace's name, members, API keys, providers and models, webhooks, and its audit log. */
+/** The person's profile (all a reviewer sees); the workspace's name, members, API keys, providers and models, webhooks, and its audit log. */
 export default function SettingsPage({ session }: { session: SignedIn }) {
   const { workspace } = session;
+  // A reviewer reads nothing of the workspace but their queues: their profile is all there is here.
+  if (session.role === 'reviewer')
+    return (
+      <section aria-labelledby="settings-title">
+        <header className="page-header">
+          <h1 id="settings-title">Settings</h1>
+        </header>
+        {session.user && <Profile user={session.user} />}
+      </section>
+    );
   return (
     <section aria-labelledby="settings-title">
       <header className="page-header">

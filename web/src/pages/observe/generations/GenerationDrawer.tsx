@@ -6,6 +6,7 @@ import { Drawer } from '../../../components/Drawer';
 import { Field, FormError, submitWith } from '../../../components/Field';
 import { Failure, Loading } from '../../../components/states';
 import { keys } from '../../../queries/keys';
+import { AddToReviewQueue } from './AddToReviewQueue';
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
@@ -147,6 +148,7 @@ export function GenerationDrawer({
             <p className="muted">No feedback yet.</p>
           )}
           <FeedbackForm dataGuid={guid} />
+          <AddToReviewQueue selected={[guid]} what="this generation" />
         </>
       )}
     </Drawer>

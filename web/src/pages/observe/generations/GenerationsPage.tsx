@@ -11,6 +11,7 @@ import { dayStart, FilterForm, useUrlFilters } from '../../../components/url-fil
 import { keys } from '../../../queries/keys';
 import { useAllEvaluators } from '../../../queries/lists';
 import { AddToDataset } from './AddToDataset';
+import { AddToReviewQueue } from './AddToReviewQueue';
 import { GenerationDrawer } from './GenerationDrawer';
 
 const pageSize = 50;
@@ -144,7 +145,7 @@ export default function GenerationsPage() {
     placeholderData: keepPreviousData,
   });
   const close = () => update({ open: undefined });
-  // Generations picked in the table (across pages) for "Add to dataset".
+  // Generations picked in the table (across pages) for "Add to dataset" and "Add to review queue".
   const [selected, setSelected] = useState<string[]>([]);
   const toggle = (guid: string) =>
     setSelected((current) =>
@@ -174,6 +175,7 @@ export default function GenerationsPage() {
       </header>
       <FilterBar key={params.toString()} actions={actions} applied={applied} onApply={apply} />
       <AddToDataset selected={selected} onAdded={() => setSelected([])} />
+      <AddToReviewQueue selected={selected} onAdded={() => setSelected([])} />
       {records.isPending ? (
         <Loading what="the generations" />
       ) : records.isError ? (

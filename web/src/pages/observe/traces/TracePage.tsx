@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { api, type Span, type TraceWithSpans } from '../../../api';
 import { Failure, Loading } from '../../../components/states';
 import { keys } from '../../../queries/keys';
+import { AddToReviewQueue } from '../generations/AddToReviewQueue';
 import { SpanDetails } from './SpanDetails';
 import { durationLabel, StatusBadge } from './trace-parts';
 
@@ -86,6 +87,7 @@ export default function TracePage() {
   // The first model call is what a person debugging an answer looks at first.
   const selected = chosen ?? spans.find((span) => span.data_guid)?.span_id ?? spans[0]?.span_id;
   const span = spans.find((each) => each.span_id === selected);
+  const generations = spans.flatMap((each) => (each.data_guid ? [each.data_guid] : []));
   return (
     <section aria-labelledby="trace-title">
       <header className="page-header">
@@ -124,6 +126,12 @@ export default function TracePage() {
           </>
         )}
       </dl>
+      {generations.length > 0 && (
+        <AddToReviewQueue
+          selected={generations}
+          what={generations.length === 1 ? 'its generation' : `its ${generations.length} generations`}
+        />
+      )}
       <div className="trace-layout">
         <Waterfall trace={trace.data} selected={selected} onSelect={setChosen} />
         {span && <SpanDetails span={span} />}
