@@ -4,6 +4,8 @@ CREATE TABLE "review_items" (
 	"queue_id" uuid NOT NULL,
 	"generation_id" uuid NOT NULL,
 	"leases" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"lease_holders" text[] DEFAULT '{}'::text[] NOT NULL,
+	"leased_until" timestamp with time zone,
 	"reviewed_by" text[] DEFAULT '{}'::text[] NOT NULL,
 	"review_count" integer DEFAULT 0 NOT NULL,
 	"skipped_by" text[] DEFAULT '{}'::text[] NOT NULL,
@@ -70,6 +72,8 @@ ALTER TABLE "reviews" ADD CONSTRAINT "reviews_workspace_id_workspaces_id_fk" FOR
 ALTER TABLE "reviews" ADD CONSTRAINT "reviews_queue_id_review_queues_id_fk" FOREIGN KEY ("queue_id") REFERENCES "public"."review_queues"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reviews" ADD CONSTRAINT "reviews_item_id_review_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."review_items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "review_items_queue_index" ON "review_items" USING btree ("queue_id","position");--> statement-breakpoint
+CREATE INDEX "review_items_open_index" ON "review_items" USING btree ("queue_id","position") WHERE "review_items"."completed_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "review_items_holders_index" ON "review_items" USING gin ("lease_holders");--> statement-breakpoint
 CREATE INDEX "review_queues_workspace_index" ON "review_queues" USING btree ("workspace_id","created_at");--> statement-breakpoint
 CREATE INDEX "review_rules_queue_index" ON "review_rules" USING btree ("queue_id");--> statement-breakpoint
 CREATE INDEX "reviews_queue_index" ON "reviews" USING btree ("queue_id","item_id");

@@ -72,6 +72,7 @@ export function createModules(platform: Platform) {
     people,
     actions,
     generations,
+    feedback,
     datasets,
     evaluators,
   });

@@ -1,10 +1,13 @@
+import { NotFoundError } from '../../../errors.js';
 import type { ActionsModule } from '../../authoring/actions/module.js';
 import { featureModule, handles } from '../../feature-module.js';
 import type { PeopleModule } from '../../identity/people/module.js';
 import type { ModuleParts } from '../../module-parts.js';
+import type { FeedbackModule } from '../../runtime/feedback/module.js';
 import type { GenerationsModule } from '../../runtime/generations/module.js';
 import type { DatasetsModule } from '../datasets/module.js';
 import type { EvaluatorsModule } from '../evaluators/module.js';
+import { createLeaseRepository } from './lease-repository.js';
 import { createReviewReportService } from './report.js';
 import { createReviewRepository } from './repository.js';
 import { createReviewingService } from './reviewing.js';
@@ -23,6 +26,7 @@ export function createReviewQueuesModule(
     people: PeopleModule;
     actions: ActionsModule;
     generations: GenerationsModule;
+    feedback: FeedbackModule;
     datasets: DatasetsModule;
     evaluators: EvaluatorsModule;
   },
@@ -41,8 +45,17 @@ export function createReviewQueuesModule(
   });
   const reviewing = createReviewingService({
     repository,
+    leases: createLeaseRepository(parts.database),
     queues,
-    generation: async (workspaceId, id) => modules.generations.services.generations.get(workspaceId, id),
+    // The generation and its feedback asked together: on the embedded database, one turn of its thread.
+    generation: async (workspaceId, id) => {
+      const [generation, feedback] = await Promise.all([
+        modules.generations.services.generations.find(workspaceId, id),
+        modules.feedback.services.feedback.listForGenerations(workspaceId, [id]),
+      ]);
+      if (!generation) throw new NotFoundError('Data not found');
+      return { generation, feedback };
+    },
     addToDataset: (workspaceId, datasetId, item) =>
       datasets.addItem(workspaceId, datasetId, { ...item, input: item.input as never }),
     inTransaction: parts.platform.transactions.run,

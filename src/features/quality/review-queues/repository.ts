@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Database, rowsOf, uuidArray } from '../../../platform/database/connection.js';
 import { newestFirst, tablePage } from '../../../platform/database/pages.js';
 import { generationScores, generations } from '../../runtime/generations/tables.js';
+import { leaseChanges, leasesWithout } from './lease-repository.js';
 import type { ItemStatus } from './schemas.js';
 import { reviewItems, reviewQueues, reviews } from './tables.js';
 
@@ -13,29 +14,11 @@ export type ItemCounts = Record<ItemStatus, number>;
 const liveQueue = (workspaceId: string) =>
   and(eq(reviewQueues.workspaceId, workspaceId), isNull(reviewQueues.deletedAt));
 
-/** A lease counts while its time runs: the database's clock decides, the same for every node. */
-const liveLeaseCount = (
-  others: string | undefined,
-) => sql`(SELECT count(*) FROM jsonb_array_elements(${reviewItems.leases}) AS lease
-  WHERE (lease->>'expires_at')::timestamptz > now()${others === undefined ? sql`` : sql` AND lease->>'reviewer' <> ${others}`})::int`;
-
-/** An item's status from its own row (docs/review.md#items). */
+/** An item's status from its own row (docs/review.md#items): a live lease is one not yet ended. */
 export const itemStatus = sql<ItemStatus>`CASE WHEN ${reviewItems.completedAt} IS NOT NULL THEN 'completed'
-  WHEN ${reviewItems.reviewCount} > 0 OR ${liveLeaseCount(undefined)} > 0 THEN 'in_review' ELSE 'pending' END`;
-
-/** The leases of a row without `reviewer`'s and without lapsed ones. */
-const leasesWithout = (reviewer: string) => sql`(SELECT coalesce(jsonb_agg(lease), '[]'::jsonb)
-  FROM jsonb_array_elements(${reviewItems.leases}) AS lease
-  WHERE (lease->>'expires_at')::timestamptz > now() AND lease->>'reviewer' <> ${reviewer})`;
-
-const leaseOf = (
-  reviewer: string,
-  seconds: number,
-) => sql`jsonb_build_array(jsonb_build_object('reviewer', ${reviewer}::text,
-  'expires_at', to_char((now() + make_interval(secs => ${seconds})) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))`;
+  WHEN ${reviewItems.reviewCount} > 0 OR ${reviewItems.leasedUntil} > now() THEN 'in_review' ELSE 'pending' END`;
 
 export type ListedItem = ItemRow & { status: ItemStatus };
-export type LeasedItem = ListedItem & { leaseExpiresAt: string };
 
 const listedColumns = {
   id: reviewItems.id,
@@ -43,6 +26,8 @@ const listedColumns = {
   queueId: reviewItems.queueId,
   generationId: reviewItems.generationId,
   leases: reviewItems.leases,
+  leaseHolders: reviewItems.leaseHolders,
+  leasedUntil: reviewItems.leasedUntil,
   reviewedBy: reviewItems.reviewedBy,
   reviewCount: reviewItems.reviewCount,
   skippedBy: reviewItems.skippedBy,
@@ -51,34 +36,6 @@ const listedColumns = {
   completedAt: reviewItems.completedAt,
   status: itemStatus,
 };
-
-type RawItem = {
-  id: string;
-  generation_id: string;
-  review_count: number;
-  created_at: string | Date;
-  completed_at: string | Date | null;
-  status: ItemStatus;
-  lease_expires_at: string;
-};
-
-function itemOf(row: RawItem, queue: QueueRow): LeasedItem {
-  return {
-    id: row.id,
-    workspaceId: queue.workspaceId,
-    queueId: queue.id,
-    generationId: row.generation_id,
-    leases: [],
-    reviewedBy: [],
-    skippedBy: [],
-    position: 0,
-    reviewCount: row.review_count,
-    createdAt: new Date(row.created_at),
-    completedAt: row.completed_at === null ? null : new Date(row.completed_at),
-    status: row.status,
-    leaseExpiresAt: new Date(row.lease_expires_at).toISOString(),
-  };
-}
 
 export function createReviewRepository(database: Database) {
   return {
@@ -207,66 +164,6 @@ export function createReviewRepository(database: Database) {
       return row as ListedItem | undefined;
     },
 
-    /** The item the reviewer already holds a live lease of in this queue, its lease renewed. */
-    async renewLease(queue: QueueRow, reviewer: string): Promise<LeasedItem | undefined> {
-      const renewed = await database.execute(sql`UPDATE ${reviewItems}
-        SET leases = ${leasesWithout(reviewer)} || ${leaseOf(reviewer, queue.leaseSeconds)}
-        WHERE id = (SELECT held.id FROM ${reviewItems} AS held
-          WHERE held.queue_id = ${queue.id} AND held.completed_at IS NULL
-            AND EXISTS (SELECT 1 FROM jsonb_array_elements(held.leases) AS lease
-              WHERE lease->>'reviewer' = ${reviewer} AND (lease->>'expires_at')::timestamptz > now())
-          ORDER BY held.position LIMIT 1 FOR UPDATE)
-        RETURNING id, generation_id, review_count, created_at, completed_at, 'in_review' AS status,
-          leases->-1->>'expires_at' AS lease_expires_at`);
-      const [row] = rowsOf<RawItem>(renewed);
-      return row && itemOf(row, queue);
-    },
-
-    /**
-     * Leases the queue's first item the reviewer may take, in one statement: one not completed, not
-     * reviewed by them, whose reviews and others' live leases are fewer than the queue needs. The
-     * candidate is locked (`FOR UPDATE SKIP LOCKED`), and every condition reads that row alone, so a
-     * lease another node committed meanwhile is seen when the row is checked again: no item is ever
-     * leased to more people than it still needs. Items the reviewer skipped come after the rest.
-     */
-    async takeLease(queue: QueueRow, reviewer: string): Promise<LeasedItem | undefined> {
-      const taken = await database.execute(sql`UPDATE ${reviewItems}
-        SET leases = ${leasesWithout(reviewer)} || ${leaseOf(reviewer, queue.leaseSeconds)}
-        WHERE id = (SELECT candidate.id FROM ${reviewItems} AS candidate
-          WHERE candidate.queue_id = ${queue.id} AND candidate.completed_at IS NULL
-            AND NOT (${reviewer}::text = ANY (candidate.reviewed_by))
-            AND candidate.review_count + (SELECT count(*) FROM jsonb_array_elements(candidate.leases) AS lease
-              WHERE (lease->>'expires_at')::timestamptz > now() AND lease->>'reviewer' <> ${reviewer})
-              < ${queue.reviewsPerItem}
-          ORDER BY (${reviewer}::text = ANY (candidate.skipped_by)), candidate.position
-          LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, generation_id, review_count, created_at, completed_at, 'in_review' AS status,
-          leases->-1->>'expires_at' AS lease_expires_at`);
-      const [row] = rowsOf<RawItem>(taken);
-      return row && itemOf(row, queue);
-    },
-
-    /** Gives up the reviewer's lease of an item; answers whether they held a live one. */
-    async release(queueId: string, itemId: string, reviewer: string): Promise<boolean> {
-      const released = await database.execute(sql`UPDATE ${reviewItems}
-        SET leases = ${leasesWithout(reviewer)},
-          skipped_by = CASE WHEN ${reviewer}::text = ANY (skipped_by) THEN skipped_by
-            ELSE array_append(skipped_by, ${reviewer}::text) END
-        WHERE queue_id = ${queueId} AND id = ${itemId}
-          AND EXISTS (SELECT 1 FROM jsonb_array_elements(leases) AS lease
-            WHERE lease->>'reviewer' = ${reviewer} AND (lease->>'expires_at')::timestamptz > now())
-        RETURNING id`);
-      return rowsOf(released).length > 0;
-    },
-
-    /** Live leases of others than `reviewer` on a locked item (reviews.ts checks a lease-less review). */
-    liveLeasesOf(item: ItemRow, reviewer: string): number {
-      const now = Date.now();
-      return item.leases.filter(
-        (lease) => lease.reviewer !== reviewer && new Date(lease.expires_at).getTime() > now,
-      ).length;
-    },
-
     /** Stores a review and counts it on its (locked) item; completes the item at `reviewsPerItem`. */
     async insertReview(row: typeof reviews.$inferInsert, reviewsPerItem: number): Promise<ReviewRow> {
       const [review] = await database.insert(reviews).values(row).returning();
@@ -275,7 +172,7 @@ export function createReviewRepository(database: Database) {
         .set({
           reviewCount: sql`${reviewItems.reviewCount} + 1`,
           reviewedBy: sql`array_append(${reviewItems.reviewedBy}, ${row.reviewerId}::text)`,
-          leases: leasesWithout(row.reviewerId),
+          ...leaseChanges(leasesWithout(row.reviewerId)),
           completedAt: sql`CASE WHEN ${reviewItems.reviewCount} + 1 >= ${reviewsPerItem} THEN now() ELSE NULL END`,
         })
         .where(eq(reviewItems.id, row.itemId));
@@ -301,7 +198,7 @@ export function createReviewRepository(database: Database) {
         await database.execute(sql`SELECT lease->>'reviewer' AS user, count(*)::int AS count
           FROM ${reviewItems}, jsonb_array_elements(${reviewItems.leases}) AS lease
           WHERE ${reviewItems.queueId} = ${queueId} AND ${reviewItems.completedAt} IS NULL
-            AND (lease->>'expires_at')::timestamptz > now()
+            AND ${reviewItems.leasedUntil} > now() AND (lease->>'expires_at')::timestamptz > now()
           GROUP BY 1`),
       );
       const byUser = new Map<string, { user: string; reviews: number; leased: number }>();

@@ -4,8 +4,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../errors.j
 import type { Feedback } from '../../runtime/feedback/index.js';
 import type { Generation } from '../../runtime/generations/index.js';
 import { assertMayOpen, assertMayReview, reviewerOf, seesBlindReviews } from './access.js';
+import type { LeasedItem, LeaseRepository } from './lease-repository.js';
 import { checkAnswers } from './questions.js';
-import type { LeasedItem, ListedItem, QueueRow, ReviewRepository, ReviewRow } from './repository.js';
+import type { ListedItem, QueueRow, ReviewRepository, ReviewRow } from './repository.js';
 import type { NewReview } from './schemas.js';
 import type { ReviewQueueService } from './service.js';
 
@@ -45,6 +46,7 @@ export interface ReviewingService {
 
 export function createReviewingService(dependencies: {
   repository: ReviewRepository;
+  leases: LeaseRepository;
   queues: ReviewQueueService;
   /** The generation with its feedback, or 404 (the generations feature). */
   generation: (workspaceId: string, id: string) => Promise<ReviewedGeneration>;
@@ -57,7 +59,7 @@ export function createReviewingService(dependencies: {
   /** Runs work in one transaction (joining the request's, when it has one). */
   inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
 }): ReviewingService {
-  const { repository, queues, generation, addToDataset, inTransaction } = dependencies;
+  const { repository, leases, queues, generation, addToDataset, inTransaction } = dependencies;
 
   async function requireItem(queue: QueueRow, itemId: string): Promise<ListedItem> {
     const item = await repository.findItem(queue.id, itemId);
@@ -93,8 +95,7 @@ export function createReviewingService(dependencies: {
       const queue = await queues.require(workspaceId, queueId);
       assertMayReview(queue, principal);
       const reviewer = reviewerOf(principal);
-      const item =
-        (await repository.renewLease(queue, reviewer)) ?? (await repository.takeLease(queue, reviewer));
+      const item = (await leases.renew(queue, reviewer)) ?? (await leases.take(queue, reviewer));
       if (!item) return undefined;
       return { item, generation: await generation(workspaceId, item.generationId) };
     },
@@ -125,7 +126,7 @@ export function createReviewingService(dependencies: {
         const holdsLease = item.leases.some(
           (lease) => lease.reviewer === reviewer && new Date(lease.expires_at).getTime() > Date.now(),
         );
-        if (!holdsLease && item.reviewCount + repository.liveLeasesOf(item, reviewer) >= queue.reviewsPerItem)
+        if (!holdsLease && item.reviewCount + leases.liveLeasesOf(item, reviewer) >= queue.reviewsPerItem)
           throw new ConflictError(
             'The reviews this item still needs are leased to others: take the next item',
           );
@@ -157,7 +158,7 @@ export function createReviewingService(dependencies: {
       assertMayReview(queue, principal);
       const reviewer = reviewerOf(principal);
       await requireItem(queue, itemId);
-      if (!(await repository.release(queue.id, itemId, reviewer)))
+      if (!(await leases.release(queue.id, itemId, reviewer)))
         throw new ConflictError('You hold no lease of this item');
     },
 

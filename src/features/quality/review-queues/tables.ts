@@ -61,6 +61,12 @@ export const reviewItems = pgTable(
       .notNull()
       .references(() => generations.id, { onDelete: 'cascade' }),
     leases: jsonb('leases').$type<ReviewLease[]>().notNull().default([]),
+    /**
+     * Read from `leases` on every change of them, so the hot paths need no JSON: who holds one (the
+     * renewal's lookup, indexed) and when the last ends (an item's status, the queue's counts).
+     */
+    leaseHolders: text('lease_holders').array().notNull().default(sql`'{}'::text[]`),
+    leasedUntil: timestamp('leased_until', { withTimezone: true, mode: 'date' }),
     reviewedBy: text('reviewed_by').array().notNull().default(sql`'{}'::text[]`),
     reviewCount: integer('review_count').notNull().default(0),
     /** Who released it unreviewed (the console's skip): `next` offers it to them after the rest. */
@@ -73,6 +79,11 @@ export const reviewItems = pgTable(
   (table) => [
     unique('review_items_generation_key').on(table.queueId, table.generationId),
     index('review_items_queue_index').on(table.queueId, table.position),
+    // `next` walks a queue's open items in order and stops at the first it may lease.
+    index('review_items_open_index')
+      .on(table.queueId, table.position)
+      .where(sql`${table.completedAt} IS NULL`),
+    index('review_items_holders_index').using('gin', table.leaseHolders),
   ],
 );
 

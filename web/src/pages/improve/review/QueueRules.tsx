@@ -4,6 +4,7 @@ import { api } from '../../../api';
 import { DataTable } from '../../../components/DataTable';
 import { Field, FormError } from '../../../components/Field';
 import { useGate } from '../../../components/gate';
+import { NamedOptions } from '../../../components/NamedOptions';
 import { QueryView } from '../../../components/states';
 import { keys } from '../../../queries/keys';
 import { useAllActions } from '../../../queries/lists';
@@ -103,11 +104,7 @@ export function QueueRules({ guid }: { guid: string }) {
           <Field label="Action" name="action" error={add.error}>
             <select value={action} onChange={(event) => setAction(event.target.value)}>
               <option value="">Any Action</option>
-              {(actions.data?.data ?? []).map((each) => (
-                <option key={each.guid} value={each.guid}>
-                  {each.name}
-                </option>
-              ))}
+              <NamedOptions records={actions.data?.data} />
             </select>
           </Field>
           <Field label="Sample (%)" name="sample_rate" error={add.error}>

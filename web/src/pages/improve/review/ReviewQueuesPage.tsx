@@ -5,6 +5,7 @@ import { api, type Body, type ReviewQueue } from '../../../api';
 import { Field, FormError, fieldError } from '../../../components/Field';
 import { useGate } from '../../../components/gate';
 import { ListPage, nameColumn } from '../../../components/ListPage';
+import { NamedOptions } from '../../../components/NamedOptions';
 import { Empty } from '../../../components/states';
 import { keys } from '../../../queries/keys';
 import { useAllDatasets } from '../../../queries/lists';
@@ -215,11 +216,7 @@ function NewQueueForm() {
       <Field label="Dataset for corrections" name="dataset" error={create.error}>
         <select value={dataset} onChange={(event) => setDataset(event.target.value)}>
           <option value="">None</option>
-          {(datasets.data?.data ?? []).map((each) => (
-            <option key={each.guid} value={each.guid}>
-              {each.name}
-            </option>
-          ))}
+          <NamedOptions records={datasets.data?.data} />
         </select>
       </Field>
       <FormError error={create.error} fields={['name', 'questions', 'reviews_per_item', 'dataset']} />

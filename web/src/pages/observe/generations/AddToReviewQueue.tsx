@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api } from '../../../api';
 import { Field, FormError } from '../../../components/Field';
 import { useGate } from '../../../components/gate';
+import { NamedOptions } from '../../../components/NamedOptions';
 import { keys } from '../../../queries/keys';
 import { useAllReviewQueues } from '../../../queries/lists';
 
@@ -50,11 +51,7 @@ export function AddToReviewQueue({
           disabled={list.length === 0}
         >
           {list.length === 0 && <option value="">No review queues yet</option>}
-          {list.map((each) => (
-            <option key={each.guid} value={each.guid}>
-              {each.name}
-            </option>
-          ))}
+          <NamedOptions records={list} />
         </select>
       </Field>
       <button

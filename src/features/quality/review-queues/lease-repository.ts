@@ -1,0 +1,150 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { type Database, rowsOf } from '../../../platform/database/connection.js';
+import type { ItemRow, ListedItem, QueueRow } from './repository.js';
+import { reviewItems } from './tables.js';
+
+// Leases (docs/review.md#leases). An item's leases are a JSON array on its own row; every statement
+// that changes them also sets the two columns read from them (`lease_holders`, `leased_until`), so
+// the hot paths — the renewal's lookup, an item's status, the queue's counts — read no JSON.
+
+export type LeasedItem = ListedItem & { leaseExpiresAt: string };
+
+/** The leases of a row without `reviewer`'s and without lapsed ones. */
+export const leasesWithout = (reviewer: string) => sql`(SELECT coalesce(jsonb_agg(lease), '[]'::jsonb)
+  FROM jsonb_array_elements(${reviewItems.leases}) AS lease
+  WHERE (lease->>'expires_at')::timestamptz > now() AND lease->>'reviewer' <> ${reviewer})`;
+
+/** One lease of `reviewer` for `seconds`, by the database's clock (the same for every node). */
+const leaseOf = (
+  reviewer: string,
+  seconds: number,
+) => sql`jsonb_build_array(jsonb_build_object('reviewer', ${reviewer}::text,
+  'expires_at', to_char((now() + make_interval(secs => ${seconds})) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))`;
+
+/** The changes that set a row's leases to `leases`: the array and the two columns read from it. */
+export function leaseChanges(leases: SQL) {
+  return {
+    leases: sql`${leases}`,
+    leaseHolders: sql`ARRAY(SELECT lease->>'reviewer' FROM jsonb_array_elements(${leases}) AS lease)`,
+    leasedUntil: sql`(SELECT max((lease->>'expires_at')::timestamptz) FROM jsonb_array_elements(${leases}) AS lease)`,
+  };
+}
+
+function leaseSet(leases: SQL): SQL {
+  const changes = leaseChanges(leases);
+  return sql`leases = ${changes.leases}, lease_holders = ${changes.leaseHolders}, leased_until = ${changes.leasedUntil}`;
+}
+
+const returned = sql`RETURNING id, generation_id, review_count, created_at, completed_at, 'in_review' AS status,
+  leases->-1->>'expires_at' AS lease_expires_at`;
+
+type RawItem = {
+  id: string;
+  generation_id: string;
+  review_count: number;
+  created_at: string | Date;
+  completed_at: string | Date | null;
+  status: 'in_review';
+  lease_expires_at: string;
+};
+
+function leasedItemOf(row: RawItem, queue: QueueRow): LeasedItem {
+  return {
+    id: row.id,
+    workspaceId: queue.workspaceId,
+    queueId: queue.id,
+    generationId: row.generation_id,
+    leases: [],
+    leaseHolders: [],
+    leasedUntil: null,
+    reviewedBy: [],
+    skippedBy: [],
+    position: 0,
+    reviewCount: row.review_count,
+    createdAt: new Date(row.created_at),
+    completedAt: row.completed_at === null ? null : new Date(row.completed_at),
+    status: row.status,
+    leaseExpiresAt: new Date(row.lease_expires_at).toISOString(),
+  };
+}
+
+export function createLeaseRepository(database: Database) {
+  async function leased(statement: SQL, queue: QueueRow): Promise<LeasedItem | undefined> {
+    const [row] = rowsOf<RawItem>(await database.execute(statement));
+    return row && leasedItemOf(row, queue);
+  }
+
+  /**
+   * The first item of the queue the reviewer may lease, skipped ones or the others: open, not
+   * reviewed by them, whose reviews and others' live leases are fewer than the queue needs. Walked
+   * in the order items were added (the open items' index), so it stops at the first that qualifies.
+   */
+  const candidate = (queue: QueueRow, reviewer: string, skipped: boolean) => sql`SELECT candidate.id
+    FROM ${reviewItems} AS candidate
+    WHERE candidate.queue_id = ${queue.id} AND candidate.completed_at IS NULL
+      AND NOT (${reviewer}::text = ANY (candidate.reviewed_by))
+      AND ${skipped ? sql`` : sql`NOT`} (${reviewer}::text = ANY (candidate.skipped_by))
+      AND candidate.review_count + CASE WHEN candidate.leased_until > now()
+        THEN (SELECT count(*) FROM jsonb_array_elements(candidate.leases) AS lease
+          WHERE (lease->>'expires_at')::timestamptz > now() AND lease->>'reviewer' <> ${reviewer})
+        ELSE 0 END < ${queue.reviewsPerItem}
+    ORDER BY candidate.position LIMIT 1 FOR UPDATE SKIP LOCKED`;
+
+  return {
+    /** The item the reviewer already holds a live lease of in this queue, its lease renewed. */
+    renew(queue: QueueRow, reviewer: string): Promise<LeasedItem | undefined> {
+      return leased(
+        sql`UPDATE ${reviewItems} SET ${leaseSet(sql`${leasesWithout(reviewer)} || ${leaseOf(reviewer, queue.leaseSeconds)}`)}
+          WHERE id = (SELECT held.id FROM ${reviewItems} AS held
+            WHERE held.queue_id = ${queue.id} AND held.completed_at IS NULL
+              AND held.lease_holders @> ARRAY[${reviewer}::text] AND held.leased_until > now()
+              AND EXISTS (SELECT 1 FROM jsonb_array_elements(held.leases) AS lease
+                WHERE lease->>'reviewer' = ${reviewer} AND (lease->>'expires_at')::timestamptz > now())
+            ORDER BY held.position LIMIT 1 FOR UPDATE)
+          ${returned}`,
+        queue,
+      );
+    },
+
+    /**
+     * Leases the queue's next item for the reviewer in one statement: the candidate is locked
+     * (`FOR UPDATE SKIP LOCKED`) and every condition reads that row alone, so a lease another node
+     * committed meanwhile is seen when the row is checked again: no item is ever leased to more people
+     * than it still needs. Items the reviewer skipped come after the rest (a second statement).
+     */
+    async take(queue: QueueRow, reviewer: string): Promise<LeasedItem | undefined> {
+      const lease = leaseSet(sql`${leasesWithout(reviewer)} || ${leaseOf(reviewer, queue.leaseSeconds)}`);
+      for (const skipped of [false, true]) {
+        const taken = await leased(
+          sql`UPDATE ${reviewItems} SET ${lease} WHERE id = (${candidate(queue, reviewer, skipped)}) ${returned}`,
+          queue,
+        );
+        if (taken) return taken;
+      }
+      return undefined;
+    },
+
+    /** Gives up the reviewer's lease of an item; answers whether they held a live one. */
+    async release(queueId: string, itemId: string, reviewer: string): Promise<boolean> {
+      const released = await database.execute(sql`UPDATE ${reviewItems}
+        SET ${leaseSet(leasesWithout(reviewer))},
+          skipped_by = CASE WHEN ${reviewer}::text = ANY (skipped_by) THEN skipped_by
+            ELSE array_append(skipped_by, ${reviewer}::text) END
+        WHERE queue_id = ${queueId} AND id = ${itemId}
+          AND EXISTS (SELECT 1 FROM jsonb_array_elements(leases) AS lease
+            WHERE lease->>'reviewer' = ${reviewer} AND (lease->>'expires_at')::timestamptz > now())
+        RETURNING id`);
+      return rowsOf(released).length > 0;
+    },
+
+    /** Live leases of others than `reviewer` on a locked item (a lease-less review is checked against them). */
+    liveLeasesOf(item: ItemRow, reviewer: string): number {
+      const now = Date.now();
+      return item.leases.filter(
+        (lease) => lease.reviewer !== reviewer && new Date(lease.expires_at).getTime() > now,
+      ).length;
+    },
+  };
+}
+
+export type LeaseRepository = ReturnType<typeof createLeaseRepository>;
