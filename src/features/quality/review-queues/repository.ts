@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Database, rowsOf, uuidArray } from '../../../platform/database/connection.js';
 import { newestFirst, tablePage } from '../../../platform/database/pages.js';
 import { generationScores, generations } from '../../runtime/generations/tables.js';
-import { leaseChanges, leasesWithout } from './lease-repository.js';
+import { leaseChanges, leasesWithout } from './lease-columns.js';
 import type { ItemStatus } from './schemas.js';
 import { reviewItems, reviewQueues, reviews } from './tables.js';
 
