@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownAddressPerSignIn } from '../../helpers/people.js';
+import { ownAddressPerSignIn, signedInPerson } from '../../helpers/people.js';
 import { type Client, createAction, eventually, useTestWorkspace } from '../../helpers/test-app.js';
 
 // Rules fill review queues in the background (docs/review.md#rules): what matches, sampled, within
@@ -170,5 +170,89 @@ describe('review rules', () => {
       action: '00000000-0000-4000-8000-000000000000',
     });
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('agreement with an evaluator', () => {
+  it('compares each question with its evaluator’s monitor scores: majority for yes or no, Pearson’s r for a scale', async () => {
+    const { client } = context;
+    const action = (await createAction(client, { model: 'mock/echo', prompt: '{{text}}' })).guid;
+    const startsWithYes = (
+      await client.post('/v1/evaluators', { name: 'Yes', type: 'regex', config: { pattern: '^yes' } })
+    ).body.guid;
+    expect(
+      (await client.post('/v1/monitors', { action, evaluators: [startsWithYes], sample_rate: 1 })).status,
+    ).toBe(201);
+    const texts = ['yes one', 'no two', 'yes three', 'no four'];
+    const data: string[] = [];
+    for (const text of texts) data.push(await run(client, action, text));
+    // The monitor has scored them all.
+    await eventually(async () => {
+      for (const guid of data)
+        if ((await client.get(`/v1/data/${guid}`)).body.scores?.[startsWithYes] === undefined)
+          return undefined;
+      return true;
+    }, 20_000);
+    const created = await client.post('/v1/review_queues', {
+      name: 'Calibrate',
+      reviews_per_item: 2,
+      questions: [
+        { key: 'yes', label: 'Says yes?', type: 'boolean', evaluator: startsWithYes },
+        { key: 'sure', label: 'How sure?', type: 'scale', min: 1, max: 5, evaluator: startsWithYes },
+      ],
+    });
+    const queueId = created.body.guid;
+    await client.post(`/v1/review_queues/${queueId}/items`, { data });
+    const [first, second] = [
+      await signedInPerson(context.test, client.workspaceGuid, 'viewer'),
+      await signedInPerson(context.test, client.workspaceGuid, 'viewer'),
+    ];
+    // Both reviewers say yes for 'yes one', no for 'no two', yes for 'yes three' (agreeing with the
+    // score), and split on 'no four': a tie, which counts as disagreement.
+    const answers: Record<string, [Record<string, unknown>, Record<string, unknown>]> = {
+      'yes one': [
+        { yes: true, sure: 5 },
+        { yes: true, sure: 5 },
+      ],
+      'no two': [
+        { yes: false, sure: 1 },
+        { yes: false, sure: 2 },
+      ],
+      'yes three': [
+        { yes: true, sure: 4 },
+        { yes: true, sure: 5 },
+      ],
+      'no four': [
+        { yes: true, sure: 2 },
+        { yes: false, sure: 1 },
+      ],
+    };
+    const items = (await client.get(`/v1/review_queues/${queueId}/items`)).body.data;
+    for (const [index, item] of items.entries()) {
+      const [a, b] = answers[texts[index]!]!;
+      expect(
+        (await first.client.post(`/v1/review_queues/${queueId}/items/${item.guid}/reviews`, { answers: a }))
+          .status,
+      ).toBe(201);
+      expect(
+        (await second.client.post(`/v1/review_queues/${queueId}/items/${item.guid}/reviews`, { answers: b }))
+          .status,
+      ).toBe(201);
+    }
+    const agreement = (await client.get(`/v1/review_queues/${queueId}/agreement`)).body.questions;
+    expect(agreement.yes.evaluator).toEqual({ n: 4, agreement: 0.75 });
+    // Scores 1, 0, 1, 0 against mean answers mapped to [0, 1]: 1, 0.125, 0.875, 0.125.
+    const means = [1, 0.125, 0.875, 0.125];
+    const scores = [1, 0, 1, 0];
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const [mx, my] = [mean(scores), mean(means)];
+    const covariance = scores.reduce((sum, x, index) => sum + (x - mx) * (means[index]! - my), 0);
+    const r =
+      covariance /
+      Math.sqrt(
+        scores.reduce((sum, x) => sum + (x - mx) ** 2, 0) * means.reduce((sum, y) => sum + (y - my) ** 2, 0),
+      );
+    expect(agreement.sure.evaluator.n).toBe(4);
+    expect(agreement.sure.evaluator.agreement).toBeCloseTo(r, 10);
   });
 });
