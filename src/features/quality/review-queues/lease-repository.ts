@@ -59,7 +59,12 @@ export function createLeaseRepository(database: Database) {
    * reviewed by them, whose reviews and others' live leases are fewer than the queue needs. Walked
    * in the order items were added (the open items' index), so it stops at the first that qualifies.
    */
-  const candidate = (queue: QueueRow, reviewer: string, skipped: boolean) => sql`SELECT candidate.id
+  const candidate = (
+    queue: QueueRow,
+    reviewer: string,
+    skipped: boolean,
+    waits: boolean,
+  ) => sql`SELECT candidate.id
     FROM ${reviewItems} AS candidate
     WHERE candidate.queue_id = ${queue.id} AND candidate.completed_at IS NULL
       AND NOT (${reviewer}::text = ANY (candidate.reviewed_by))
@@ -68,7 +73,7 @@ export function createLeaseRepository(database: Database) {
         THEN (SELECT count(*) FROM jsonb_array_elements(candidate.leases) AS lease
           WHERE (lease->>'expires_at')::timestamptz > now() AND lease->>'reviewer' <> ${reviewer})
         ELSE 0 END < ${queue.reviewsPerItem}
-    ORDER BY candidate.position LIMIT 1 FOR UPDATE SKIP LOCKED`;
+    ORDER BY candidate.position LIMIT 1 FOR UPDATE${waits ? sql`` : sql` SKIP LOCKED`}`;
 
   return {
     /** The item the reviewer already holds a live lease of in this queue, its lease renewed. */
@@ -90,13 +95,21 @@ export function createLeaseRepository(database: Database) {
      * Leases the queue's next item for the reviewer in one statement: the candidate is locked
      * (`FOR UPDATE SKIP LOCKED`) and every condition reads that row alone, so a lease another node
      * committed meanwhile is seen when the row is checked again: no item is ever leased to more people
-     * than it still needs. Items the reviewer skipped come after the rest (a second statement).
+     * than it still needs. First it passes over rows others hold locked (`SKIP LOCKED`: no one waits
+     * while another takes an item); finding none that way may only mean that every open item was
+     * being taken at that instant (PostgreSQL, several at once), so it asks again waiting for those
+     * locks, each row checked again once free. Items the reviewer skipped come after the rest.
      */
     async take(queue: QueueRow, reviewer: string): Promise<LeasedItem | undefined> {
       const lease = leaseSet(sql`${leasesWithout(reviewer)} || ${leaseOf(reviewer, queue.leaseSeconds)}`);
-      for (const skipped of [false, true]) {
+      const passes = [
+        { skipped: false, waits: false },
+        { skipped: false, waits: true },
+        { skipped: true, waits: true },
+      ];
+      for (const { skipped, waits } of passes) {
         const taken = await leased(
-          sql`UPDATE ${reviewItems} SET ${lease} WHERE id = (${candidate(queue, reviewer, skipped)}) ${returned}`,
+          sql`UPDATE ${reviewItems} SET ${lease} WHERE id = (${candidate(queue, reviewer, skipped, waits)}) ${returned}`,
           queue,
         );
         if (taken) return taken;
