@@ -365,4 +365,48 @@ describe('review queues', () => {
     // Interval α over 5·4, 1·2, 3·3: D_o = (2 + 2 + 0) / 6 = 2/3; D_e = 2(6·64 − 18²) / 30 = 4; α = 1 − (2/3) / 4.
     expect(agreement.tone.alpha).toBeCloseTo(1 - 2 / 3 / 4, 10);
   });
+
+  it('counts only the items two people answered, and kappa only over those with every review', async () => {
+    const { client } = context;
+    const data = await generationsOf(client, 4);
+    const queue = await queueWith(client, { reviews_per_item: 3, blind: false }, data);
+    const reviewers = [await person('viewer'), await person('viewer'), await person('viewer')];
+    const given: Array<Array<[boolean, number]>> = [
+      [
+        [true, 5],
+        [true, 4],
+        [false, 3],
+      ],
+      [
+        [false, 1],
+        [false, 1],
+      ],
+      [[true, 2]],
+      [
+        [false, 2],
+        [false, 2],
+        [false, 2],
+      ],
+    ];
+    const items = (await client.get(`/v1/review_queues/${queue}/items`)).body.data;
+    for (const [index, reviews] of given.entries())
+      for (const [reviewer, [correct, tone]] of reviews.entries()) {
+        const made = await reviewers[reviewer]!.client.post(
+          `/v1/review_queues/${queue}/items/${items[index].guid}/reviews`,
+          { answers: { correct, tone, topic: 'billing' } },
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+      }
+    const agreement = (await client.get(`/v1/review_queues/${queue}/agreement`)).body.questions;
+    // The third item has one review: no pair. Pairs 3 + 1 + 3, agreeing 1 + 1 + 3.
+    expect(agreement.correct.items).toBe(3);
+    expect(agreement.correct.percent_agreement).toBeCloseTo(5 / 7, 10);
+    // Over the items with 3 reviews (TTF, FFF): P̄ = (1/3 + 1) / 2, P̄e = (1/3)² + (2/3)², κ = 1/4.
+    expect(agreement.correct.kappa).toBeCloseTo(1 / 4, 10);
+    // 5·4·3, 1·1, 2·2·2: N = 8, Σv = 20, Σv² = 64; D_e = 2(8·64 − 20²) / 56 = 4; D_o = 2·3 / 8; α = 0.8125.
+    expect(agreement.tone.alpha).toBeCloseTo(0.8125, 10);
+    // One answer throughout: agreement is complete, kappa undefined.
+    expect(agreement.topic.percent_agreement).toBe(1);
+    expect(agreement.topic.kappa).toBeNull();
+  });
 });

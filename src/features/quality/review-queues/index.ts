@@ -1,4 +1,3 @@
-export { fleissKappa, krippendorffAlpha, pearson, percentAgreement } from './agreement.js';
 export { createReviewRepository, type ReviewRepository } from './repository.js';
 export { createReviewingService, type ReviewingService } from './reviewing.js';
 export { createReviewRuleService, reviewRuleSweepJob, sampledBy } from './rules.js';

@@ -76,40 +76,36 @@ export function createLeaseRepository(database: Database) {
     ORDER BY candidate.position LIMIT 1 FOR UPDATE${waits ? sql`` : sql` SKIP LOCKED`}`;
 
   return {
-    /** The item the reviewer already holds a live lease of in this queue, its lease renewed. */
-    renew(queue: QueueRow, reviewer: string): Promise<LeasedItem | undefined> {
-      return leased(
-        sql`UPDATE ${reviewItems} SET ${leaseSet(sql`${leasesWithout(reviewer)} || ${leaseOf(reviewer, queue.leaseSeconds)}`)}
-          WHERE id = (SELECT held.id FROM ${reviewItems} AS held
-            WHERE held.queue_id = ${queue.id} AND held.completed_at IS NULL
-              AND held.lease_holders @> ARRAY[${reviewer}::text] AND held.leased_until > now()
-              AND EXISTS (SELECT 1 FROM jsonb_array_elements(held.leases) AS lease
-                WHERE lease->>'reviewer' = ${reviewer} AND (lease->>'expires_at')::timestamptz > now())
-            ORDER BY held.position LIMIT 1 FOR UPDATE)
-          ${returned}`,
-        queue,
-      );
-    },
-
     /**
-     * Leases the queue's next item for the reviewer in one statement: the candidate is locked
-     * (`FOR UPDATE SKIP LOCKED`) and every condition reads that row alone, so a lease another node
-     * committed meanwhile is seen when the row is checked again: no item is ever leased to more people
-     * than it still needs. First it passes over rows others hold locked (`SKIP LOCKED`: no one waits
+     * Leases the queue's next item for the reviewer, in one statement for each pass: the item they
+     * already hold a live lease of (renewed), else the first they may take. The candidate is locked
+     * (`FOR UPDATE`) and every condition reads that row alone, so a lease another node committed
+     * meanwhile is seen when the row is checked again: no item is ever leased to more people than it
+     * still needs. The first pass passes over rows others hold locked (`SKIP LOCKED`: no one waits
      * while another takes an item); finding none that way may only mean that every open item was
      * being taken at that instant (PostgreSQL, several at once), so it asks again waiting for those
      * locks, each row checked again once free. Items the reviewer skipped come after the rest.
      */
     async take(queue: QueueRow, reviewer: string): Promise<LeasedItem | undefined> {
       const lease = leaseSet(sql`${leasesWithout(reviewer)} || ${leaseOf(reviewer, queue.leaseSeconds)}`);
+      // Asked before the first pass only: a held lease is never given up between passes.
+      const held = sql`SELECT held.id FROM ${reviewItems} AS held
+        WHERE held.queue_id = ${queue.id} AND held.completed_at IS NULL
+          AND held.lease_holders @> ARRAY[${reviewer}::text] AND held.leased_until > now()
+          AND EXISTS (SELECT 1 FROM jsonb_array_elements(held.leases) AS lease
+            WHERE lease->>'reviewer' = ${reviewer} AND (lease->>'expires_at')::timestamptz > now())
+        ORDER BY held.position LIMIT 1 FOR UPDATE`;
       const passes = [
         { skipped: false, waits: false },
         { skipped: false, waits: true },
         { skipped: true, waits: true },
       ];
-      for (const { skipped, waits } of passes) {
+      for (const [index, { skipped, waits }] of passes.entries()) {
+        const first = candidate(queue, reviewer, skipped, waits);
+        // coalesce asks the candidate only when the reviewer holds nothing.
+        const target = index === 0 ? sql`coalesce((${held}), (${first}))` : sql`(${first})`;
         const taken = await leased(
-          sql`UPDATE ${reviewItems} SET ${lease} WHERE id = (${candidate(queue, reviewer, skipped, waits)}) ${returned}`,
+          sql`UPDATE ${reviewItems} SET ${lease} WHERE id = ${target} ${returned}`,
           queue,
         );
         if (taken) return taken;

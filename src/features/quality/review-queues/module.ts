@@ -7,6 +7,7 @@ import type { FeedbackModule } from '../../runtime/feedback/module.js';
 import type { GenerationsModule } from '../../runtime/generations/module.js';
 import type { DatasetsModule } from '../datasets/module.js';
 import type { EvaluatorsModule } from '../evaluators/module.js';
+import { createAnswerCountRepository } from './answer-counts.js';
 import { createLeaseRepository } from './lease-repository.js';
 import { createReviewReportService } from './report.js';
 import { createReviewRepository } from './repository.js';
@@ -36,6 +37,7 @@ export function createReviewQueuesModule(
   const members = modules.people.shares.members;
   const repository = createReviewRepository(parts.database);
   const ruleRepository = createRuleRepository(parts.database);
+  const answerCounts = createAnswerCountRepository(parts.database);
   const queues = createReviewQueueService({
     repository,
     requireEvaluator: evaluators.require,
@@ -46,6 +48,7 @@ export function createReviewQueuesModule(
   const reviewing = createReviewingService({
     repository,
     leases: createLeaseRepository(parts.database),
+    answerCounts,
     queues,
     // The generation and its feedback asked together: on the embedded database, one turn of its thread.
     generation: async (workspaceId, id) => {
@@ -60,7 +63,7 @@ export function createReviewQueuesModule(
       datasets.addItem(workspaceId, datasetId, { ...item, input: item.input as never }),
     inTransaction: parts.platform.transactions.run,
   });
-  const reports = createReviewReportService({ repository, queues });
+  const reports = createReviewReportService({ repository, answerCounts, queues });
   const rules = createReviewRuleService({
     rules: ruleRepository,
     queues,

@@ -1,6 +1,16 @@
-import { fleissKappa, krippendorffAlpha, majority, pearson, percentAgreement } from './agreement.js';
-import type { Answer, Question } from './questions.js';
-import type { ItemCounts, QueueRow, ReviewRepository } from './repository.js';
+import {
+  type AnswerSums,
+  type EvaluatorSums,
+  fleissKappa,
+  krippendorffAlpha,
+  majorityAgreement,
+  noAnswers,
+  pearson,
+  percentAgreement,
+} from './agreement.js';
+import type { AnswerCountRepository } from './answer-counts.js';
+import type { Question } from './questions.js';
+import type { ItemCounts, ReviewRepository } from './repository.js';
 import type { ReviewQueueService } from './service.js';
 
 export type QuestionAgreement = {
@@ -19,73 +29,39 @@ export interface ReviewReportService {
   agreement(workspaceId: string, queueId: string): Promise<Record<string, QuestionAgreement>>;
 }
 
-type ReviewedAnswers = { itemId: string; generationId: string; answers: Record<string, Answer> };
-
-/** The answers to one question, grouped by item, of the reviews that answered it. */
-function unitsOf(
-  reviews: ReviewedAnswers[],
-  key: string,
-): Map<string, { generationId: string; answers: Answer[] }> {
-  const units = new Map<string, { generationId: string; answers: Answer[] }>();
-  for (const review of reviews) {
-    const answer = review.answers[key];
-    if (answer === undefined) continue;
-    const unit = units.get(review.itemId) ?? { generationId: review.generationId, answers: [] };
-    unit.answers.push(answer);
-    units.set(review.itemId, unit);
-  }
-  return units;
-}
-
-/** How an evaluator's score agrees with the reviewers (docs/review.md#agreement). */
-function evaluatorAgreement(
-  question: Question,
-  units: Map<string, { generationId: string; answers: Answer[] }>,
-  scores: Map<string, number>,
-): { n: number; agreement: number | null } {
-  const scored = [...units.values()].filter((unit) => scores.has(unit.generationId));
-  if (question.type === 'boolean') {
-    const agreeing = scored.filter(
-      (unit) => majority(unit.answers) === scores.get(unit.generationId)! >= 0.5,
-    ).length;
-    return { n: scored.length, agreement: scored.length === 0 ? null : agreeing / scored.length };
-  }
-  if (question.type === 'scale') {
-    const span = question.max! - question.min!;
-    const pairs = scored.map((unit): [number, number] => {
-      const mean = (unit.answers as number[]).reduce((sum, value) => sum + value, 0) / unit.answers.length;
-      return [scores.get(unit.generationId)!, (mean - question.min!) / span];
-    });
-    return { n: scored.length, agreement: pearson(pairs) };
-  }
-  // A choice has no order to compare a score with.
-  return { n: scored.length, agreement: null };
-}
-
+/** One question's agreement from its sums (docs/review.md#agreement). */
 function questionAgreement(
-  queue: QueueRow,
   question: Question,
-  reviews: ReviewedAnswers[],
-  scores: Map<string, number> | undefined,
+  sums: AnswerSums,
+  evaluator: EvaluatorSums | undefined,
 ): QuestionAgreement {
-  const units = unitsOf(reviews, question.key);
-  const pairable = [...units.values()].map((unit) => unit.answers).filter((answers) => answers.length >= 2);
-  const full = pairable.filter((answers) => answers.length === queue.reviewsPerItem);
   const categorical = question.type === 'boolean' || question.type === 'choice';
   return {
-    items: pairable.length,
-    percent_agreement: percentAgreement(pairable),
-    kappa: categorical ? fleissKappa(full) : null,
-    alpha: question.type === 'scale' ? krippendorffAlpha(pairable as number[][]) : null,
-    ...(scores && { evaluator: evaluatorAgreement(question, units, scores) }),
+    items: sums.items,
+    percent_agreement: percentAgreement(sums),
+    kappa: categorical ? fleissKappa(sums) : null,
+    alpha: question.type === 'scale' ? krippendorffAlpha(sums) : null,
+    ...(evaluator && {
+      evaluator: {
+        n: evaluator.items,
+        // A choice has no order to compare a score with.
+        agreement:
+          question.type === 'boolean'
+            ? majorityAgreement(evaluator)
+            : question.type === 'scale'
+              ? pearson(evaluator)
+              : null,
+      },
+    }),
   };
 }
 
 export function createReviewReportService(dependencies: {
   repository: ReviewRepository;
+  answerCounts: AnswerCountRepository;
   queues: ReviewQueueService;
 }): ReviewReportService {
-  const { repository, queues } = dependencies;
+  const { repository, answerCounts, queues } = dependencies;
   return {
     async progress(workspaceId, queueId) {
       const queue = await queues.require(workspaceId, queueId);
@@ -99,14 +75,18 @@ export function createReviewReportService(dependencies: {
 
     async agreement(workspaceId, queueId) {
       const queue = await queues.require(workspaceId, queueId);
-      const reviews = await repository.reviewsOfQueue(queue.id);
+      const sums = await answerCounts.sums(queue.id, queue.reviewsPerItem);
       const result: Record<string, QuestionAgreement> = {};
       for (const question of queue.questions) {
         if (question.type === 'text') continue;
-        const scores = question.evaluator
-          ? await repository.scoresOf(queue.id, question.evaluator)
+        const evaluator = question.evaluator
+          ? await answerCounts.evaluatorSums(queue.id, question.key, question.evaluator)
           : undefined;
-        result[question.key] = questionAgreement(queue, question, reviews, scores);
+        result[question.key] = questionAgreement(
+          question,
+          sums.get(question.key) ?? noAnswers(queue.reviewsPerItem),
+          evaluator,
+        );
       }
       return result;
     },

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Database, rowsOf, uuidArray } from '../../../platform/database/connection.js';
 import { newestFirst, tablePage } from '../../../platform/database/pages.js';
-import { generationScores, generations } from '../../runtime/generations/tables.js';
+import { generations } from '../../runtime/generations/tables.js';
 import { leaseChanges, leasesWithout } from './lease-columns.js';
 import type { ItemStatus } from './schemas.js';
 import { reviewItems, reviewQueues, reviews } from './tables.js';
@@ -209,33 +209,6 @@ export function createReviewRepository(database: Database) {
       for (const row of reviewed) of(row.user).reviews = row.count;
       for (const row of leased) of(row.user).leased = row.count;
       return [...byUser.values()];
-    },
-
-    /** The evaluator's score of each generation of the queue that has one it could compute. */
-    async scoresOf(queueId: string, evaluatorId: string): Promise<Map<string, number>> {
-      const rows = await database
-        .select({ generationId: generationScores.generationId, score: generationScores.score })
-        .from(generationScores)
-        .innerJoin(reviewItems, eq(reviewItems.generationId, generationScores.generationId))
-        .where(
-          and(
-            eq(reviewItems.queueId, queueId),
-            eq(generationScores.evaluatorId, evaluatorId),
-            sql`${generationScores.score} IS NOT NULL`,
-          ),
-        );
-      return new Map(rows.map((row) => [row.generationId, row.score!]));
-    },
-
-    /** Every review of the queue, with its item's generation: what agreement is computed from. */
-    async reviewsOfQueue(
-      queueId: string,
-    ): Promise<{ itemId: string; generationId: string; answers: ReviewRow['answers'] }[]> {
-      return database
-        .select({ itemId: reviews.itemId, generationId: reviewItems.generationId, answers: reviews.answers })
-        .from(reviews)
-        .innerJoin(reviewItems, eq(reviewItems.id, reviews.itemId))
-        .where(eq(reviews.queueId, queueId));
     },
   };
 }

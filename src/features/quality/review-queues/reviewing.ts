@@ -4,8 +4,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../errors.j
 import type { Feedback } from '../../runtime/feedback/index.js';
 import type { Generation } from '../../runtime/generations/index.js';
 import { assertMayOpen, assertMayReview, reviewerOf, seesBlindReviews } from './access.js';
+import type { AnswerCountRepository } from './answer-counts.js';
 import type { LeasedItem, LeaseRepository } from './lease-repository.js';
-import { checkAnswers } from './questions.js';
+import { type Answer, checkAnswers, type Question } from './questions.js';
 import type { ListedItem, QueueRow, ReviewRepository, ReviewRow } from './repository.js';
 import type { NewReview } from './schemas.js';
 import type { ReviewQueueService } from './service.js';
@@ -44,9 +45,16 @@ export interface ReviewingService {
   ): Promise<DatasetAddition>;
 }
 
+/** The answers agreement counts: every question's but a `text` one's. */
+function countedAnswers(questions: Question[], answers: Record<string, Answer>): Record<string, Answer> {
+  const counted = questions.filter((question) => question.type !== 'text' && question.key in answers);
+  return Object.fromEntries(counted.map((question) => [question.key, answers[question.key]!]));
+}
+
 export function createReviewingService(dependencies: {
   repository: ReviewRepository;
   leases: LeaseRepository;
+  answerCounts: AnswerCountRepository;
   queues: ReviewQueueService;
   /** The generation with its feedback, or 404 (the generations feature). */
   generation: (workspaceId: string, id: string) => Promise<ReviewedGeneration>;
@@ -59,7 +67,7 @@ export function createReviewingService(dependencies: {
   /** Runs work in one transaction (joining the request's, when it has one). */
   inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
 }): ReviewingService {
-  const { repository, leases, queues, generation, addToDataset, inTransaction } = dependencies;
+  const { repository, leases, answerCounts, queues, generation, addToDataset, inTransaction } = dependencies;
 
   async function requireItem(queue: QueueRow, itemId: string): Promise<ListedItem> {
     const item = await repository.findItem(queue.id, itemId);
@@ -95,7 +103,7 @@ export function createReviewingService(dependencies: {
       const queue = await queues.require(workspaceId, queueId);
       assertMayReview(queue, principal);
       const reviewer = reviewerOf(principal);
-      const item = (await leases.renew(queue, reviewer)) ?? (await leases.take(queue, reviewer));
+      const item = await leases.take(queue, reviewer);
       if (!item) return undefined;
       return { item, generation: await generation(workspaceId, item.generationId) };
     },
@@ -143,6 +151,7 @@ export function createReviewingService(dependencies: {
           },
           queue.reviewsPerItem,
         );
+        await answerCounts.count(queue.id, item.id, countedAnswers(queue.questions, answers));
         const completes = item.reviewCount + 1 >= queue.reviewsPerItem;
         if (completes && queue.datasetId) {
           const itemReviews = await repository.reviewsOf(item.id);

@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -135,4 +136,33 @@ export const reviewRules = pgTable(
     deletedAt: deletedAt(),
   },
   (table) => [index('review_rules_queue_index').on(table.queueId)],
+);
+
+/**
+ * How many reviews of an item gave one answer to one question (`answer`: the answer as JSON; `value`:
+ * a scale's number), kept up to date with each review for every question but `text`. Each row also
+ * repeats its item's number of answers to the question and their sum (`unit_answers`, `unit_total`),
+ * so every agreement figure is a sum over these rows: nothing reads the reviews themselves
+ * (docs/review.md#agreement).
+ */
+export const reviewAnswerCounts = pgTable(
+  'review_answer_counts',
+  {
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => reviewQueues.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => reviewItems.id, { onDelete: 'cascade' }),
+    questionKey: text('question_key').notNull(),
+    answer: text('answer').notNull(),
+    value: doublePrecision('value'),
+    count: integer('count').notNull(),
+    unitAnswers: integer('unit_answers').notNull(),
+    unitTotal: doublePrecision('unit_total').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.itemId, table.questionKey, table.answer] }),
+    index('review_answer_counts_queue_index').on(table.queueId, table.questionKey),
+  ],
 );
