@@ -408,5 +408,23 @@ describe('review queues', () => {
     // One answer throughout: agreement is complete, kappa undefined.
     expect(agreement.topic.percent_agreement).toBe(1);
     expect(agreement.topic.kappa).toBeNull();
+
+    // A question made `text` drops out; made a choice again, its answers are counted again from the reviews.
+    const agreementNow = async () =>
+      (await client.get(`/v1/review_queues/${queue}/agreement`)).body.questions;
+    const asText = questions.map((each) =>
+      each.key === 'topic' ? { key: each.key, label: each.label, type: 'text' } : each,
+    );
+    expect((await client.put(`/v1/review_queues/${queue}`, { questions: asText })).status).toBe(200);
+    expect(Object.keys(await agreementNow())).toEqual(['correct', 'tone']);
+    expect((await client.put(`/v1/review_queues/${queue}`, { questions })).status).toBe(200);
+    expect(await agreementNow()).toEqual(agreement);
+
+    // The first item's generation deleted: its reviews leave the figures. Left: FF and FFF; tone 1·1, 2·2·2.
+    expect((await client.delete(`/v1/data/${items[0].data_guid}`)).status).toBe(200);
+    const without = await agreementNow();
+    expect(without.correct).toMatchObject({ items: 2, percent_agreement: 1, kappa: null });
+    expect(without.tone.items).toBe(2);
+    expect(without.tone.alpha).toBeCloseTo(1, 10);
   });
 });

@@ -3,11 +3,12 @@ import { type Database, rowsOf } from '../../../platform/database/connection.js'
 import { generationScores } from '../../runtime/generations/tables.js';
 import { type AnswerSums, type EvaluatorSums, noAnswers } from './agreement.js';
 import type { Answer } from './questions.js';
-import { reviewAnswerCounts, reviewItems } from './tables.js';
+import { reviewAgreementSums, reviewAnswerCounts, reviewItems, reviewQueues, reviews } from './tables.js';
 
 // The answer counts agreement is computed from (docs/review.md#agreement): one row per item, question
-// and answer, with the item's number of answers to that question and their sum on each row. Every
-// figure is then a sum over rows, filtered by `unit_answers`, in one pass over the queue's rows.
+// and answer, with the item's number of answers to that question and their sum on each row. Each
+// review also adds the change it made to those rows into the queue's sums (review_agreement_sums),
+// by question, answer and number of answers, so the report reads a few rows whatever the queue's size.
 
 /** An answer as stored in the counts: as JSON (`true`, `3`, `"good"`), and a scale's number. */
 function countedAnswer(answer: Answer): { answer: string; value: number | null } {
@@ -16,12 +17,54 @@ function countedAnswer(answer: Answer): { answer: string; value: number | null }
 
 const number = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 
+/** Sums rows one queue's concurrent reviews spread over (the shard is the item's). */
+const shards = 8;
+
+/** One row of a queue's sums: the counts' rows of one answer among items with `answers` answers. */
+type SumsRow = {
+  answers: number;
+  count: number;
+  agreeing_pairs: number;
+  total: number;
+  squares: number;
+  value_by_totals: number;
+};
+
+/**
+ * A question's `AnswerSums` from its rows of sums. Over the rows of items with m answers, Σ n_c is m
+ * times their number of items (so each figure stays a whole number), and Σ_items (m·Σv² − (Σv)²) is
+ * m·Σ n_c·v² − Σ n_c·v·(the item's total).
+ */
+function answerSumsOf(rows: SumsRow[], raters: number): AnswerSums {
+  const sums = noAnswers(raters);
+  for (const row of rows) {
+    const m = row.answers;
+    if (m < 2 || row.count === 0) continue;
+    sums.items += row.count / m;
+    sums.pairs += row.count * (m - 1);
+    sums.agreeingPairs += row.agreeing_pairs;
+    sums.values += row.count;
+    sums.total += row.total;
+    sums.squares += row.squares;
+    sums.withinItems += (m * row.squares - row.value_by_totals) / (m - 1);
+    if (m !== raters) continue;
+    sums.fullItems += row.count / m;
+    sums.fullAgreeingPairs += row.agreeing_pairs;
+    sums.categoryCounts.push(row.count);
+  }
+  sums.items = Math.round(sums.items);
+  sums.fullItems = Math.round(sums.fullItems);
+  return sums;
+}
+
 export function createAnswerCountRepository(database: Database) {
   return {
     /**
      * Counts one review's answers (the item is locked by the caller, so no other review of it counts
-     * meanwhile). The rows of each answered question get one more answer and its value; the answer's
-     * own row one more count, or is added with the question's new totals.
+     * meanwhile), in one statement: the item's rows of each answered question before the review, the
+     * rows after it (one more answer, its value in the totals, its answer's count one more or a new
+     * row), the rows written, and their difference added to the queue's sums in the sums' key order,
+     * so two reviews waiting for each other's sums rows cannot deadlock.
      */
     async count(queueId: string, itemId: string, answers: Record<string, Answer>): Promise<void> {
       const given = Object.entries(answers).map(([key, answer]) => ({ key, ...countedAnswer(answer) }));
@@ -30,74 +73,116 @@ export function createAnswerCountRepository(database: Database) {
         given.map((each) => sql`(${each.key}::text, ${each.answer}::text, ${each.value}::double precision)`),
         sql`, `,
       );
+      const shard = Number.parseInt(itemId.slice(-2), 16) % shards;
+      const value = sql`coalesce(change.value, 0)`;
       await database.execute(sql`WITH given (question_key, answer, value) AS (VALUES ${values}),
-        updated AS (
-          UPDATE ${reviewAnswerCounts} AS counted
-          SET count = counted.count + CASE WHEN counted.answer = given.answer THEN 1 ELSE 0 END,
-            unit_answers = counted.unit_answers + 1,
-            unit_total = counted.unit_total + coalesce(given.value, 0)
-          FROM given
-          WHERE counted.item_id = ${itemId} AND counted.question_key = given.question_key
-          RETURNING counted.question_key, counted.answer, counted.unit_answers, counted.unit_total)
-        INSERT INTO ${reviewAnswerCounts}
-          (queue_id, item_id, question_key, answer, value, count, unit_answers, unit_total)
-        SELECT ${queueId}, ${itemId}, given.question_key, given.answer, given.value, 1,
-          coalesce(totals.unit_answers, 1), coalesce(totals.unit_total, coalesce(given.value, 0))
-        FROM given
-        LEFT JOIN (SELECT DISTINCT question_key, unit_answers, unit_total FROM updated) AS totals
-          ON totals.question_key = given.question_key
-        WHERE NOT EXISTS (SELECT 1 FROM updated
-          WHERE updated.question_key = given.question_key AND updated.answer = given.answer)`);
+        before AS (
+          SELECT counted.question_key, counted.answer, counted.value, counted.count,
+            counted.unit_answers, counted.unit_total
+          FROM ${reviewAnswerCounts} AS counted
+          JOIN given ON given.question_key = counted.question_key
+          WHERE counted.item_id = ${itemId}),
+        totals AS (
+          SELECT given.question_key, coalesce(max(before.unit_answers), 0) + 1 AS unit_answers,
+            coalesce(max(before.unit_total), 0) + coalesce(given.value, 0) AS unit_total
+          FROM given LEFT JOIN before ON before.question_key = given.question_key
+          GROUP BY given.question_key, given.value),
+        after AS (
+          SELECT before.question_key, before.answer, before.value,
+            before.count + CASE WHEN before.answer = given.answer THEN 1 ELSE 0 END AS count
+          FROM before JOIN given ON given.question_key = before.question_key
+          UNION ALL
+          SELECT given.question_key, given.answer, given.value, 1 FROM given
+          WHERE NOT EXISTS (SELECT 1 FROM before
+            WHERE before.question_key = given.question_key AND before.answer = given.answer)),
+        change (question_key, answer, answers, count, value, unit_total, sign) AS (
+          SELECT after.question_key, after.answer, totals.unit_answers, after.count, after.value,
+            totals.unit_total, 1
+          FROM after JOIN totals ON totals.question_key = after.question_key
+          UNION ALL
+          SELECT question_key, answer, unit_answers, count, value, unit_total, -1 FROM before),
+        written AS (
+          INSERT INTO ${reviewAnswerCounts}
+            (queue_id, item_id, question_key, answer, value, count, unit_answers, unit_total)
+          SELECT ${queueId}::uuid, ${itemId}::uuid, question_key, answer, value, count, answers, unit_total
+          FROM change WHERE sign = 1
+          ON CONFLICT (item_id, question_key, answer) DO UPDATE SET count = excluded.count,
+            unit_answers = excluded.unit_answers, unit_total = excluded.unit_total)
+        INSERT INTO ${reviewAgreementSums} AS summed (queue_id, question_key, answer, answers, shard,
+          count, agreeing_pairs, total, squares, value_by_totals)
+        SELECT ${queueId}::uuid, change.question_key, change.answer, change.answers, ${shard}::integer,
+          sum(sign * change.count), sum(sign * change.count * (change.count - 1)),
+          sum(sign * change.count * ${value}), sum(sign * change.count * ${value} * ${value}),
+          sum(sign * change.count * ${value} * change.unit_total)
+        FROM change
+        GROUP BY change.question_key, change.answer, change.answers
+        ORDER BY change.question_key, change.answer, change.answers
+        ON CONFLICT (queue_id, question_key, answer, answers, shard) DO UPDATE SET
+          count = summed.count + excluded.count,
+          agreeing_pairs = summed.agreeing_pairs + excluded.agreeing_pairs,
+          total = summed.total + excluded.total, squares = summed.squares + excluded.squares,
+          value_by_totals = summed.value_by_totals + excluded.value_by_totals`);
     },
 
     /**
-     * Each question's sums (agreement.ts's `AnswerSums`), in one pass: grouped by question, and by
-     * question and answer for each answer's count over the items with exactly `raters` answers.
+     * Counts the queue's reviews again from their answers, for the questions that are not `text`
+     * now: after its questions changed (a question's type, one added or removed).
      */
+    async recount(queueId: string): Promise<void> {
+      await database.execute(sql`DELETE FROM ${reviewAnswerCounts} WHERE queue_id = ${queueId}`);
+      // After the counts: their trigger (on delete) adds to the sums.
+      await database.execute(sql`DELETE FROM ${reviewAgreementSums} WHERE queue_id = ${queueId}`);
+      await database.execute(sql`INSERT INTO ${reviewAnswerCounts}
+          (queue_id, item_id, question_key, answer, value, count, unit_answers, unit_total)
+        SELECT review.queue_id, review.item_id, given.key, given.value::text,
+          CASE WHEN jsonb_typeof(given.value) = 'number' THEN given.value::text::double precision END,
+          count(*), 0, 0
+        FROM ${reviews} AS review
+        CROSS JOIN LATERAL jsonb_each(review.answers) AS given
+        JOIN ${reviewQueues} AS queue ON queue.id = review.queue_id
+        WHERE review.queue_id = ${queueId}
+          AND EXISTS (SELECT 1 FROM jsonb_array_elements(queue.questions) AS question
+            WHERE question->>'key' = given.key AND question->>'type' <> 'text')
+        GROUP BY 1, 2, 3, 4, 5`);
+      await database.execute(sql`UPDATE ${reviewAnswerCounts} AS counted
+        SET unit_answers = unit.answers, unit_total = unit.total
+        FROM (SELECT item_id, question_key, sum(count)::integer AS answers,
+            coalesce(sum(count * value), 0) AS total
+          FROM ${reviewAnswerCounts} WHERE queue_id = ${queueId} GROUP BY 1, 2) AS unit
+        WHERE counted.item_id = unit.item_id AND counted.question_key = unit.question_key`);
+      await database.execute(sql`INSERT INTO ${reviewAgreementSums} (queue_id, question_key, answer,
+          answers, shard, count, agreeing_pairs, total, squares, value_by_totals)
+        SELECT queue_id, question_key, answer, unit_answers, 0, sum(count), sum(count * (count - 1)),
+          sum(count * coalesce(value, 0)), sum(count * coalesce(value, 0) * coalesce(value, 0)),
+          sum(count * coalesce(value, 0) * unit_total)
+        FROM ${reviewAnswerCounts} WHERE queue_id = ${queueId}
+        GROUP BY 1, 2, 3, 4`);
+    },
+
+    /** Each question's sums (agreement.ts's `AnswerSums`), from the queue's rows of sums. */
     async sums(queueId: string, raters: number): Promise<Map<string, AnswerSums>> {
-      const pairable = sql`unit_answers >= 2`;
-      const full = sql`unit_answers = ${raters}`;
       const rows = rowsOf<Record<string, unknown>>(
-        await database.execute(sql`SELECT question_key, answer, GROUPING(answer) AS whole,
-          sum(count::double precision / unit_answers) FILTER (WHERE ${pairable}) AS items,
-          sum(count * (unit_answers - 1)) FILTER (WHERE ${pairable}) AS pairs,
-          sum(count * (count - 1)) FILTER (WHERE ${pairable}) AS agreeing_pairs,
-          sum(count) FILTER (WHERE ${pairable}) AS "values",
-          sum(count * value) FILTER (WHERE ${pairable}) AS total,
-          sum(count * value * value) FILTER (WHERE ${pairable}) AS squares,
-          sum(count * value * (value * unit_answers - unit_total) / (unit_answers - 1))
-            FILTER (WHERE ${pairable}) AS within_items,
-          sum(count::double precision / unit_answers) FILTER (WHERE ${full}) AS full_items,
-          sum(count * (count - 1)) FILTER (WHERE ${full}) AS full_agreeing_pairs,
-          sum(count) FILTER (WHERE ${full}) AS full_count
-        FROM ${reviewAnswerCounts}
+        await database.execute(sql`SELECT question_key, answers, sum(count) AS count,
+          sum(agreeing_pairs) AS agreeing_pairs, sum(total) AS total, sum(squares) AS squares,
+          sum(value_by_totals) AS value_by_totals
+        FROM ${reviewAgreementSums}
         WHERE queue_id = ${queueId}
-        GROUP BY GROUPING SETS ((question_key), (question_key, answer))`),
+        GROUP BY question_key, answer, answers`),
       );
-      const found = new Map<string, AnswerSums>();
-      const of = (key: string): AnswerSums => {
-        if (!found.has(key)) found.set(key, noAnswers(raters));
-        return found.get(key)!;
-      };
+      const byQuestion = new Map<string, SumsRow[]>();
       for (const row of rows) {
-        const sums = of(String(row.question_key));
-        if (number(row.whole) === 0) {
-          if (number(row.full_count) > 0) sums.categoryCounts.push(number(row.full_count));
-          continue;
-        }
-        Object.assign(sums, {
-          items: Math.round(number(row.items)),
-          pairs: number(row.pairs),
-          agreeingPairs: number(row.agreeing_pairs),
-          values: number(row.values),
+        const key = String(row.question_key);
+        if (!byQuestion.has(key)) byQuestion.set(key, []);
+        byQuestion.get(key)!.push({
+          answers: number(row.answers),
+          count: number(row.count),
+          agreeing_pairs: number(row.agreeing_pairs),
           total: number(row.total),
           squares: number(row.squares),
-          withinItems: number(row.within_items),
-          fullItems: Math.round(number(row.full_items)),
-          fullAgreeingPairs: number(row.full_agreeing_pairs),
+          value_by_totals: number(row.value_by_totals),
         });
       }
-      return found;
+      return new Map([...byQuestion].map(([key, questionRows]) => [key, answerSumsOf(questionRows, raters)]));
     },
 
     /**

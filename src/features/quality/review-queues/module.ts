@@ -44,6 +44,8 @@ export function createReviewQueuesModule(
     requireDataset: datasets.require,
     mayReview: async (workspaceId, userId) =>
       (await members.principalOf(workspaceId, userId))?.principal.rights.has('review') ?? false,
+    recountAnswers: answerCounts.recount,
+    inTransaction: parts.platform.transactions.run,
   });
   const reviewing = createReviewingService({
     repository,

@@ -151,13 +151,14 @@ export function createReviewingService(dependencies: {
           },
           queue.reviewsPerItem,
         );
-        await answerCounts.count(queue.id, item.id, countedAnswers(queue.questions, answers));
         const completes = item.reviewCount + 1 >= queue.reviewsPerItem;
         if (completes && queue.datasetId) {
           const itemReviews = await repository.reviewsOf(item.id);
           if (itemReviews.some((each) => each.correction !== null))
             await addItemToDataset(queue, item, queue.datasetId, undefined);
         }
+        // Last, so the queue's rows of sums it locks are held only until the commit.
+        await answerCounts.count(queue.id, item.id, countedAnswers(queue.questions, answers));
         return review;
       });
     },

@@ -3,7 +3,7 @@ import type { Page, Pagination } from '../../../core/pagination.js';
 import type { Principal } from '../../../core/roles.js';
 import { NotFoundError, ValidationError } from '../../../errors.js';
 import { assertMayOpen, seesEveryQueue } from './access.js';
-import { questionOf } from './questions.js';
+import { type Question, questionOf } from './questions.js';
 import type { ItemCounts, ListedItem, QueueRow, ReviewRepository } from './repository.js';
 import type { ItemStatus, NewQueue, QueueChange } from './schemas.js';
 
@@ -30,6 +30,13 @@ export interface ReviewQueueService {
   ): Promise<Page<ListedItem>>;
 }
 
+/** The questions agreement counts the answers of, by key and type (every one but `text`). */
+function countedQuestionsOf(questions: Question[]): string {
+  return JSON.stringify(
+    questions.filter((question) => question.type !== 'text').map((question) => [question.key, question.type]),
+  );
+}
+
 export function createReviewQueueService(dependencies: {
   repository: ReviewRepository;
   /** A 404 unless the workspace has the evaluator. */
@@ -38,8 +45,13 @@ export function createReviewQueueService(dependencies: {
   requireDataset: (workspaceId: string, id: string) => Promise<unknown>;
   /** Whether the person is a member of the workspace who may review (a reviewer or above). */
   mayReview: (workspaceId: string, userId: string) => Promise<boolean>;
+  /** Counts the queue's reviews again for agreement (answer-counts.ts), after its questions changed. */
+  recountAnswers: (queueId: string) => Promise<void>;
+  /** Runs work in one transaction (joining the request's, when it has one). */
+  inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
 }): ReviewQueueService {
-  const { repository, requireEvaluator, requireDataset, mayReview } = dependencies;
+  const { repository, requireEvaluator, requireDataset, mayReview, recountAnswers, inTransaction } =
+    dependencies;
 
   async function require(workspaceId: string, id: string): Promise<QueueRow> {
     const queue = await repository.findQueue(workspaceId, id);
@@ -103,19 +115,24 @@ export function createReviewQueueService(dependencies: {
     async change(workspaceId, id, fields) {
       const before = await require(workspaceId, id);
       await checkReferences(workspaceId, fields);
-      const queue = await repository.updateQueue(workspaceId, id, {
-        ...(fields.name !== undefined && { name: fields.name }),
-        ...(fields.description !== undefined && { description: fields.description }),
-        ...(fields.questions !== undefined && { questions: fields.questions.map(questionOf) }),
-        ...(fields.reviews_per_item !== undefined && { reviewsPerItem: fields.reviews_per_item }),
-        ...(fields.blind !== undefined && { blind: fields.blind }),
-        ...(fields.assignees !== undefined && { assignees: fields.assignees }),
-        ...(fields.dataset !== undefined && { datasetId: fields.dataset }),
-        ...(fields.lease_seconds !== undefined && { leaseSeconds: fields.lease_seconds }),
+      const queue = await inTransaction(async () => {
+        const changed = await repository.updateQueue(workspaceId, id, {
+          ...(fields.name !== undefined && { name: fields.name }),
+          ...(fields.description !== undefined && { description: fields.description }),
+          ...(fields.questions !== undefined && { questions: fields.questions.map(questionOf) }),
+          ...(fields.reviews_per_item !== undefined && { reviewsPerItem: fields.reviews_per_item }),
+          ...(fields.blind !== undefined && { blind: fields.blind }),
+          ...(fields.assignees !== undefined && { assignees: fields.assignees }),
+          ...(fields.dataset !== undefined && { datasetId: fields.dataset }),
+          ...(fields.lease_seconds !== undefined && { leaseSeconds: fields.lease_seconds }),
+        });
+        if (!changed) throw new NotFoundError('Review queue not found');
+        if (changed.reviewsPerItem !== before.reviewsPerItem)
+          await repository.recountCompletion(changed.id, changed.reviewsPerItem);
+        if (countedQuestionsOf(changed.questions) !== countedQuestionsOf(before.questions))
+          await recountAnswers(changed.id);
+        return changed;
       });
-      if (!queue) throw new NotFoundError('Review queue not found');
-      if (queue.reviewsPerItem !== before.reviewsPerItem)
-        await repository.recountCompletion(queue.id, queue.reviewsPerItem);
       return withCounts(queue);
     },
 

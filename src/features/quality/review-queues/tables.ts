@@ -166,3 +166,34 @@ export const reviewAnswerCounts = pgTable(
     index('review_answer_counts_queue_index').on(table.queueId, table.questionKey),
   ],
 );
+
+/**
+ * A queue's answer counts summed, by question, answer and the number of answers its items have to
+ * the question (`answers`): the agreement report reads these few rows, not one row per item. Each
+ * review adds the change it makes to its item's counts (answer-counts.ts); a trigger subtracts the
+ * counts of a deleted item (a generation deleted). `shard` spreads one queue's concurrent reviews
+ * over several rows, so they rarely wait for each other's lock; the report adds the shards up.
+ */
+export const reviewAgreementSums = pgTable(
+  'review_agreement_sums',
+  {
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => reviewQueues.id, { onDelete: 'cascade' }),
+    questionKey: text('question_key').notNull(),
+    answer: text('answer').notNull(),
+    answers: integer('answers').notNull(),
+    shard: integer('shard').notNull(),
+    /** Σ n_c, Σ n_c(n_c − 1), Σ n_c·v, Σ n_c·v², Σ n_c·v·(the item's total) over the counts' rows. */
+    count: integer('count').notNull(),
+    agreeingPairs: integer('agreeing_pairs').notNull(),
+    total: doublePrecision('total').notNull(),
+    squares: doublePrecision('squares').notNull(),
+    valueByTotals: doublePrecision('value_by_totals').notNull(),
+  },
+  (table) => [
+    primaryKey({
+      columns: [table.queueId, table.questionKey, table.answer, table.answers, table.shard],
+    }),
+  ],
+);
