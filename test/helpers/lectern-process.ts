@@ -199,6 +199,30 @@ export function keyedCaller(apiKey: string) {
 
 export type KeyedCaller = ReturnType<typeof keyedCaller>;
 
+/**
+ * A developer who joins from an invitation (`<name>@example.com`) and makes a viewer key of their
+ * own: what they do with it is theirs (a review is a person's).
+ */
+export async function personKey(call: KeyedCaller, baseUrl: string, name: string): Promise<string> {
+  const invited = await call(baseUrl, 'POST', '/v1/members', {
+    email: `${name}@example.com`,
+    role: 'developer',
+  });
+  const token = new URL(invited.body.invite_url).searchParams.get('token');
+  const accepted = await fetch(`${baseUrl}/console/v1/invitations/accept`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, name, password: `a long password of ${name}` }),
+  });
+  const cookie = /lectern_session=[^;]*/.exec(accepted.headers.get('set-cookie') ?? '')![0];
+  const key = await fetch(`${baseUrl}/v1/api_keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ name: 'review', role: 'viewer' }),
+  });
+  return ((await key.json()) as { api_key: string }).api_key;
+}
+
 /** A new App with one `{{text}}` Action on a mock model, made over HTTP; answers the Action's GUID. */
 export async function createTextAction(
   call: KeyedCaller,

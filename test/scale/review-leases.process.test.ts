@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { keyedCaller, type ServingProcess, serve } from '../helpers/lectern-process.js';
+import { keyedCaller, personKey, type ServingProcess, serve } from '../helpers/lectern-process.js';
 import { useProcessEnvironment } from '../helpers/test-app.js';
 
 // Review leases across nodes (docs/review.md#leases): two api nodes on one PostgreSQL, reviewers
@@ -14,27 +14,6 @@ const processEnvironment = useProcessEnvironment({
 const call = keyedCaller(apiKey);
 const nodes: ServingProcess[] = [];
 afterAll(() => Promise.all(nodes.map((node) => node.stop())));
-
-/** A developer who joins from an invitation and makes a key: their reviews are theirs. */
-async function reviewer(baseUrl: string, index: number): Promise<string> {
-  const invited = await call(baseUrl, 'POST', '/v1/members', {
-    email: `leases-${index}@example.com`,
-    role: 'developer',
-  });
-  const token = new URL(invited.body.invite_url).searchParams.get('token');
-  const accepted = await fetch(`${baseUrl}/console/v1/invitations/accept`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, name: `Reviewer ${index}`, password: `a long password ${index}` }),
-  });
-  const cookie = /lectern_session=[^;]*/.exec(accepted.headers.get('set-cookie') ?? '')![0];
-  const key = await fetch(`${baseUrl}/v1/api_keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ name: 'review', role: 'viewer' }),
-  });
-  return ((await key.json()) as { api_key: string }).api_key;
-}
 
 it('never leases an item beyond its reviews when reviewers ask two nodes at once', async () => {
   nodes.push(await serve(processEnvironment.values, ['--role', 'api']));
@@ -62,7 +41,9 @@ it('never leases an item beyond its reviews when reviewers ask two nodes at once
   await call(first, 'POST', `/v1/review_queues/${queue.body.guid}/items`, {
     data: logged.body.data.map((each: { guid: string }) => each.guid),
   });
-  const keys = await Promise.all(Array.from({ length: 12 }, (_, index) => reviewer(first, index)));
+  const keys = await Promise.all(
+    Array.from({ length: 12 }, (_, index) => personKey(call, first, `leases-${index}`)),
+  );
 
   const leasedTwice: string[] = [];
   const refused: number[] = [];

@@ -5,6 +5,7 @@ import {
   fleissKappa,
   krippendorffAlpha,
   majorityAgreement,
+  noAnswers,
   pearson,
   percentAgreement,
 } from '../../../src/features/quality/review-queues/agreement.js';
@@ -16,19 +17,7 @@ type Value = boolean | number | string;
  * the figures below are checked against published examples through the same sums.
  */
 function sumsOf(units: Value[][], raters = units[0]?.length ?? 0): AnswerSums {
-  const sums: AnswerSums = {
-    items: 0,
-    pairs: 0,
-    agreeingPairs: 0,
-    values: 0,
-    total: 0,
-    squares: 0,
-    withinItems: 0,
-    raters,
-    fullItems: 0,
-    fullAgreeingPairs: 0,
-    categoryCounts: [],
-  };
+  const sums = noAnswers(raters);
   const categories = new Map<Value, number>();
   for (const unit of units) {
     const counts = new Map<Value, number>();

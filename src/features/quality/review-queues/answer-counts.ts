@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Database, rowsOf } from '../../../platform/database/connection.js';
+import { type Database, rowsOf, uuidArray } from '../../../platform/database/connection.js';
 import { generationScores } from '../../runtime/generations/tables.js';
 import { type AnswerSums, type EvaluatorSums, noAnswers } from './agreement.js';
 import type { Answer } from './questions.js';
@@ -16,6 +16,12 @@ function countedAnswer(answer: Answer): { answer: string; value: number | null }
 }
 
 const number = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
+
+/** A change added to a row of sums already there (`summed`, the change `excluded`). */
+const addedToSums = sql`count = summed.count + excluded.count,
+  agreeing_pairs = summed.agreeing_pairs + excluded.agreeing_pairs,
+  total = summed.total + excluded.total, squares = summed.squares + excluded.squares,
+  value_by_totals = summed.value_by_totals + excluded.value_by_totals`;
 
 /** Sums rows one queue's concurrent reviews spread over (the shard is the item's). */
 const shards = 8;
@@ -117,46 +123,52 @@ export function createAnswerCountRepository(database: Database) {
         FROM change
         GROUP BY change.question_key, change.answer, change.answers
         ORDER BY change.question_key, change.answer, change.answers
-        ON CONFLICT (queue_id, question_key, answer, answers, shard) DO UPDATE SET
-          count = summed.count + excluded.count,
-          agreeing_pairs = summed.agreeing_pairs + excluded.agreeing_pairs,
-          total = summed.total + excluded.total, squares = summed.squares + excluded.squares,
-          value_by_totals = summed.value_by_totals + excluded.value_by_totals`);
+        ON CONFLICT (queue_id, question_key, answer, answers, shard) DO UPDATE SET ${addedToSums}`);
     },
 
     /**
-     * Counts the queue's reviews again from their answers, for the questions that are not `text`
-     * now: after its questions changed (a question's type, one added or removed).
+     * Counts the reviews of the queue's next `limit` items after `after` (their position) again from
+     * their answers, for the questions that are not `text` now; answers the last item's position, or
+     * undefined when none is left. The items are locked (a review of one waits), their counts
+     * deleted (the delete trigger takes them out of the sums) and made again, and added to the sums:
+     * so the sums are whole after every chunk, and each chunk is a short transaction.
      */
-    async recount(queueId: string): Promise<void> {
-      await database.execute(sql`DELETE FROM ${reviewAnswerCounts} WHERE queue_id = ${queueId}`);
-      // After the counts: their trigger (on delete) adds to the sums.
-      await database.execute(sql`DELETE FROM ${reviewAgreementSums} WHERE queue_id = ${queueId}`);
+    async recountItems(queueId: string, after: number, limit: number): Promise<number | undefined> {
+      const locked = rowsOf<{ id: string; position: number | string }>(
+        await database.execute(sql`SELECT id, position FROM ${reviewItems}
+          WHERE queue_id = ${queueId} AND position > ${after}
+          ORDER BY position LIMIT ${limit} FOR UPDATE`),
+      );
+      if (locked.length === 0) return undefined;
+      const items = uuidArray(locked.map((row) => row.id));
+      await database.execute(sql`DELETE FROM ${reviewAnswerCounts} WHERE item_id = ANY (${items})`);
+      // Each item's totals per question by a window over its answers' counts, in the same statement.
       await database.execute(sql`INSERT INTO ${reviewAnswerCounts}
           (queue_id, item_id, question_key, answer, value, count, unit_answers, unit_total)
-        SELECT review.queue_id, review.item_id, given.key, given.value::text,
-          CASE WHEN jsonb_typeof(given.value) = 'number' THEN given.value::text::double precision END,
-          count(*), 0, 0
-        FROM ${reviews} AS review
-        CROSS JOIN LATERAL jsonb_each(review.answers) AS given
-        JOIN ${reviewQueues} AS queue ON queue.id = review.queue_id
-        WHERE review.queue_id = ${queueId}
-          AND EXISTS (SELECT 1 FROM jsonb_array_elements(queue.questions) AS question
-            WHERE question->>'key' = given.key AND question->>'type' <> 'text')
-        GROUP BY 1, 2, 3, 4, 5`);
-      await database.execute(sql`UPDATE ${reviewAnswerCounts} AS counted
-        SET unit_answers = unit.answers, unit_total = unit.total
-        FROM (SELECT item_id, question_key, sum(count)::integer AS answers,
-            coalesce(sum(count * value), 0) AS total
-          FROM ${reviewAnswerCounts} WHERE queue_id = ${queueId} GROUP BY 1, 2) AS unit
-        WHERE counted.item_id = unit.item_id AND counted.question_key = unit.question_key`);
-      await database.execute(sql`INSERT INTO ${reviewAgreementSums} (queue_id, question_key, answer,
-          answers, shard, count, agreeing_pairs, total, squares, value_by_totals)
+        SELECT queue_id, item_id, question_key, answer, value, count,
+          sum(count) OVER unit, coalesce(sum(count * value) OVER unit, 0)
+        FROM (SELECT review.queue_id, review.item_id, given.key AS question_key,
+            given.value::text AS answer,
+            CASE WHEN jsonb_typeof(given.value) = 'number' THEN given.value::text::double precision END AS value,
+            count(*)::integer AS count
+          FROM ${reviews} AS review
+          CROSS JOIN LATERAL jsonb_each(review.answers) AS given
+          JOIN ${reviewQueues} AS queue ON queue.id = review.queue_id
+          WHERE review.item_id = ANY (${items})
+            AND EXISTS (SELECT 1 FROM jsonb_array_elements(queue.questions) AS question
+              WHERE question->>'key' = given.key AND question->>'type' <> 'text')
+          GROUP BY 1, 2, 3, 4, 5) AS counted
+        WINDOW unit AS (PARTITION BY item_id, question_key)`);
+      await database.execute(sql`INSERT INTO ${reviewAgreementSums} AS summed (queue_id, question_key,
+          answer, answers, shard, count, agreeing_pairs, total, squares, value_by_totals)
         SELECT queue_id, question_key, answer, unit_answers, 0, sum(count), sum(count * (count - 1)),
           sum(count * coalesce(value, 0)), sum(count * coalesce(value, 0) * coalesce(value, 0)),
           sum(count * coalesce(value, 0) * unit_total)
-        FROM ${reviewAnswerCounts} WHERE queue_id = ${queueId}
-        GROUP BY 1, 2, 3, 4`);
+        FROM ${reviewAnswerCounts} WHERE item_id = ANY (${items})
+        GROUP BY 1, 2, 3, 4
+        ORDER BY 1, 2, 3, 4
+        ON CONFLICT (queue_id, question_key, answer, answers, shard) DO UPDATE SET ${addedToSums}`);
+      return Number(locked.at(-1)!.position);
     },
 
     /** Each question's sums (agreement.ts's `AnswerSums`), from the queue's rows of sums. */

@@ -1,3 +1,4 @@
+export { reviewAnswerRecountJob } from './recount.js';
 export { createReviewRepository, type ReviewRepository } from './repository.js';
 export { createReviewingService, type ReviewingService } from './reviewing.js';
 export { createReviewRuleService, reviewRuleSweepJob, sampledBy } from './rules.js';

@@ -9,6 +9,7 @@ import type { DatasetsModule } from '../datasets/module.js';
 import type { EvaluatorsModule } from '../evaluators/module.js';
 import { createAnswerCountRepository } from './answer-counts.js';
 import { createLeaseRepository } from './lease-repository.js';
+import { createAnswerRecounter, reviewAnswerRecountJob } from './recount.js';
 import { createReviewReportService } from './report.js';
 import { createReviewRepository } from './repository.js';
 import { createReviewingService } from './reviewing.js';
@@ -38,13 +39,19 @@ export function createReviewQueuesModule(
   const repository = createReviewRepository(parts.database);
   const ruleRepository = createRuleRepository(parts.database);
   const answerCounts = createAnswerCountRepository(parts.database);
+  const recounts = createAnswerRecounter({
+    answerCounts,
+    jobs: parts.jobs,
+    inTransaction: parts.platform.transactions.run,
+    afterCommit: parts.platform.transactions.afterCommit,
+  });
   const queues = createReviewQueueService({
     repository,
     requireEvaluator: evaluators.require,
     requireDataset: datasets.require,
     mayReview: async (workspaceId, userId) =>
       (await members.principalOf(workspaceId, userId))?.principal.rights.has('review') ?? false,
-    recountAnswers: answerCounts.recount,
+    recountAnswers: recounts.schedule,
     inTransaction: parts.platform.transactions.run,
   });
   const reviewing = createReviewingService({
@@ -90,7 +97,7 @@ export function createReviewQueuesModule(
       reviewRuleSweeps: ruleSweeps,
     },
     routes: { v1: [reviewQueueRoutes({ queues, reviewing, reports, rules })] },
-    jobs: [handles(reviewRuleSweepJob, ruleSweeps)],
+    jobs: [handles(reviewRuleSweepJob, ruleSweeps), handles(reviewAnswerRecountJob, recounts)],
   });
 }
 

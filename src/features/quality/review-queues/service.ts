@@ -45,8 +45,8 @@ export function createReviewQueueService(dependencies: {
   requireDataset: (workspaceId: string, id: string) => Promise<unknown>;
   /** Whether the person is a member of the workspace who may review (a reviewer or above). */
   mayReview: (workspaceId: string, userId: string) => Promise<boolean>;
-  /** Counts the queue's reviews again for agreement (answer-counts.ts), after its questions changed. */
-  recountAnswers: (queueId: string) => Promise<void>;
+  /** Counts the queue's reviews again for agreement (recount.ts), after its questions changed. */
+  recountAnswers: (workspaceId: string, queueId: string) => Promise<void>;
   /** Runs work in one transaction (joining the request's, when it has one). */
   inTransaction: <T>(work: () => Promise<T>) => Promise<T>;
 }): ReviewQueueService {
@@ -130,7 +130,7 @@ export function createReviewQueueService(dependencies: {
         if (changed.reviewsPerItem !== before.reviewsPerItem)
           await repository.recountCompletion(changed.id, changed.reviewsPerItem);
         if (countedQuestionsOf(changed.questions) !== countedQuestionsOf(before.questions))
-          await recountAnswers(changed.id);
+          await recountAnswers(workspaceId, changed.id);
         return changed;
       });
       return withCounts(queue);
